@@ -1,0 +1,196 @@
+//! The stepper: one game under one resolved preset, driven one action at a
+//! time through the action layer and the evaluator. It is the I/O-free core
+//! of the run loop — the runtime adds agents, frames and files around it, and
+//! game tests use it directly to prove their scripted experts.
+
+use crate::action::{Action, Invalid, InvalidKind, RoleControls, SemanticMap, TimedEvent, parse_action};
+use crate::evaluator::{Decision, StepEval, Evaluator};
+use crate::game::{Game, GameConfig, TaskInfo};
+use crate::registry::{Interface, Preset};
+use serde_json::Value;
+
+/// Longest a game may stay in loading/menu before the readiness gate gives up.
+const READINESS_LIMIT_MS: u64 = 30_000;
+const READINESS_TICK_MS: u64 = 10;
+
+/// Everything that happened in one step.
+#[derive(Clone, Debug)]
+pub struct StepRecord {
+    pub step: u32,
+    pub episode: u32,
+    /// The semantic control id, for generalist agents.
+    pub control: Option<String>,
+    pub action: Option<Action>,
+    pub invalid: Option<Invalid>,
+    pub events: Vec<TimedEvent>,
+    /// The gameAPI snapshot after the action (before any reset).
+    pub state: Value,
+    pub eval: StepEval,
+}
+
+impl StepRecord {
+    pub fn valid(&self) -> bool {
+        self.invalid.is_none()
+    }
+    pub fn invalid_kind(&self) -> Option<InvalidKind> {
+        self.invalid.as_ref().map(|i| i.kind)
+    }
+}
+
+pub struct Stepper {
+    game: Box<dyn Game>,
+    controls: RoleControls,
+    map: SemanticMap,
+    evaluator: Evaluator,
+    speed: f64,
+    viewport: (u32, u32),
+    task_info: TaskInfo,
+    step: u32,
+    episode: u32,
+    finished: Option<Decision>,
+}
+
+/// The init config a task asks for.
+pub fn game_config(preset: &Preset, seed: u64) -> GameConfig {
+    GameConfig { seed, level: preset.task.level, difficulty: preset.task.difficulty.clone(), options: preset.task.init.clone() }
+}
+
+impl Stepper {
+    /// `init` + `reset` the game for this preset and seed, then wait at the
+    /// readiness gate. Records the initial state with the evaluator.
+    pub fn new(mut game: Box<dyn Game>, preset: &Preset, seed: u64) -> Result<Self, String> {
+        game.init(&game_config(preset, seed));
+        game.reset(0);
+        let task = &preset.task;
+        let task_info = TaskInfo {
+            task_id: task.id.clone(),
+            score_field: task.score_fields().first().cloned().unwrap_or_default(),
+            target: task.target,
+            level: task.level,
+        };
+        let mut s = Stepper {
+            viewport: game.viewport(),
+            game,
+            controls: preset.role.controls(),
+            map: preset.role.semantic_map(),
+            evaluator: Evaluator::new(task.eval_spec()),
+            speed: preset.game.speed_multiplier,
+            task_info,
+            step: 0,
+            episode: 0,
+            finished: None,
+        };
+        s.readiness_gate()?;
+        let initial = s.game.state().to_value();
+        s.evaluator.observe(&initial);
+        Ok(s)
+    }
+
+    fn readiness_gate(&mut self) -> Result<(), String> {
+        let mut waited = 0;
+        while !self.game.state().status.is_actionable() {
+            if waited >= READINESS_LIMIT_MS {
+                return Err(format!("game {} did not become ready within {} s of game time", self.game.game_id(), READINESS_LIMIT_MS / 1000));
+            }
+            self.game.advance(READINESS_TICK_MS);
+            waited += READINESS_TICK_MS;
+        }
+        Ok(())
+    }
+
+    pub fn game(&self) -> &dyn Game {
+        self.game.as_ref()
+    }
+    pub fn step_index(&self) -> u32 {
+        self.step
+    }
+    pub fn episode(&self) -> u32 {
+        self.episode
+    }
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
+    }
+    pub fn task_info(&self) -> &TaskInfo {
+        &self.task_info
+    }
+    pub fn semantic_map(&self) -> &SemanticMap {
+        &self.map
+    }
+    pub fn controls(&self) -> &RoleControls {
+        &self.controls
+    }
+    pub fn viewport(&self) -> (u32, u32) {
+        self.viewport
+    }
+    /// The decision that ended the run, once it has ended.
+    pub fn finished(&self) -> Option<Decision> {
+        self.finished
+    }
+
+    pub fn state_value(&self) -> Value {
+        self.game.state().to_value()
+    }
+
+    pub fn render(&self, pixmap: &mut tiny_skia::Pixmap) {
+        self.game.render(pixmap)
+    }
+
+    /// The scripted expert's next payload.
+    pub fn expert_payload(&self) -> Value {
+        self.game.expert_action(&self.task_info)
+    }
+
+    /// Read a proposal into an executable, legal action.
+    pub fn interpret(&self, interface: Interface, payload: Option<&Value>) -> Result<(Option<String>, Action), Invalid> {
+        let payload = payload.ok_or_else(|| Invalid::ntc("the agent proposed no action"))?;
+        let (control, action) = match interface {
+            Interface::Generalist => {
+                let (id, a) = self.map.resolve(payload)?;
+                (Some(id), a)
+            }
+            Interface::ComputerUse => (None, parse_action(payload)?),
+        };
+        let action = self.controls.legalize(action, self.viewport)?;
+        Ok((control, action))
+    }
+
+    /// Let game time pass without input (real-time mode's inference time).
+    pub fn idle(&mut self, ms: u64) {
+        let scaled = (ms as f64 * self.speed).round() as u64;
+        if scaled > 0 {
+            self.game.advance(scaled);
+        }
+    }
+
+    /// Execute one proposal as one step: invalid proposals are no-ops.
+    pub fn step(&mut self, interface: Interface, payload: Option<&Value>) -> Result<StepRecord, String> {
+        if self.finished.is_some() {
+            return Err("the run has already ended".into());
+        }
+        let (control, action, invalid) = match self.interpret(interface, payload) {
+            Ok((c, a)) => (c, Some(a), None),
+            Err(e) => (None, None, Some(e)),
+        };
+        let events = action.as_ref().map(|a| a.to_events(self.speed)).unwrap_or_default();
+        for ev in &events {
+            match ev {
+                TimedEvent::Input(input) => self.game.handle_event(input),
+                TimedEvent::Wait { wait_ms } => self.game.advance(*wait_ms),
+            }
+        }
+        self.step += 1;
+        let state = self.game.state().to_value();
+        let eval = self.evaluator.evaluate_step(&state, self.step);
+        let record = StepRecord { step: self.step, episode: self.episode, control, action, invalid, events, state, eval: eval.clone() };
+        match eval.decision {
+            Decision::Continue => {}
+            Decision::Reset => {
+                self.episode += 1;
+                self.game.reset(self.episode);
+                self.readiness_gate()?;
+            }
+            Decision::Stop(_) => self.finished = Some(eval.decision),
+        }
+        Ok(record)
+    }
+}

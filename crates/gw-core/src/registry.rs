@@ -1,0 +1,596 @@
+//! The registry: games, tasks and models as YAML files under one or more
+//! roots, resolved and validated before anything runs.
+//!
+//! Layout of a root: `games/<game_id>.yaml`, `tasks/<game_id>/<task_id>.yaml`,
+//! `models/<model_id>.yaml`, `suites/*.yaml`. Later roots add entries or
+//! replace entries with the same id. Every error names file, line and column.
+
+use crate::action::{Action, RoleControls, SemanticControl, SemanticMap, parse_action};
+use crate::evaluator::EvalSpec;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The five genres of the benchmark.
+pub const GENRES: [&str; 5] = ["runner", "arcade", "platformer", "puzzle", "simulation"];
+/// Agents that need no model file.
+pub const BUILTIN_AGENTS: [&str; 3] = ["random", "noop", "scripted"];
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport { width: 1280, height: 720 }
+    }
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+fn single() -> String {
+    "single".into()
+}
+
+/// `games/<game_id>.yaml`
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    pub id: String,
+    pub name: String,
+    pub genre: String,
+    /// Capability-curriculum level 1..=5 (paper section 4.4).
+    pub curriculum_level: u8,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub viewport: Viewport,
+    #[serde(default = "one_f64")]
+    pub speed_multiplier: f64,
+    #[serde(default = "single")]
+    pub player_mode: String,
+    pub rules: String,
+    pub roles: Vec<RoleSpec>,
+}
+
+/// One role of a game: its prompt, computer-use controls and semantic controls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleSpec {
+    pub name: String,
+    pub prompt: String,
+    /// The textual control specification shown to computer-use agents.
+    #[serde(default)]
+    pub control_description: String,
+    #[serde(default)]
+    pub allowed_keys: Vec<String>,
+    #[serde(default)]
+    pub allow_clicks: bool,
+    #[serde(default)]
+    pub hold_duration: Option<f64>,
+    #[serde(default)]
+    pub key_durations: Option<BTreeMap<String, f64>>,
+    pub semantic_controls: Vec<SemanticControl>,
+}
+
+impl RoleSpec {
+    pub fn controls(&self) -> RoleControls {
+        RoleControls {
+            allowed_keys: self.allowed_keys.clone(),
+            allow_clicks: self.allow_clicks,
+            hold_duration: self.hold_duration,
+            key_durations: self.key_durations.clone(),
+        }
+    }
+
+    pub fn semantic_map(&self) -> SemanticMap {
+        SemanticMap::new(&self.semantic_controls)
+    }
+}
+
+fn hundred() -> u32 {
+    100
+}
+fn yes() -> bool {
+    true
+}
+
+/// `tasks/<game_id>/<task_id>.yaml`
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskSpec {
+    pub id: String,
+    pub game_id: String,
+    pub instruction: String,
+    #[serde(default)]
+    pub score_field: Option<String>,
+    #[serde(default)]
+    pub aggregate_score_fields: Option<Vec<String>>,
+    pub start: f64,
+    pub target: f64,
+    #[serde(default)]
+    pub end_field: Option<String>,
+    #[serde(default = "hundred")]
+    pub max_steps: u32,
+    #[serde(default = "yes")]
+    pub continue_on_fail: bool,
+    /// Starting level (the reference's `?level=N` suffix).
+    #[serde(default)]
+    pub level: Option<u32>,
+    #[serde(default)]
+    pub difficulty: Option<String>,
+    /// Game-specific init options.
+    #[serde(default)]
+    pub init: Map<String, Value>,
+    /// State paths a researcher should look at for this task.
+    #[serde(default)]
+    pub state_fields: Vec<String>,
+    /// Which role plays (default: the game's first role).
+    #[serde(default)]
+    pub role: Option<String>,
+}
+
+impl TaskSpec {
+    pub fn score_fields(&self) -> Vec<String> {
+        match (&self.score_field, &self.aggregate_score_fields) {
+            (Some(f), _) => vec![f.clone()],
+            (None, Some(fs)) => fs.clone(),
+            (None, None) => vec![],
+        }
+    }
+
+    /// `score_field`, or the aggregate fields joined with `+`.
+    pub fn score_label(&self) -> String {
+        self.score_fields().join("+")
+    }
+
+    pub fn eval_spec(&self) -> EvalSpec {
+        EvalSpec {
+            score_fields: self.score_fields(),
+            start: self.start,
+            target: self.target,
+            end_field: self.end_field.clone(),
+            max_steps: self.max_steps,
+            continue_on_fail: self.continue_on_fail,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    Openai,
+    Anthropic,
+    Gemini,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum Interface {
+    #[default]
+    Generalist,
+    ComputerUse,
+}
+
+impl Interface {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Interface::Generalist => "generalist",
+            Interface::ComputerUse => "computer-use",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    #[default]
+    Native,
+    Qwen,
+    UiTars,
+}
+
+/// `models/<model_id>.yaml`
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelSpec {
+    pub id: String,
+    pub provider: ProviderKind,
+    pub model: String,
+    #[serde(default)]
+    pub interface: Interface,
+    #[serde(default)]
+    pub protocol: Protocol,
+    #[serde(default)]
+    pub base_url: Option<String>,
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// The model-specific Output Format block of the prompt.
+    #[serde(default)]
+    pub output_format: Option<String>,
+    #[serde(default)]
+    pub memory_rounds: Option<u32>,
+    #[serde(default)]
+    pub memory_include_fields: Option<Vec<String>>,
+    #[serde(default)]
+    pub max_tokens: Option<u32>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    #[serde(default)]
+    pub timeout_s: Option<f64>,
+    #[serde(default)]
+    pub max_retries: Option<u32>,
+    /// USD per million input tokens.
+    #[serde(default)]
+    pub price_input_per_mtok: Option<f64>,
+    #[serde(default)]
+    pub price_output_per_mtok: Option<f64>,
+    #[serde(default)]
+    pub price_cached_input_per_mtok: Option<f64>,
+    /// The reference catalog's profile name, where this mirrors one.
+    #[serde(default)]
+    pub reference_name: Option<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Extra JSON merged into every request body (provider-specific knobs).
+    #[serde(default)]
+    pub extra_body: Option<Map<String, Value>>,
+}
+
+/// An error in the registry, located in its file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegistryError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)
+    }
+}
+
+/// Errors that stop resolution (exit code 2 at the command line).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegistryErrors(pub Vec<RegistryError>);
+
+impl fmt::Display for RegistryErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RegistryErrors {}
+
+/// An entry with the file it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub file: PathBuf,
+    pub source: String,
+}
+
+impl<T> Sourced<T> {
+    fn err_at(&self, key: &str, message: impl Into<String>) -> RegistryError {
+        let (line, column) = locate_key(&self.source, key);
+        RegistryError { file: self.file.clone(), line, column, message: message.into() }
+    }
+}
+
+/// Line and column (1-based) of the first `key:` in a YAML text; (1, 1) if absent.
+pub fn locate_key(source: &str, key: &str) -> (usize, usize) {
+    for (i, line) in source.lines().enumerate() {
+        let trimmed = line.trim_start().trim_start_matches("- ");
+        if trimmed.starts_with(&format!("{key}:")) {
+            let col = line.len() - trimmed.len() + 1;
+            return (i + 1, col);
+        }
+    }
+    (1, 1)
+}
+
+/// All registry entries, keyed by id in load order.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    pub roots: Vec<PathBuf>,
+    pub games: IndexMap<String, Sourced<GameSpec>>,
+    /// Keyed by `(game_id, task_id)`.
+    pub tasks: IndexMap<(String, String), Sourced<TaskSpec>>,
+    pub models: IndexMap<String, Sourced<ModelSpec>>,
+}
+
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml") | Some("yml")))
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+fn parse_file<T: for<'de> Deserialize<'de>>(path: &Path, errors: &mut Vec<RegistryError>) -> Option<Sourced<T>> {
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            errors.push(RegistryError { file: path.to_path_buf(), line: 1, column: 1, message: format!("cannot read file: {e}") });
+            return None;
+        }
+    };
+    match serde_saphyr::from_str::<T>(&source) {
+        Ok(value) => Some(Sourced { value, file: path.to_path_buf(), source }),
+        Err(e) => {
+            let (line, column) = e.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
+            let msg = e.to_string();
+            let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+            errors.push(RegistryError { file: path.to_path_buf(), line, column, message: format!("invalid YAML: {first}") });
+            None
+        }
+    }
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
+}
+
+impl Registry {
+    /// Load every root in order; later roots override by id. Returns all
+    /// parse and validation errors together.
+    pub fn load(roots: &[PathBuf]) -> Result<Registry, RegistryErrors> {
+        let mut errors = Vec::new();
+        let mut reg = Registry { roots: roots.to_vec(), ..Default::default() };
+        for root in roots {
+            if !root.is_dir() {
+                errors.push(RegistryError {
+                    file: root.clone(),
+                    line: 1,
+                    column: 1,
+                    message: "registry root is not a directory; pass --registry DIR with a folder holding games/, tasks/, models/".into(),
+                });
+                continue;
+            }
+            for path in yaml_files(&root.join("games")) {
+                if let Some(g) = parse_file::<GameSpec>(&path, &mut errors) {
+                    reg.games.insert(g.value.id.clone(), g);
+                }
+            }
+            let mut task_dirs: Vec<PathBuf> = std::fs::read_dir(root.join("tasks"))
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect())
+                .unwrap_or_default();
+            task_dirs.sort();
+            for dir in task_dirs {
+                for path in yaml_files(&dir) {
+                    if let Some(t) = parse_file::<TaskSpec>(&path, &mut errors) {
+                        reg.tasks.insert((t.value.game_id.clone(), t.value.id.clone()), t);
+                    }
+                }
+            }
+            for path in yaml_files(&root.join("models")) {
+                if let Some(m) = parse_file::<ModelSpec>(&path, &mut errors) {
+                    reg.models.insert(m.value.id.clone(), m);
+                }
+            }
+        }
+        errors.extend(reg.validate());
+        if errors.is_empty() { Ok(reg) } else { Err(RegistryErrors(errors)) }
+    }
+
+    /// Semantic checks beyond the YAML schema.
+    pub fn validate(&self) -> Vec<RegistryError> {
+        let mut errors = Vec::new();
+        for g in self.games.values() {
+            validate_game(g, &mut errors);
+        }
+        for t in self.tasks.values() {
+            let task = &t.value;
+            if stem(&t.file) != task.id {
+                errors.push(t.err_at("id", format!("task id \"{}\" does not match its file name \"{}\"", task.id, stem(&t.file))));
+            }
+            let dir = t.file.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or_default();
+            if dir != task.game_id {
+                errors.push(t.err_at("game_id", format!("task is in tasks/{dir}/ but names game_id \"{}\"", task.game_id)));
+            }
+            match self.games.get(&task.game_id) {
+                None => errors.push(t.err_at("game_id", format!("unknown game \"{}\"; add registry/games/{}.yaml first", task.game_id, task.game_id))),
+                Some(g) => {
+                    if let Some(role) = &task.role
+                        && !g.value.roles.iter().any(|r| &r.name == role)
+                    {
+                        errors.push(t.err_at("role", format!("game \"{}\" has no role \"{role}\"", task.game_id)));
+                    }
+                }
+            }
+            match (&task.score_field, &task.aggregate_score_fields) {
+                (Some(_), Some(_)) => errors.push(t.err_at("aggregate_score_fields", "set either score_field or aggregate_score_fields, not both")),
+                (None, None) => errors.push(t.err_at("id", "the task needs score_field or aggregate_score_fields")),
+                (None, Some(v)) if v.is_empty() => errors.push(t.err_at("aggregate_score_fields", "aggregate_score_fields is empty")),
+                _ => {}
+            }
+            if task.target == task.start {
+                errors.push(t.err_at("target", "target equals start: progress would be undefined"));
+            }
+            if task.max_steps == 0 {
+                errors.push(t.err_at("max_steps", "max_steps must be at least 1"));
+            }
+            if task.instruction.trim().is_empty() {
+                errors.push(t.err_at("instruction", "instruction is empty"));
+            }
+        }
+        for m in self.models.values() {
+            let model = &m.value;
+            if stem(&m.file) != model.id {
+                errors.push(m.err_at("id", format!("model id \"{}\" does not match its file name \"{}\"", model.id, stem(&m.file))));
+            }
+            if BUILTIN_AGENTS.contains(&model.id.as_str()) {
+                errors.push(m.err_at("id", format!("\"{}\" is a built-in agent name; choose another id", model.id)));
+            }
+            if model.id.contains('+') {
+                errors.push(m.err_at("id", "model ids may not contain '+' (it separates preset parts)"));
+            }
+            if let Some(env) = &model.api_key_env
+                && (env.is_empty() || !env.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            {
+                errors.push(m.err_at("api_key_env", format!("api_key_env must name an environment variable (letters, digits, _), got \"{env}\"")));
+            }
+        }
+        errors
+    }
+
+    pub fn game(&self, id: &str) -> Option<&GameSpec> {
+        self.games.get(id).map(|g| &g.value)
+    }
+
+    pub fn tasks_of<'a>(&'a self, game_id: &'a str) -> impl Iterator<Item = &'a TaskSpec> + 'a {
+        self.tasks.values().map(|t| &t.value).filter(move |t| t.game_id == game_id)
+    }
+
+    /// Resolve `<game_id>+<task_id>+<model_id>`.
+    pub fn resolve_preset(&self, preset: &str) -> Result<Preset, String> {
+        let parts: Vec<&str> = preset.split('+').collect();
+        if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
+            return Err(format!("preset \"{preset}\" must have three parts: <game_id>+<task_id>+<model_id> (e.g. 01_2048+01_01+scripted)"));
+        }
+        let (game_id, task_id, model_id) = (parts[0], parts[1], parts[2]);
+        let game = self.game(game_id).ok_or_else(|| {
+            format!("unknown game \"{game_id}\" in preset \"{preset}\"; run `gameworld list games` to see the ids ({})", self.games.keys().cloned().collect::<Vec<_>>().join(", "))
+        })?;
+        let task = self.tasks.get(&(game_id.to_string(), task_id.to_string())).map(|t| &t.value).ok_or_else(|| {
+            let ids: Vec<&str> = self.tasks_of(game_id).map(|t| t.id.as_str()).collect();
+            format!("unknown task \"{task_id}\" for game \"{game_id}\" in preset \"{preset}\"; its tasks are: {}", if ids.is_empty() { "none".into() } else { ids.join(", ") })
+        })?;
+        let agent = if BUILTIN_AGENTS.contains(&model_id) {
+            AgentRef::Builtin(model_id.to_string())
+        } else {
+            let m = self.models.get(model_id).map(|m| m.value.clone()).ok_or_else(|| {
+                format!(
+                    "unknown model \"{model_id}\" in preset \"{preset}\"; use a built-in agent ({}) or a model id from `gameworld list models`",
+                    BUILTIN_AGENTS.join(", ")
+                )
+            })?;
+            AgentRef::Model(Box::new(m))
+        };
+        let role = match &task.role {
+            Some(name) => game.roles.iter().find(|r| &r.name == name).cloned(),
+            None => game.roles.first().cloned(),
+        }
+        .ok_or_else(|| format!("game \"{game_id}\" has no playable role"))?;
+        Ok(Preset { preset: preset.to_string(), game: game.clone(), task: task.clone(), role, agent })
+    }
+}
+
+/// Who plays: a built-in agent or a model profile.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AgentRef {
+    Builtin(String),
+    Model(Box<ModelSpec>),
+}
+
+impl AgentRef {
+    pub fn id(&self) -> &str {
+        match self {
+            AgentRef::Builtin(s) => s,
+            AgentRef::Model(m) => &m.id,
+        }
+    }
+    pub fn interface(&self) -> Interface {
+        match self {
+            AgentRef::Builtin(_) => Interface::Generalist,
+            AgentRef::Model(m) => m.interface,
+        }
+    }
+}
+
+/// A fully resolved preset: everything a run needs before its first frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preset {
+    pub preset: String,
+    pub game: GameSpec,
+    pub task: TaskSpec,
+    pub role: RoleSpec,
+    pub agent: AgentRef,
+}
+
+fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
+    let game = &g.value;
+    if stem(&g.file) != game.id {
+        errors.push(g.err_at("id", format!("game id \"{}\" does not match its file name \"{}\"", game.id, stem(&g.file))));
+    }
+    if !GENRES.contains(&game.genre.as_str()) {
+        errors.push(g.err_at("genre", format!("unknown genre \"{}\"; use one of {}", game.genre, GENRES.join(", "))));
+    }
+    if !(1..=5).contains(&game.curriculum_level) {
+        errors.push(g.err_at("curriculum_level", format!("curriculum_level {} is outside 1..5", game.curriculum_level)));
+    }
+    if !(game.speed_multiplier.is_finite() && game.speed_multiplier > 0.0) {
+        errors.push(g.err_at("speed_multiplier", "speed_multiplier must be a positive number"));
+    }
+    if game.roles.is_empty() {
+        errors.push(g.err_at("roles", "a game needs at least one role"));
+    }
+    let viewport = (game.viewport.width, game.viewport.height);
+    for role in &game.roles {
+        let controls = role.controls();
+        let mut seen = std::collections::BTreeSet::new();
+        for c in &role.semantic_controls {
+            if !seen.insert(c.id.to_ascii_lowercase()) {
+                errors.push(g.err_at("id", format!("role \"{}\": duplicate semantic control \"{}\"", role.name, c.id)));
+            }
+            for req in &c.required {
+                if !c.parameters.iter().any(|p| &p.name == req) {
+                    errors.push(g.err_at("required", format!("control \"{}\": required \"{req}\" is not a declared parameter", c.id)));
+                }
+            }
+            let cell_param = c.binding.get("cell_param") == Some(&Value::Bool(true));
+            let mut probes: Vec<Map<String, Value>> = Vec::new();
+            if cell_param {
+                match &c.cell_bindings {
+                    Some(cells) if !cells.is_empty() => {
+                        for [x, y] in cells.values() {
+                            let mut b = c.binding.clone();
+                            b.remove("cell_param");
+                            b.insert("x".into(), (*x).into());
+                            b.insert("y".into(), (*y).into());
+                            probes.push(b);
+                        }
+                    }
+                    _ => errors.push(g.err_at("cell_param", format!("control \"{}\" has cell_param but no cell_bindings", c.id))),
+                }
+            } else {
+                let mut b = c.binding.clone();
+                // Parameters filled at run time get a harmless probe value.
+                for p in &c.parameters {
+                    b.entry(p.name.clone()).or_insert_with(|| Value::String(probe_text(&controls)));
+                }
+                probes.push(b);
+            }
+            for b in probes {
+                let checked: Result<Action, String> = parse_action(&Value::Object(b)).map_err(|e| e.reason).and_then(|a| controls.legalize(a, viewport).map_err(|e| e.reason));
+                if let Err(reason) = checked {
+                    errors.push(g.err_at("binding", format!("role \"{}\", control \"{}\": binding is not executable: {reason}", role.name, c.id)));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A short text typed with allowed keys only (to probe `type` bindings).
+fn probe_text(controls: &RoleControls) -> String {
+    controls.allowed_keys.iter().find(|k| k.chars().count() == 1).cloned().unwrap_or_else(|| "a".into())
+}

@@ -1,0 +1,172 @@
+//! The gameAPI state snapshot every game returns from `get_state()`.
+//!
+//! Field names follow the SPEC's JSON schema exactly (`gameId`, `timestampMs`,
+//! `gameTimeMs`, `terminal.isTerminal`, …); tasks address values inside it by
+//! dotted paths such as `game_state.score` or `metrics.correct_flags`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Lifecycle status consumed by the readiness gate and the evaluator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Loading,
+    Menu,
+    Ready,
+    Playing,
+    Paused,
+    Terminal,
+}
+
+impl Status {
+    /// Whether an agent may act (the readiness gate's default set).
+    pub fn is_actionable(self) -> bool {
+        matches!(self, Status::Ready | Status::Playing)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    Success,
+    Fail,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct Terminal {
+    #[serde(rename = "isTerminal")]
+    pub is_terminal: bool,
+    pub outcome: Option<Outcome>,
+    pub reason: Option<String>,
+}
+
+impl Terminal {
+    pub fn running() -> Self {
+        Terminal::default()
+    }
+
+    pub fn ended(outcome: Outcome, reason: impl Into<String>) -> Self {
+        Terminal {
+            is_terminal: true,
+            outcome: Some(outcome),
+            reason: Some(reason.into()),
+        }
+    }
+}
+
+/// The verifiable state snapshot (`getState()`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameApiState {
+    #[serde(rename = "gameId")]
+    pub game_id: String,
+    pub seed: u64,
+    /// Wall-clock time of the snapshot; filled in by the runtime (games never
+    /// read the wall clock), excluded from determinism comparisons.
+    #[serde(rename = "timestampMs")]
+    pub timestamp_ms: u64,
+    #[serde(rename = "gameTimeMs")]
+    pub game_time_ms: u64,
+    pub status: Status,
+    pub terminal: Terminal,
+    pub game_state: Map<String, Value>,
+    pub metrics: Map<String, Value>,
+    pub raw: Map<String, Value>,
+}
+
+impl GameApiState {
+    /// A snapshot with the common fields set and empty sections.
+    pub fn new(game_id: &str, seed: u64, game_time_ms: u64, status: Status, terminal: Terminal) -> Self {
+        GameApiState {
+            game_id: game_id.to_string(),
+            seed,
+            timestamp_ms: 0,
+            game_time_ms,
+            status,
+            terminal,
+            game_state: Map::new(),
+            metrics: Map::new(),
+            raw: Map::new(),
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("state serializes")
+    }
+}
+
+/// Insert helper for building sections: `set(&mut s.game_state, "score", 12)`.
+pub fn set(map: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
+    map.insert(key.to_string(), value.into());
+}
+
+/// Look up a dotted path (`game_state.score`, `terminal.isTerminal`,
+/// `game_state.player.x`, `metrics.items.0`) in a state value.
+pub fn lookup<'a>(state: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut cur = state;
+    for part in path.split('.') {
+        cur = match cur {
+            Value::Object(map) => map.get(part)?,
+            Value::Array(items) => items.get(part.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// A state value read as a number: numbers as they are, booleans as 0/1,
+/// numeric strings parsed; anything else is `None`.
+pub fn as_number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
+/// Whether a value counts as "set" for an end-field rule.
+pub fn is_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty() && s != "false" && s != "0",
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn schema_field_names() {
+        let mut s = GameApiState::new("01_2048", 3, 400, Status::Playing, Terminal::running());
+        set(&mut s.game_state, "score", 8);
+        let v = s.to_value();
+        assert_eq!(v["gameId"], "01_2048");
+        assert_eq!(v["gameTimeMs"], 400);
+        assert_eq!(v["status"], "playing");
+        assert_eq!(v["terminal"]["isTerminal"], false);
+        assert_eq!(v["terminal"]["outcome"], Value::Null);
+        assert_eq!(lookup(&v, "game_state.score"), Some(&json!(8)));
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["gameId", "seed", "timestampMs", "gameTimeMs", "status", "terminal", "game_state", "metrics", "raw"]
+        );
+    }
+
+    #[test]
+    fn lookup_paths_and_numbers() {
+        let v = json!({"a": {"b": [1, {"c": "2.5"}]}, "t": true});
+        assert_eq!(lookup(&v, "a.b.0"), Some(&json!(1)));
+        assert_eq!(as_number(lookup(&v, "a.b.1.c").unwrap()), Some(2.5));
+        assert_eq!(as_number(lookup(&v, "t").unwrap()), Some(1.0));
+        assert!(lookup(&v, "a.x").is_none());
+        assert!(is_truthy(&json!(true)) && !is_truthy(&json!(0)) && !is_truthy(&Value::Null));
+    }
+}

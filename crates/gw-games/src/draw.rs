@@ -1,0 +1,265 @@
+//! Small drawing kit over tiny-skia: filled shapes, lines and text in the
+//! bundled DejaVu Sans Bold font. Every game renders with these so frames look
+//! consistent and stay deterministic (no system fonts, no GPU).
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
+
+static FONT_BYTES: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
+
+fn font() -> &'static FontRef<'static> {
+    static FONT: OnceLock<FontRef<'static>> = OnceLock::new();
+    FONT.get_or_init(|| FontRef::try_from_slice(FONT_BYTES).expect("bundled font parses"))
+}
+
+/// An opaque colour from 8-bit channels.
+pub const fn rgb(r: u8, g: u8, b: u8) -> Rgb {
+    Rgb(r, g, b, 255)
+}
+
+/// A colour with alpha.
+pub const fn rgba(r: u8, g: u8, b: u8, a: u8) -> Rgb {
+    Rgb(r, g, b, a)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8, pub u8);
+
+impl Rgb {
+    fn color(self) -> Color {
+        Color::from_rgba8(self.0, self.1, self.2, self.3)
+    }
+    fn paint(self) -> Paint<'static> {
+        let mut p = Paint::default();
+        p.set_color(self.color());
+        p.anti_alias = true;
+        p
+    }
+}
+
+/// Horizontal text alignment relative to the anchor x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    Left,
+    Center,
+    Right,
+}
+
+pub fn clear(pm: &mut Pixmap, c: Rgb) {
+    pm.fill(c.color());
+}
+
+pub fn rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
+    if let Some(r) = Rect::from_xywh(x, y, w.max(0.0), h.max(0.0)) {
+        let mut p = c.paint();
+        p.anti_alias = false;
+        pm.fill_rect(r, &p, Transform::identity(), None);
+    }
+}
+
+pub fn rounded_rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, radius: f32, c: Rgb) {
+    let r = radius.min(w / 2.0).min(h / 2.0).max(0.0);
+    let k = 0.552_284_8 * r;
+    let mut pb = PathBuilder::new();
+    pb.move_to(x + r, y);
+    pb.line_to(x + w - r, y);
+    pb.cubic_to(x + w - r + k, y, x + w, y + r - k, x + w, y + r);
+    pb.line_to(x + w, y + h - r);
+    pb.cubic_to(x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h);
+    pb.line_to(x + r, y + h);
+    pb.cubic_to(x + r - k, y + h, x, y + h - r + k, x, y + h - r);
+    pb.line_to(x, y + r);
+    pb.cubic_to(x, y + r - k, x + r - k, y, x + r, y);
+    pb.close();
+    if let Some(path) = pb.finish() {
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, Transform::identity(), None);
+    }
+}
+
+pub fn circle(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, c: Rgb) {
+    if let Some(path) = PathBuilder::from_circle(cx, cy, radius.max(0.1)) {
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, Transform::identity(), None);
+    }
+}
+
+pub fn ring(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, width: f32, c: Rgb) {
+    if let Some(path) = PathBuilder::from_circle(cx, cy, radius.max(0.1)) {
+        let stroke = Stroke { width, ..Stroke::default() };
+        pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
+    }
+}
+
+pub fn line(pm: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: Rgb) {
+    let mut pb = PathBuilder::new();
+    pb.move_to(x0, y0);
+    pb.line_to(x1, y1);
+    if let Some(path) = pb.finish() {
+        let stroke = Stroke { width, line_cap: tiny_skia::LineCap::Round, ..Stroke::default() };
+        pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
+    }
+}
+
+/// Filled polygon through `points`.
+pub fn polygon(pm: &mut Pixmap, points: &[(f32, f32)], c: Rgb) {
+    if points.len() < 3 {
+        return;
+    }
+    let mut pb = PathBuilder::new();
+    pb.move_to(points[0].0, points[0].1);
+    for &(x, y) in &points[1..] {
+        pb.line_to(x, y);
+    }
+    pb.close();
+    if let Some(path) = pb.finish() {
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, Transform::identity(), None);
+    }
+}
+
+/// Outline of a rectangle.
+pub fn rect_outline(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, width: f32, c: Rgb) {
+    if let Some(r) = Rect::from_xywh(x, y, w, h) {
+        let path = PathBuilder::from_rect(r);
+        let stroke = Stroke { width, ..Stroke::default() };
+        pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
+    }
+}
+
+struct Glyph {
+    advance: f32,
+    left: i32,
+    top: i32,
+    width: usize,
+    height: usize,
+    coverage: Vec<u8>,
+}
+
+type GlyphKey = (char, u32);
+
+fn glyph_cache() -> &'static Mutex<HashMap<GlyphKey, std::sync::Arc<Glyph>>> {
+    static CACHE: OnceLock<Mutex<HashMap<GlyphKey, std::sync::Arc<Glyph>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn glyph(ch: char, size: f32) -> std::sync::Arc<Glyph> {
+    let key = (ch, size.to_bits());
+    if let Some(g) = glyph_cache().lock().expect("glyph cache").get(&key) {
+        return g.clone();
+    }
+    let f = font();
+    let scale = PxScale::from(size);
+    let scaled = f.as_scaled(scale);
+    let id = f.glyph_id(ch);
+    let advance = scaled.h_advance(id);
+    let g = id.with_scale_and_position(scale, ab_glyph::point(0.0, 0.0));
+    let rendered = match f.outline_glyph(g) {
+        Some(outline) => {
+            let b = outline.px_bounds();
+            let (w, h) = (b.width() as usize, b.height() as usize);
+            let mut coverage = vec![0u8; w * h];
+            outline.draw(|x, y, c| {
+                let i = y as usize * w + x as usize;
+                if i < coverage.len() {
+                    coverage[i] = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
+                }
+            });
+            Glyph { advance, left: b.min.x as i32, top: b.min.y as i32, width: w, height: h, coverage }
+        }
+        None => Glyph { advance, left: 0, top: 0, width: 0, height: 0, coverage: vec![] },
+    };
+    let arc = std::sync::Arc::new(rendered);
+    glyph_cache().lock().expect("glyph cache").insert(key, arc.clone());
+    arc
+}
+
+/// Width in pixels of `s` at `size` px.
+pub fn text_width(s: &str, size: f32) -> f32 {
+    s.chars().map(|c| glyph(c, size).advance).sum()
+}
+
+/// Draw `s` with its baseline-aligned box starting at `y` (top of the line)
+/// and `x` interpreted by `align`. `size` is the pixel height of the font.
+pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: Align) {
+    let w = text_width(s, size);
+    let mut pen = match align {
+        Align::Left => x,
+        Align::Center => x - w / 2.0,
+        Align::Right => x - w,
+    };
+    let ascent = font().as_scaled(PxScale::from(size)).ascent();
+    let baseline = y + ascent;
+    let (pw, ph) = (pm.width() as i32, pm.height() as i32);
+    let data = pm.data_mut();
+    for ch in s.chars() {
+        let g = glyph(ch, size);
+        let ox = pen.round() as i32 + g.left;
+        let oy = baseline.round() as i32 + g.top;
+        for gy in 0..g.height {
+            let py = oy + gy as i32;
+            if py < 0 || py >= ph {
+                continue;
+            }
+            for gx in 0..g.width {
+                let px = ox + gx as i32;
+                if px < 0 || px >= pw {
+                    continue;
+                }
+                let cov = g.coverage[gy * g.width + gx] as u32 * c.3 as u32 / 255;
+                if cov == 0 {
+                    continue;
+                }
+                let i = ((py * pw + px) * 4) as usize;
+                let inv = 255 - cov;
+                data[i] = ((c.0 as u32 * cov + data[i] as u32 * inv) / 255) as u8;
+                data[i + 1] = ((c.1 as u32 * cov + data[i + 1] as u32 * inv) / 255) as u8;
+                data[i + 2] = ((c.2 as u32 * cov + data[i + 2] as u32 * inv) / 255) as u8;
+                data[i + 3] = 255;
+            }
+        }
+        pen += g.advance;
+    }
+}
+
+/// A standard HUD bar across the top of the frame: title on the left and
+/// `label: value` pairs on the right.
+pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
+    let w = pm.width() as f32;
+    rect(pm, 0.0, 0.0, w, 56.0, rgb(24, 26, 33));
+    text(pm, title, 20.0, 12.0, 28.0, rgb(240, 240, 240), Align::Left);
+    let mut x = w - 20.0;
+    for (label, value) in items.iter().rev() {
+        let s = format!("{label}: {value}");
+        text(pm, &s, x, 15.0, 24.0, rgb(250, 214, 90), Align::Right);
+        x -= text_width(&s, 24.0) + 36.0;
+    }
+}
+
+/// A centred banner (e.g. "GAME OVER") over a translucent box.
+pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
+    let (w, h) = (pm.width() as f32, pm.height() as f32);
+    rounded_rect(pm, w / 2.0 - 300.0, h / 2.0 - 70.0, 600.0, 140.0, 18.0, rgba(0, 0, 0, 200));
+    text(pm, msg, w / 2.0, h / 2.0 - 55.0, 52.0, rgb(255, 255, 255), Align::Center);
+    if !sub.is_empty() {
+        text(pm, sub, w / 2.0, h / 2.0 + 12.0, 26.0, rgb(220, 220, 220), Align::Center);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_draws_pixels_deterministically() {
+        let mut a = Pixmap::new(200, 60).unwrap();
+        clear(&mut a, rgb(0, 0, 0));
+        text(&mut a, "Score 128", 10.0, 10.0, 24.0, rgb(255, 255, 255), Align::Left);
+        let lit = a.data().chunks(4).filter(|p| p[0] > 128).count();
+        assert!(lit > 100, "text should light pixels, lit {lit}");
+        let mut b = Pixmap::new(200, 60).unwrap();
+        clear(&mut b, rgb(0, 0, 0));
+        text(&mut b, "Score 128", 10.0, 10.0, 24.0, rgb(255, 255, 255), Align::Left);
+        assert_eq!(a.data(), b.data());
+        assert!(text_width("WW", 24.0) > text_width("ii", 24.0));
+    }
+}

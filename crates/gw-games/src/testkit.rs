@@ -1,0 +1,125 @@
+//! Helpers the game tests share: load the project registry, play a task with
+//! the scripted expert through the real action layer and evaluator, and hash
+//! rendered frames for golden tests.
+
+use gw_core::frame::{frame_hash, pixmap_rgb};
+use gw_core::registry::{Interface, Preset, Registry};
+use gw_core::{Stepper, StopReason};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+pub fn registry_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")
+}
+
+/// The project registry (loaded once per test binary; panics with the
+/// located errors if it does not validate).
+pub fn registry() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(|| Registry::load(&[registry_root()]).unwrap_or_else(|e| panic!("registry does not validate:\n{e}")))
+}
+
+pub fn preset(game_id: &str, task_id: &str) -> Preset {
+    registry().resolve_preset(&format!("{game_id}+{task_id}+scripted")).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A new stepper for a task and seed.
+pub fn stepper(game_id: &str, task_id: &str, seed: u64) -> Stepper {
+    let game = crate::create(game_id).unwrap_or_else(|| panic!("game {game_id} is not in the catalog"));
+    Stepper::new(game, &preset(game_id, task_id), seed).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Outcome of one played task.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayResult {
+    pub success: bool,
+    pub best_score: f64,
+    pub steps: u32,
+    pub episodes: u32,
+    pub stop: Option<StopReason>,
+}
+
+/// Play a task to its end with `policy` choosing semantic payloads.
+pub fn play(game_id: &str, task_id: &str, seed: u64, mut policy: impl FnMut(&Stepper) -> Option<Value>) -> PlayResult {
+    let mut s = stepper(game_id, task_id, seed);
+    let mut stop = None;
+    while s.finished().is_none() {
+        let payload = policy(&s);
+        let rec = s.step(Interface::Generalist, payload.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+        if let gw_core::Decision::Stop(r) = rec.eval.decision {
+            stop = Some(r);
+        }
+    }
+    PlayResult {
+        success: s.evaluator().success(),
+        best_score: s.evaluator().best_score(),
+        steps: s.step_index(),
+        episodes: s.episode() + 1,
+        stop,
+    }
+}
+
+pub fn play_expert(game_id: &str, task_id: &str, seed: u64) -> PlayResult {
+    play(game_id, task_id, seed, |s| Some(s.expert_payload()))
+}
+
+/// Assert the expert solves every task of `game_id` in at least
+/// `min_successes` of seeds 1..=5, within the step budget.
+pub fn assert_expert_solves_all(game_id: &str, min_successes: usize) {
+    let tasks: Vec<String> = registry().tasks_of(game_id).map(|t| t.id.clone()).collect();
+    assert_eq!(tasks.len(), 5, "{game_id} should have five tasks");
+    let mut failures = Vec::new();
+    for task in &tasks {
+        let results: Vec<PlayResult> = (1..=5).map(|seed| play_expert(game_id, task, seed)).collect();
+        let wins = results.iter().filter(|r| r.success).count();
+        let max_steps = registry().tasks.get(&(game_id.to_string(), task.clone())).unwrap().value.max_steps;
+        assert!(results.iter().all(|r| r.steps <= max_steps));
+        if wins < min_successes {
+            let scores: Vec<String> = results.iter().map(|r| format!("{}", r.best_score)).collect();
+            failures.push(format!("{task}: {wins}/5 (best scores {})", scores.join(", ")));
+        }
+    }
+    assert!(failures.is_empty(), "expert falls short on {game_id}:\n{}", failures.join("\n"));
+}
+
+/// SHA-256 of the frame after `expert_steps` expert steps of the game's
+/// first task at `seed`.
+pub fn frame_hash_after(game_id: &str, seed: u64, expert_steps: u32) -> String {
+    let task = registry().tasks_of(game_id).next().expect("a task").id.clone();
+    let mut s = stepper(game_id, &task, seed);
+    for _ in 0..expert_steps {
+        if s.finished().is_some() {
+            break;
+        }
+        let p = s.expert_payload();
+        s.step(Interface::Generalist, Some(&p)).unwrap();
+    }
+    let (w, h) = s.viewport();
+    let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+    s.render(&mut pm);
+    frame_hash(&pixmap_rgb(&pm))
+}
+
+/// The sequence of states the expert produces (for determinism checks).
+pub fn expert_states(game_id: &str, task_id: &str, seed: u64, steps: u32) -> Vec<Value> {
+    let mut s = stepper(game_id, task_id, seed);
+    let mut out = Vec::new();
+    for _ in 0..steps {
+        if s.finished().is_some() {
+            break;
+        }
+        let p = s.expert_payload();
+        out.push(s.step(Interface::Generalist, Some(&p)).unwrap().state);
+    }
+    out
+}
+
+/// Save the current frame as PNG (for looking at a game while developing).
+pub fn save_frame(stepper: &Stepper, path: &std::path::Path) {
+    let (w, h) = stepper.viewport();
+    let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+    stepper.render(&mut pm);
+    let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
+    std::fs::write(path, png).unwrap();
+}
