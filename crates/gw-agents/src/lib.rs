@@ -1,1 +1,80 @@
+//! Agents: who chooses the next action. One narrow trait, [`Agent`]; the
+//! built-in agents (`random`, `noop`, `scripted`) live here, model-backed
+//! agents wrap a provider (one wire format each) behind the same trait.
+//!
+//! Architecture invariant: agents propose, they never decide legality — the
+//! action layer in `gw-core` does — and they never write files; the runtime
+//! records what they return.
 
+pub mod builtin;
+
+use gw_core::registry::{Interface, Preset};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What an agent sees before choosing an action.
+pub struct Observation<'a> {
+    pub step: u32,
+    pub episode: u32,
+    /// The current screenshot, PNG-encoded.
+    pub frame_png: &'a [u8],
+    /// Where the runtime stored that frame, relative to the run directory
+    /// (`frames/step_000001.png`), when frames are kept.
+    pub frame_path: Option<&'a str>,
+    pub viewport: (u32, u32),
+    /// Privileged gameAPI state. Only built-in agents may read it.
+    pub state: &'a Value,
+    /// The game's scripted expert, computed on demand (privileged).
+    pub expert: &'a dyn Fn() -> Value,
+}
+
+/// Token usage of one model call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cached_input_tokens: u64,
+}
+
+/// An agent's answer for one step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reply {
+    /// The proposed action payload: a semantic payload for generalist agents,
+    /// a low-level action for computer-use agents; `None` = no tool call.
+    pub payload: Option<Value>,
+    /// Why the payload is missing or malformed, when the agent knows.
+    pub parse_error: Option<String>,
+    pub reasoning: Option<String>,
+    pub usage: Usage,
+    pub cost_usd: f64,
+    /// Model latency (wall clock); 0 for built-in agents.
+    pub latency_ms: u64,
+}
+
+/// Failures that end a run (a provider that stays down, a bad key).
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("{0}")]
+    Config(String),
+    #[error("{0}")]
+    Provider(String),
+}
+
+/// The seam every agent implements.
+pub trait Agent: Send {
+    /// The id written to `result.json` (`model`).
+    fn id(&self) -> &str;
+    fn interface(&self) -> Interface;
+    /// Choose the next action.
+    fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError>;
+    /// Hear how the step went (valid or not), e.g. for rolling memory.
+    fn observe_outcome(&mut self, _valid: bool, _summary: &str) {}
+}
+
+/// Build a built-in agent for a preset; `None` when the preset names a model.
+pub fn builtin_agent(preset: &Preset, seed: u64) -> Option<Box<dyn Agent>> {
+    match &preset.agent {
+        gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed),
+        gw_core::AgentRef::Model(_) => None,
+    }
+}
