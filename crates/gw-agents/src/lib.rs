@@ -49,6 +49,10 @@ pub struct Reply {
     pub cost_usd: f64,
     /// Model latency (wall clock); 0 for built-in agents.
     pub latency_ms: u64,
+    /// One record per HTTP call made for this step (retries included): the
+    /// request with secrets redacted and images replaced by their frame path,
+    /// and the raw response. The runtime appends them to `model_calls.jsonl`.
+    pub calls: Vec<Value>,
 }
 
 /// Failures that end a run (a provider that stays down, a bad key).
