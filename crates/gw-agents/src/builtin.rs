@@ -65,6 +65,9 @@ impl Agent for RandomAgent {
     fn interface(&self) -> Interface {
         Interface::Generalist
     }
+    fn needs_frames(&self) -> bool {
+        false
+    }
     fn act(&mut self, _obs: &Observation) -> Result<Reply, AgentError> {
         if self.controls.is_empty() {
             return Ok(Reply { payload: None, parse_error: Some("the role has no semantic controls".into()), ..Default::default() });
@@ -98,6 +101,9 @@ impl Agent for NoopAgent {
     fn interface(&self) -> Interface {
         Interface::Generalist
     }
+    fn needs_frames(&self) -> bool {
+        false
+    }
     fn act(&mut self, _obs: &Observation) -> Result<Reply, AgentError> {
         let payload = match &self.wait_id {
             Some(id) => json!({"action": id}),
@@ -115,6 +121,9 @@ impl Agent for ScriptedAgent {
     }
     fn interface(&self) -> Interface {
         Interface::Generalist
+    }
+    fn needs_frames(&self) -> bool {
+        false
     }
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
         Ok(Reply { payload: Some((obs.expert)()), ..Default::default() })
