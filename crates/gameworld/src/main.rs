@@ -10,7 +10,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gameworld", version, about = "Build and evaluate multimodal game agents on verifiable native games")]
+#[command(
+    name = "gameworld",
+    version,
+    about = "Build and evaluate multimodal game agents on verifiable native games"
+)]
 struct Cli {
     /// Extra registry root (repeatable); later roots add entries or replace
     /// entries with the same id. The project's registry/ always comes first.
@@ -98,7 +102,9 @@ fn default_registry() -> PathBuf {
 fn load_registry(extra: &[PathBuf]) -> Result<Registry, String> {
     let mut roots = vec![default_registry()];
     roots.extend(extra.iter().cloned());
-    Registry::load(&roots).map_err(|e| format!("{e}\nthe registry has errors; fix them (run `gameworld validate`) and try again"))
+    Registry::load(&roots).map_err(|e| {
+        format!("{e}\nthe registry has errors; fix them (run `gameworld validate`) and try again")
+    })
 }
 
 fn main() -> ExitCode {
@@ -127,15 +133,30 @@ fn dispatch(cli: Cli) -> CmdResult {
                 reg.games.len(),
                 reg.tasks.len(),
                 reg.models.len(),
-                reg.roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+                reg.roots
+                    .iter()
+                    .map(|r| r.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             Ok(())
         }
         Command::List(args) => list(&load_registry(&cli.registry).map_err(config)?, args),
         Command::Run(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
-            let out = args.out.unwrap_or_else(|| PathBuf::from("runs").join(&args.preset).join(format!("seed-{}", args.seed)));
-            let opts = RunOptions { preset: args.preset, seed: args.seed, out: out.clone(), realtime: args.realtime, max_steps: args.max_steps, frames: !args.no_frames };
+            let out = args.out.unwrap_or_else(|| {
+                PathBuf::from("runs")
+                    .join(&args.preset)
+                    .join(format!("seed-{}", args.seed))
+            });
+            let opts = RunOptions {
+                preset: args.preset,
+                seed: args.seed,
+                out: out.clone(),
+                realtime: args.realtime,
+                max_steps: args.max_steps,
+                frames: !args.no_frames,
+            };
             match run_preset(&reg, &opts) {
                 Ok(r) => {
                     println!(
@@ -160,23 +181,44 @@ fn dispatch(cli: Cli) -> CmdResult {
         }
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
-            let games: Vec<String> = if args.games.is_empty() { gw_games::GAME_IDS.iter().map(|s| s.to_string()).collect() } else { args.games };
+            let games: Vec<String> = if args.games.is_empty() {
+                gw_games::GAME_IDS.iter().map(|s| s.to_string()).collect()
+            } else {
+                args.games
+            };
             let mut rows = Vec::new();
             for g in &games {
                 if gw_games::create(g).is_none() {
-                    return Err(config(format!("unknown game \"{g}\" for --games; native games: {}", gw_games::GAME_IDS.join(", "))));
+                    return Err(config(format!(
+                        "unknown game \"{g}\" for --games; native games: {}",
+                        gw_games::GAME_IDS.join(", ")
+                    )));
                 }
-                let row = gw_runtime::bench::bench_game(&reg, g, std::time::Duration::from_secs_f64(args.sim_seconds.max(0.05)), args.steps.max(5)).map_err(|e| (1, e))?;
+                let row = gw_runtime::bench::bench_game(
+                    &reg,
+                    g,
+                    std::time::Duration::from_secs_f64(args.sim_seconds.max(0.05)),
+                    args.steps.max(5),
+                )
+                .map_err(|e| (1, e))?;
                 if !args.json {
                     println!(
                         "{:<28} sim {:>12.0} steps/s   overhead median {:>6.2} ms  (step {:.2} + render {:.2} + png {:.2})",
-                        row.game_id, row.sim_steps_per_s, row.step_overhead_ms_median, row.step_ms_median, row.render_ms_median, row.png_ms_median
+                        row.game_id,
+                        row.sim_steps_per_s,
+                        row.step_overhead_ms_median,
+                        row.step_ms_median,
+                        row.render_ms_median,
+                        row.png_ms_median
                     );
                 }
                 rows.push(row);
             }
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialize"));
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).expect("rows serialize")
+                );
             }
             Ok(())
         }
@@ -216,12 +258,22 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
             .collect(),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialize"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).expect("rows serialize")
+        );
         return Ok(());
     }
     for r in rows {
         match args.what {
-            ListWhat::Games => println!("{:<30} {:<12} L{} {:>2} tasks  {}", r["game_id"].as_str().unwrap_or(""), r["genre"].as_str().unwrap_or(""), r["curriculum_level"], r["tasks"], r["name"].as_str().unwrap_or("")),
+            ListWhat::Games => println!(
+                "{:<30} {:<12} L{} {:>2} tasks  {}",
+                r["game_id"].as_str().unwrap_or(""),
+                r["genre"].as_str().unwrap_or(""),
+                r["curriculum_level"],
+                r["tasks"],
+                r["name"].as_str().unwrap_or("")
+            ),
             ListWhat::Tasks => println!(
                 "{:<36} {:<28} {} → {} in {} steps",
                 r["preset_prefix"].as_str().unwrap_or(""),
@@ -230,9 +282,14 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
                 r["target"],
                 r["max_steps"]
             ),
-            ListWhat::Models => println!("{:<32} {:<10} {:<13} {}", r["model_id"].as_str().unwrap_or(""), r["provider"].as_str().unwrap_or(""), r["interface"].as_str().unwrap_or(""), r["model"].as_str().unwrap_or("")),
+            ListWhat::Models => println!(
+                "{:<32} {:<10} {:<13} {}",
+                r["model_id"].as_str().unwrap_or(""),
+                r["provider"].as_str().unwrap_or(""),
+                r["interface"].as_str().unwrap_or(""),
+                r["model"].as_str().unwrap_or("")
+            ),
         }
     }
     Ok(())
 }
-

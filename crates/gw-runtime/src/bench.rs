@@ -41,14 +41,35 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// Benchmark one game; `sim_budget` bounds the simulation-speed loop.
-pub fn bench_game(registry: &Registry, game_id: &str, sim_budget: Duration, overhead_steps: usize) -> Result<BenchRow, String> {
-    let task = registry.tasks_of(game_id).next().ok_or_else(|| format!("game {game_id} has no tasks"))?.id.clone();
+pub fn bench_game(
+    registry: &Registry,
+    game_id: &str,
+    sim_budget: Duration,
+    overhead_steps: usize,
+) -> Result<BenchRow, String> {
+    let task = registry
+        .tasks_of(game_id)
+        .next()
+        .ok_or_else(|| format!("game {game_id} has no tasks"))?
+        .id
+        .clone();
     let preset = registry.resolve_preset(&format!("{game_id}+{task}+random"))?;
-    let new_game = || gw_games::create(game_id).ok_or_else(|| format!("game {game_id} has no native implementation"));
+    let new_game = || {
+        gw_games::create(game_id)
+            .ok_or_else(|| format!("game {game_id} has no native implementation"))
+    };
     let mut agent = gw_agents::builtin::create("random", &preset, 1).expect("random agent exists");
     let null = Value::Null;
     let no_expert = || Value::Null;
-    let obs = Observation { step: 0, episode: 0, frame_png: &[], frame_path: None, viewport: (0, 0), state: &null, expert: &no_expert };
+    let obs = Observation {
+        step: 0,
+        episode: 0,
+        frame_png: &[],
+        frame_path: None,
+        viewport: (0, 0),
+        state: &null,
+        expert: &no_expert,
+    };
 
     // Pre-expand a pool of random legal actions into events.
     let probe = Stepper::new(new_game()?, &preset, 1)?;
@@ -60,11 +81,16 @@ pub fn bench_game(registry: &Registry, game_id: &str, sim_budget: Duration, over
         }
     }
     if pool.is_empty() {
-        return Err(format!("game {game_id}: the random agent produced no legal action"));
+        return Err(format!(
+            "game {game_id}: the random agent produced no legal action"
+        ));
     }
 
     let mut game: Box<dyn Game> = new_game()?;
-    game.init(&gw_core::GameConfig { seed: 1, ..Default::default() });
+    game.init(&gw_core::GameConfig {
+        seed: 1,
+        ..Default::default()
+    });
     game.reset(0);
     let mut episode = 0;
     let started = Instant::now();
@@ -90,7 +116,8 @@ pub fn bench_game(registry: &Registry, game_id: &str, sim_budget: Duration, over
     let mut stepper = Stepper::new(new_game()?, &preset, 1)?;
     let (w, h) = stepper.viewport();
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or("bad viewport")?;
-    let (mut total, mut render, mut png, mut step_t) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut total, mut render, mut png, mut step_t) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for i in 0..overhead_steps {
         if stepper.finished().is_some() {
             stepper = Stepper::new(new_game()?, &preset, 2 + i as u64)?;

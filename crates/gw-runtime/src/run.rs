@@ -91,7 +91,10 @@ pub struct RunResult {
 }
 
 fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 fn io_err(path: &Path, e: std::io::Error) -> RunError {
@@ -136,7 +139,9 @@ fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) 
 /// leaves a `result.json`, even when the agent fails part-way.
 pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, RunError> {
     let started = Instant::now();
-    let mut preset = registry.resolve_preset(&opts.preset).map_err(RunError::Config)?;
+    let mut preset = registry
+        .resolve_preset(&opts.preset)
+        .map_err(RunError::Config)?;
     if let Some(n) = opts.max_steps {
         if n == 0 {
             return Err(RunError::Config("--max-steps must be at least 1".into()));
@@ -144,7 +149,10 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
         preset.task.max_steps = n;
     }
     let game = gw_games::create(&preset.game.id).ok_or_else(|| {
-        RunError::Config(format!("game \"{}\" is in the registry but has no native implementation in this build", preset.game.id))
+        RunError::Config(format!(
+            "game \"{}\" is in the registry but has no native implementation in this build",
+            preset.game.id
+        ))
     })?;
     let mut agent = make_agent(&preset, opts.seed)?;
     let interface = agent.interface();
@@ -164,7 +172,8 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
     let mut calls_out: Option<BufWriter<File>> = None;
 
     let (w, h) = stepper.viewport();
-    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or_else(|| RunError::Runtime("viewport too large".into()))?;
+    let mut pixmap = tiny_skia::Pixmap::new(w, h)
+        .ok_or_else(|| RunError::Runtime("viewport too large".into()))?;
     let needs_png = opts.frames || agent.needs_frames();
 
     let mut result = RunResult {
@@ -201,7 +210,11 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
         error: None,
     };
 
-    let mut png = if needs_png { frame_png(&stepper, &mut pixmap) } else { Vec::new() };
+    let mut png = if needs_png {
+        frame_png(&stepper, &mut pixmap)
+    } else {
+        Vec::new()
+    };
     if opts.frames {
         let p = opts.out.join(frame_name(0));
         std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
@@ -233,16 +246,23 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
         };
         if !reply.calls.is_empty() {
             if calls_out.is_none() {
-                calls_out = Some(BufWriter::new(File::create(&calls_path).map_err(|e| io_err(&calls_path, e))?));
+                calls_out = Some(BufWriter::new(
+                    File::create(&calls_path).map_err(|e| io_err(&calls_path, e))?,
+                ));
             }
             let out = calls_out.as_mut().expect("opened above");
             for call in &reply.calls {
-                serde_json::to_writer(&mut *out, call).map_err(|e| RunError::Runtime(e.to_string()))?;
+                serde_json::to_writer(&mut *out, call)
+                    .map_err(|e| RunError::Runtime(e.to_string()))?;
                 out.write_all(b"\n").map_err(|e| io_err(&calls_path, e))?;
             }
             out.flush().map_err(|e| io_err(&calls_path, e))?;
         }
-        let latency_ms = if reply.latency_ms > 0 { reply.latency_ms } else { measured_ms };
+        let latency_ms = if reply.latency_ms > 0 {
+            reply.latency_ms
+        } else {
+            measured_ms
+        };
         if opts.realtime {
             // Real-time mode: the world kept moving while the agent thought.
             stepper.idle(latency_ms);
@@ -253,7 +273,9 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
         result.cost_usd += reply.cost_usd;
         result.latency_ms += latency_ms;
 
-        let rec = stepper.step(interface, reply.payload.as_ref()).map_err(RunError::Runtime)?;
+        let rec = stepper
+            .step(interface, reply.payload.as_ref())
+            .map_err(RunError::Runtime)?;
         result.proposed_actions += 1;
         match rec.invalid_kind() {
             None => result.valid_actions += 1,
@@ -261,7 +283,15 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
             Some(gw_core::InvalidKind::OutOfSpace) => result.invalid_out_of_space += 1,
         }
         let summary = match (&rec.action, &rec.invalid) {
-            (_, Some(inv)) => format!("invalid ({}): {}", if inv.kind == gw_core::InvalidKind::NoToolCall { "no tool call" } else { "out of action space" }, inv.reason),
+            (_, Some(inv)) => format!(
+                "invalid ({}): {}",
+                if inv.kind == gw_core::InvalidKind::NoToolCall {
+                    "no tool call"
+                } else {
+                    "out of action space"
+                },
+                inv.reason
+            ),
             (Some(a), None) => format!("executed {}", a.to_value()),
             (None, None) => String::new(),
         };
@@ -294,7 +324,10 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
     let bytes = serde_json::to_vec_pretty(&result).map_err(|e| RunError::Runtime(e.to_string()))?;
     write_atomic(&result_path, &bytes).map_err(|e| io_err(&result_path, e))?;
     if let Some(err) = &result.error {
-        return Err(RunError::Runtime(format!("{err} (partial results written to {})", result_path.display())));
+        return Err(RunError::Runtime(format!(
+            "{err} (partial results written to {})",
+            result_path.display()
+        )));
     }
     Ok(result)
 }
