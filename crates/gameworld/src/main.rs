@@ -156,6 +156,7 @@ fn dispatch(cli: Cli) -> CmdResult {
                 realtime: args.realtime,
                 max_steps: args.max_steps,
                 frames: !args.no_frames,
+                memory_rounds: None,
             };
             match run_preset(&reg, &opts) {
                 Ok(r) => {

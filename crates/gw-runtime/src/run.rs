@@ -43,6 +43,15 @@ pub struct RunOptions {
     pub realtime: bool,
     pub max_steps: Option<u32>,
     pub frames: bool,
+    /// Override the model profile's rolling-memory rounds.
+    pub memory_rounds: Option<u32>,
+}
+
+impl RunOptions {
+    /// Options with the defaults of `gameworld run` (frames on, paused).
+    pub fn new(preset: impl Into<String>, seed: u64, out: impl Into<PathBuf>) -> Self {
+        RunOptions { preset: preset.into(), seed, out: out.into(), realtime: false, max_steps: None, frames: true, memory_rounds: None }
+    }
 }
 
 /// `result.json` (SPEC field names first, then extensions).
@@ -86,6 +95,8 @@ pub struct RunResult {
     pub max_steps: u32,
     #[serde(default)]
     pub game_time_ms: u64,
+    #[serde(default)]
+    pub memory_rounds: Option<u32>,
     #[serde(default)]
     pub error: Option<String>,
 }
@@ -138,6 +149,11 @@ fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) 
 /// Run one preset and write its run directory. A run that starts always
 /// leaves a `result.json`, even when the agent fails part-way.
 pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, RunError> {
+    run_preset_observed(registry, opts, &mut |_, _| {})
+}
+
+/// [`run_preset`] that reports `(step, best_progress)` after every step.
+pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut dyn FnMut(u32, f64)) -> Result<RunResult, RunError> {
     let started = Instant::now();
     let mut preset = registry
         .resolve_preset(&opts.preset)
@@ -148,6 +164,13 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
         }
         preset.task.max_steps = n;
     }
+    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent) {
+        spec.memory_rounds = Some(rounds);
+    }
+    let memory_rounds = match &preset.agent {
+        gw_core::AgentRef::Model(spec) => Some(spec.memory_rounds.unwrap_or(2)),
+        gw_core::AgentRef::Builtin(_) => None,
+    };
     let game = gw_games::create(&preset.game.id).ok_or_else(|| {
         RunError::Config(format!(
             "game \"{}\" is in the registry but has no native implementation in this build",
@@ -207,6 +230,7 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
         score_field: preset.task.score_label(),
         max_steps: preset.task.max_steps,
         game_time_ms: 0,
+        memory_rounds,
         error: None,
     };
 
@@ -308,6 +332,7 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
             let p = opts.out.join(frame_name(rec.step));
             std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
         }
+        on_step(rec.step, rec.eval.best_progress);
         if let Decision::Stop(reason) = rec.eval.decision {
             break reason;
         }

@@ -11,14 +11,7 @@ fn registry() -> Registry {
 }
 
 fn run(reg: &Registry, preset: &str, seed: u64, dir: &std::path::Path) -> RunResult {
-    let opts = RunOptions {
-        preset: preset.into(),
-        seed,
-        out: dir.join(format!("{preset}-{seed}")),
-        realtime: false,
-        max_steps: None,
-        frames: false,
-    };
+    let opts = RunOptions { frames: false, ..RunOptions::new(preset, seed, dir.join(format!("{preset}-{seed}"))) };
     run_preset(reg, &opts).unwrap_or_else(|e| panic!("{preset}: {e}"))
 }
 
@@ -67,14 +60,7 @@ fn noop_waits_out_the_budget() {
 fn max_steps_override_and_realtime_flag() {
     let reg = registry();
     let dir = tempfile::tempdir().unwrap();
-    let opts = RunOptions {
-        preset: "01_2048+01_05+random".into(),
-        seed: 3,
-        out: dir.path().join("short"),
-        realtime: true,
-        max_steps: Some(7),
-        frames: true,
-    };
+    let opts = RunOptions { realtime: true, max_steps: Some(7), ..RunOptions::new("01_2048+01_05+random", 3, dir.path().join("short")) };
     let r = run_preset(&reg, &opts).unwrap();
     assert_eq!(r.steps, 7);
     assert!(r.realtime);
