@@ -467,13 +467,13 @@ impl Tetris {
             }
             .unwrap_or(0);
             let held = self.game_time_ms - since;
-            if held >= DAS_MS && (held - DAS_MS) % ARR_MS == 0 {
+            if held >= DAS_MS && (held - DAS_MS).is_multiple_of(ARR_MS) {
                 self.try_move(dx, 0);
             }
         }
         if let Some(since) = self.down_held {
             let held = self.game_time_ms - since;
-            if held > 0 && held % SOFT_DROP_MS == 0 && self.try_move(0, 1) {
+            if held > 0 && held.is_multiple_of(SOFT_DROP_MS) && self.try_move(0, 1) {
                 self.gravity_acc = 0;
             }
         }
