@@ -180,6 +180,14 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert results for tuning"]
 fn expert_report() {
+    let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
+    for seed in 1..=5 {
+        let mut rng = Rng::new(seed, 99);
+        let r = testkit::play(ID, "15_01", seed, |_| {
+            Some(json!({"action": ids[rng.index(ids.len())]}))
+        });
+        println!("random 15_01 seed {seed}: {r:?}");
+    }
     for t in ["15_03", "15_04", "15_05"] {
         for seed in 1..=10 {
             let r = testkit::play_expert(ID, t, seed);

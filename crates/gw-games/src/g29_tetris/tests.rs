@@ -291,6 +291,23 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert results for tuning"]
 fn expert_report() {
+    let ids = [
+        "wait",
+        "move_left",
+        "move_right",
+        "soft_drop",
+        "rotate_cw",
+        "rotate_ccw",
+        "hard_drop",
+        "hold_piece",
+    ];
+    for seed in 1..=5 {
+        let mut rng = Rng::new(seed, 99);
+        let r = testkit::play(ID, "29_01", seed, |_| {
+            Some(json!({"action": ids[rng.index(ids.len())]}))
+        });
+        println!("random 29_01 seed {seed}: {r:?}");
+    }
     for t in ["29_01", "29_03", "29_05"] {
         for seed in 1..=5 {
             let r = testkit::play_expert(ID, t, seed);
@@ -310,3 +327,4 @@ fn save_sample_frame() {
     }
     testkit::save_frame(&s, std::path::Path::new("/tmp/tetris.png"));
 }
+
