@@ -327,4 +327,3 @@ fn save_sample_frame() {
     }
     testkit::save_frame(&s, std::path::Path::new("/tmp/tetris.png"));
 }
-
