@@ -188,7 +188,7 @@ fn expert_report() {
         });
         println!("random 15_01 seed {seed}: {r:?}");
     }
-    for t in ["15_03", "15_04", "15_05"] {
+    for t in ["15_01", "15_02", "15_03", "15_04", "15_05"] {
         for seed in 1..=10 {
             let r = testkit::play_expert(ID, t, seed);
             println!("{t} seed {seed}: {r:?}");

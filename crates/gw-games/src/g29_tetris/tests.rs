@@ -308,7 +308,7 @@ fn expert_report() {
         });
         println!("random 29_01 seed {seed}: {r:?}");
     }
-    for t in ["29_01", "29_03", "29_05"] {
+    for t in ["29_01", "29_02", "29_03", "29_04", "29_05"] {
         for seed in 1..=5 {
             let r = testkit::play_expert(ID, t, seed);
             println!("{t} seed {seed}: {r:?}");
