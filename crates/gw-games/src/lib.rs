@@ -12,16 +12,20 @@ pub mod draw;
 pub mod testkit;
 
 pub mod g01_2048;
+pub mod g15_google_snake;
+pub mod g29_tetris;
 
 use gw_core::Game;
 
 /// Every native game id, in catalog order.
-pub const GAME_IDS: &[&str] = &[g01_2048::ID];
+pub const GAME_IDS: &[&str] = &[g01_2048::ID, g15_google_snake::ID, g29_tetris::ID];
 
 /// A fresh instance of a native game (call `init` before use).
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
+        g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
+        g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         _ => return None,
     };
     Some(game)
