@@ -25,6 +25,7 @@ use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use tiny_skia::Pixmap;
 
@@ -257,6 +258,10 @@ pub struct Astray {
     wall_hits: u32,
     was_touching: bool,
     terminal: Terminal,
+    /// Counts maze builds; keys the cached static layer.
+    maze_serial: u64,
+    /// Background and maze drawn once per maze (walls never change).
+    layer: RefCell<Option<(u64, Pixmap)>>,
 }
 
 impl Default for Astray {
@@ -287,6 +292,8 @@ impl Astray {
             wall_hits: 0,
             was_touching: false,
             terminal: Terminal::running(),
+            maze_serial: 0,
+            layer: RefCell::new(None),
         }
     }
 
@@ -307,6 +314,7 @@ impl Astray {
         let mut rng = Rng::new(self.seed, stream);
         self.maze = Maze::generate(cells_for_level(self.level), &mut rng);
         self.dist = self.maze.distances_to_exit();
+        self.maze_serial += 1;
         let (sc, sr) = self.maze.start_block();
         self.ball = Ball { x: sc as f64 + 0.5, y: sr as f64 + 0.5, vx: 0.0, vy: 0.0 };
         self.start_distance = self.dist[sr * self.maze.dim + sc];
@@ -376,7 +384,9 @@ fn layout(dim: usize) -> (f32, f32, f32) {
 }
 
 impl Astray {
-    fn draw_maze(&self, pm: &mut Pixmap) {
+    /// The static layer: background, floor, start pad, exit and walls.
+    fn draw_static(&self, pm: &mut Pixmap) {
+        draw::clear(pm, rgb(30, 33, 42));
         let dim = self.maze.dim;
         let (b, ox, oy) = layout(dim);
         let size = b * dim as f32;
@@ -422,6 +432,10 @@ impl Astray {
         }
         // Exit label just outside the border.
         draw::text(pm, "EXIT", ex + b + 6.0, ey + b * 0.5 - 11.0, 20.0, rgb(40, 150, 70), Align::Left);
+    }
+
+    fn draw_ball(&self, pm: &mut Pixmap) {
+        let (b, ox, oy) = layout(self.maze.dim);
         // Ball: shadow, body, highlight.
         let (bx, by) = (ox + self.ball.x as f32 * b, oy + self.ball.y as f32 * b);
         let rad = BALL_RADIUS as f32 * b;
@@ -429,7 +443,7 @@ impl Astray {
         draw::circle(pm, bx, by, rad, rgb(52, 62, 84));
         draw::circle(pm, bx - rad * 0.1, by - rad * 0.1, rad * 0.8, rgb(86, 100, 132));
         draw::circle(pm, bx - rad * 0.35, by - rad * 0.35, rad * 0.3, rgb(220, 228, 240));
-        draw::ring(pm, bx, by, rad + 1.5, 2.0, rgb(250, 214, 90));
+        draw::ring(pm, bx, by, rad + 2.5, 3.0, rgb(250, 214, 90));
     }
 
     fn draw_panel(&self, pm: &mut Pixmap) {
@@ -548,14 +562,25 @@ impl Game for Astray {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        draw::clear(pm, rgb(30, 33, 42));
+        {
+            let mut cache = self.layer.borrow_mut();
+            let fresh = matches!(&*cache, Some((serial, layer)) if *serial == self.maze_serial && layer.width() == pm.width() && layer.height() == pm.height());
+            if !fresh {
+                let mut layer = Pixmap::new(pm.width(), pm.height()).expect("layer pixmap");
+                self.draw_static(&mut layer);
+                *cache = Some((self.maze_serial, layer));
+            }
+            if let Some((_, layer)) = &*cache {
+                pm.data_mut().copy_from_slice(layer.data());
+            }
+        }
         let pct = (self.completion_progress() * 100.0).round() as u32;
         draw::hud(
             pm,
             "Astray",
             &[("Level", self.level.to_string()), ("To exit", self.distance_to_goal().to_string()), ("Progress", format!("{pct}%"))],
         );
-        self.draw_maze(pm);
+        self.draw_ball(pm);
         self.draw_panel(pm);
         if self.terminal.is_terminal {
             draw::banner(pm, "LEVEL COMPLETE", &format!("Level {} escaped", self.level));

@@ -168,7 +168,7 @@ fn tick_is_cheap() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 8), "");
+    assert_eq!(testkit::frame_hash_after(ID, 1, 8), "c6098a235d70b0e170782e0a5421c5ed4251174760e7797eae791720e8722420");
 }
 
 #[test]
