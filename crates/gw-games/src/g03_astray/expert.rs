@@ -11,8 +11,13 @@ use super::{Astray, Ball, Maze, TICK_MS, physics_tick};
 use gw_core::TaskInfo;
 
 /// (control id, push x, push y).
-const ACTIONS: [(&str, f64, f64); 5] =
-    [("wait", 0.0, 0.0), ("move_left", -1.0, 0.0), ("move_right", 1.0, 0.0), ("move_up", 0.0, -1.0), ("move_down", 0.0, 1.0)];
+const ACTIONS: [(&str, f64, f64); 5] = [
+    ("wait", 0.0, 0.0),
+    ("move_left", -1.0, 0.0),
+    ("move_right", 1.0, 0.0),
+    ("move_up", 0.0, -1.0),
+    ("move_down", 0.0, 1.0),
+];
 /// Ticks one action lasts (the bindings hold a key, or wait, for 0.25 s).
 const STEP_TICKS: u32 = 25;
 const DEPTH: usize = 3;

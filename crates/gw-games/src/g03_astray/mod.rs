@@ -23,7 +23,9 @@ mod tests;
 use crate::draw::{self, Align, rgb, rgba};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -59,7 +61,10 @@ impl Maze {
     /// recursive backtracker, then open the exit in the right border.
     pub fn generate(cells: usize, rng: &mut Rng) -> Maze {
         let dim = 2 * cells + 1;
-        let mut m = Maze { dim, walls: vec![true; dim * dim] };
+        let mut m = Maze {
+            dim,
+            walls: vec![true; dim * dim],
+        };
         let start = m.start_block();
         m.set(start.0, start.1, false);
         let mut stack = vec![start];
@@ -67,7 +72,12 @@ impl Maze {
             let mut options = Vec::with_capacity(4);
             for (dc, dr) in [(-2i32, 0i32), (2, 0), (0, -2), (0, 2)] {
                 let (nc, nr) = (c as i32 + dc, r as i32 + dr);
-                if nc >= 1 && nr >= 1 && nc <= dim as i32 - 2 && nr <= dim as i32 - 2 && m.wall(nc, nr) {
+                if nc >= 1
+                    && nr >= 1
+                    && nc <= dim as i32 - 2
+                    && nr <= dim as i32 - 2
+                    && m.wall(nc, nr)
+                {
                     options.push((nc as usize, nr as usize));
                 }
             }
@@ -170,7 +180,11 @@ impl Ball {
 /// {-1, 0, 1}². Returns whether the ball touched a wall.
 pub fn physics_tick(maze: &Maze, ball: &mut Ball, ax: f64, ay: f64, dt: f64) -> bool {
     let keep = libm::exp(-DAMPING * dt);
-    let norm = if ax != 0.0 && ay != 0.0 { core::f64::consts::FRAC_1_SQRT_2 } else { 1.0 };
+    let norm = if ax != 0.0 && ay != 0.0 {
+        core::f64::consts::FRAC_1_SQRT_2
+    } else {
+        1.0
+    };
     ball.vx = ball.vx * keep + ACCEL * ax * norm * dt;
     ball.vy = ball.vy * keep + ACCEL * ay * norm * dt;
     let speed = libm::sqrt(ball.vx * ball.vx + ball.vy * ball.vy);
@@ -283,7 +297,12 @@ impl Astray {
             maze,
             dist,
             start_distance: 0,
-            ball: Ball { x: 1.5, y: 1.5, vx: 0.0, vy: 0.0 },
+            ball: Ball {
+                x: 1.5,
+                y: 1.5,
+                vx: 0.0,
+                vy: 0.0,
+            },
             held: Held::default(),
             clock: FixedStep::new(TICK_MS),
             game_time_ms: 0,
@@ -316,7 +335,12 @@ impl Astray {
         self.dist = self.maze.distances_to_exit();
         self.maze_serial += 1;
         let (sc, sr) = self.maze.start_block();
-        self.ball = Ball { x: sc as f64 + 0.5, y: sr as f64 + 0.5, vx: 0.0, vy: 0.0 };
+        self.ball = Ball {
+            x: sc as f64 + 0.5,
+            y: sr as f64 + 0.5,
+            vx: 0.0,
+            vy: 0.0,
+        };
         self.start_distance = self.dist[sr * self.maze.dim + sc];
         self.held = Held::default();
         self.clock.clear();
@@ -365,7 +389,10 @@ impl Astray {
         if self.reached_exit() {
             self.ball.vx = 0.0;
             self.ball.vy = 0.0;
-            self.terminal = Terminal::ended(Outcome::Success, format!("reached the exit of level {}", self.level));
+            self.terminal = Terminal::ended(
+                Outcome::Success,
+                format!("reached the exit of level {}", self.level),
+            );
         }
     }
 }
@@ -380,7 +407,11 @@ const MAZE_CENTER_X: f32 = 470.0;
 fn layout(dim: usize) -> (f32, f32, f32) {
     let block = (MAZE_AREA / dim as f32).floor();
     let size = block * dim as f32;
-    (block, MAZE_CENTER_X - size / 2.0, MAZE_TOP + (MAZE_AREA - size) / 2.0)
+    (
+        block,
+        MAZE_CENTER_X - size / 2.0,
+        MAZE_TOP + (MAZE_AREA - size) / 2.0,
+    )
 }
 
 impl Astray {
@@ -395,19 +426,37 @@ impl Astray {
         for r in 0..dim {
             for c in 0..dim {
                 if (r + c) % 2 == 0 && !self.maze.wall(c as i32, r as i32) {
-                    draw::rect(pm, ox + c as f32 * b, oy + r as f32 * b, b, b, rgb(198, 188, 167));
+                    draw::rect(
+                        pm,
+                        ox + c as f32 * b,
+                        oy + r as f32 * b,
+                        b,
+                        b,
+                        rgb(198, 188, 167),
+                    );
                 }
             }
         }
         // Start pad and exit.
         let (sc, sr) = self.maze.start_block();
-        draw::rect(pm, ox + sc as f32 * b + 3.0, oy + sr as f32 * b + 3.0, b - 6.0, b - 6.0, rgb(170, 196, 226));
+        draw::rect(
+            pm,
+            ox + sc as f32 * b + 3.0,
+            oy + sr as f32 * b + 3.0,
+            b - 6.0,
+            b - 6.0,
+            rgb(170, 196, 226),
+        );
         let (ec, er) = self.maze.exit_block();
         let (ex, ey) = (ox + ec as f32 * b, oy + er as f32 * b);
         draw::rect(pm, ex, ey, b, b, rgb(60, 190, 90));
         draw::polygon(
             pm,
-            &[(ex + b * 0.25, ey + b * 0.22), (ex + b * 0.8, ey + b * 0.5), (ex + b * 0.25, ey + b * 0.78)],
+            &[
+                (ex + b * 0.25, ey + b * 0.22),
+                (ex + b * 0.8, ey + b * 0.5),
+                (ex + b * 0.25, ey + b * 0.78),
+            ],
             rgb(240, 255, 240),
         );
         // Walls: a drop shadow on the floor, then a raised brick top.
@@ -415,7 +464,14 @@ impl Astray {
         for r in 0..dim {
             for c in 0..dim {
                 if self.maze.wall(c as i32, r as i32) {
-                    draw::rect(pm, ox + c as f32 * b + sh, oy + r as f32 * b + sh, b, b, rgba(60, 45, 30, 110));
+                    draw::rect(
+                        pm,
+                        ox + c as f32 * b + sh,
+                        oy + r as f32 * b + sh,
+                        b,
+                        b,
+                        rgba(60, 45, 30, 110),
+                    );
                 }
             }
         }
@@ -431,7 +487,15 @@ impl Astray {
             }
         }
         // Exit label just outside the border.
-        draw::text(pm, "EXIT", ex + b + 6.0, ey + b * 0.5 - 11.0, 20.0, rgb(40, 150, 70), Align::Left);
+        draw::text(
+            pm,
+            "EXIT",
+            ex + b + 6.0,
+            ey + b * 0.5 - 11.0,
+            20.0,
+            rgb(40, 150, 70),
+            Align::Left,
+        );
     }
 
     fn draw_ball(&self, pm: &mut Pixmap) {
@@ -439,10 +503,28 @@ impl Astray {
         // Ball: shadow, body, highlight.
         let (bx, by) = (ox + self.ball.x as f32 * b, oy + self.ball.y as f32 * b);
         let rad = BALL_RADIUS as f32 * b;
-        draw::circle(pm, bx + rad * 0.25, by + rad * 0.3, rad, rgba(30, 20, 10, 110));
+        draw::circle(
+            pm,
+            bx + rad * 0.25,
+            by + rad * 0.3,
+            rad,
+            rgba(30, 20, 10, 110),
+        );
         draw::circle(pm, bx, by, rad, rgb(52, 62, 84));
-        draw::circle(pm, bx - rad * 0.1, by - rad * 0.1, rad * 0.8, rgb(86, 100, 132));
-        draw::circle(pm, bx - rad * 0.35, by - rad * 0.35, rad * 0.3, rgb(220, 228, 240));
+        draw::circle(
+            pm,
+            bx - rad * 0.1,
+            by - rad * 0.1,
+            rad * 0.8,
+            rgb(86, 100, 132),
+        );
+        draw::circle(
+            pm,
+            bx - rad * 0.35,
+            by - rad * 0.35,
+            rad * 0.3,
+            rgb(220, 228, 240),
+        );
         draw::ring(pm, bx, by, rad + 2.5, 3.0, rgb(250, 214, 90));
     }
 
@@ -451,19 +533,91 @@ impl Astray {
         draw::rounded_rect(pm, x, 90.0, 370.0, 400.0, 14.0, rgb(44, 48, 60));
         let white = rgb(240, 240, 240);
         let soft = rgb(190, 196, 210);
-        draw::text(pm, &format!("Level {}", self.level), x + 24.0, 110.0, 40.0, white, Align::Left);
+        draw::text(
+            pm,
+            &format!("Level {}", self.level),
+            x + 24.0,
+            110.0,
+            40.0,
+            white,
+            Align::Left,
+        );
         let n = cells_for_level(self.level);
-        draw::text(pm, &format!("Maze {n} x {n} cells"), x + 24.0, 165.0, 24.0, soft, Align::Left);
-        draw::text(pm, &format!("Distance to exit: {}", self.distance_to_goal()), x + 24.0, 205.0, 24.0, soft, Align::Left);
+        draw::text(
+            pm,
+            &format!("Maze {n} x {n} cells"),
+            x + 24.0,
+            165.0,
+            24.0,
+            soft,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            &format!("Distance to exit: {}", self.distance_to_goal()),
+            x + 24.0,
+            205.0,
+            24.0,
+            soft,
+            Align::Left,
+        );
         let pct = (self.completion_progress() * 100.0).round() as u32;
-        draw::text(pm, &format!("Progress: {pct}%"), x + 24.0, 245.0, 24.0, soft, Align::Left);
+        draw::text(
+            pm,
+            &format!("Progress: {pct}%"),
+            x + 24.0,
+            245.0,
+            24.0,
+            soft,
+            Align::Left,
+        );
         // Progress bar.
         draw::rounded_rect(pm, x + 24.0, 285.0, 322.0, 16.0, 8.0, rgb(80, 86, 100));
-        draw::rounded_rect(pm, x + 24.0, 285.0, 322.0 * self.completion_progress() as f32, 16.0, 8.0, rgb(60, 190, 90));
-        draw::text(pm, "Roll the ball to the", x + 24.0, 330.0, 22.0, white, Align::Left);
-        draw::text(pm, "green EXIT (top right).", x + 24.0, 358.0, 22.0, white, Align::Left);
-        draw::text(pm, "Hold arrow keys to push;", x + 24.0, 400.0, 22.0, soft, Align::Left);
-        draw::text(pm, "the ball keeps rolling.", x + 24.0, 428.0, 22.0, soft, Align::Left);
+        draw::rounded_rect(
+            pm,
+            x + 24.0,
+            285.0,
+            322.0 * self.completion_progress() as f32,
+            16.0,
+            8.0,
+            rgb(60, 190, 90),
+        );
+        draw::text(
+            pm,
+            "Roll the ball to the",
+            x + 24.0,
+            330.0,
+            22.0,
+            white,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "green EXIT (top right).",
+            x + 24.0,
+            358.0,
+            22.0,
+            white,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "Hold arrow keys to push;",
+            x + 24.0,
+            400.0,
+            22.0,
+            soft,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "the ball keeps rolling.",
+            x + 24.0,
+            428.0,
+            22.0,
+            soft,
+            Align::Left,
+        );
         // Arrow-key legend with held keys lit.
         let (kx, ky, k) = (x + 185.0, 520.0, 50.0);
         let keys = [
@@ -473,8 +627,16 @@ impl Astray {
             (kx + k / 2.0 + 6.0, ky + k + 6.0, self.held.right, ">"),
         ];
         for (x0, y0, on, label) in keys {
-            let bg = if on { rgb(250, 214, 90) } else { rgb(70, 76, 92) };
-            let fg = if on { rgb(30, 30, 30) } else { rgb(220, 220, 220) };
+            let bg = if on {
+                rgb(250, 214, 90)
+            } else {
+                rgb(70, 76, 92)
+            };
+            let fg = if on {
+                rgb(30, 30, 30)
+            } else {
+                rgb(220, 220, 220)
+            };
             draw::rounded_rect(pm, x0, y0, k, k, 8.0, bg);
             draw::text(pm, label, x0 + k / 2.0, y0 + 10.0, 26.0, fg, Align::Center);
         }
@@ -499,13 +661,27 @@ impl Game for Astray {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let (c, r) = self.ball.block();
         let (ec, er) = self.maze.exit_block();
         let round3 = |v: f64| (v * 1000.0).round() / 1000.0;
         set(&mut s.game_state, "level", self.level);
-        set(&mut s.game_state, "completion_progress", self.completion_progress());
+        set(
+            &mut s.game_state,
+            "completion_progress",
+            self.completion_progress(),
+        );
         set(&mut s.game_state, "score", self.completion_progress());
         set(
             &mut s.game_state,
@@ -523,7 +699,9 @@ impl Game for Astray {
         set(
             &mut s.metrics,
             "speed",
-            round3(libm::sqrt(self.ball.vx * self.ball.vx + self.ball.vy * self.ball.vy)),
+            round3(libm::sqrt(
+                self.ball.vx * self.ball.vx + self.ball.vy * self.ball.vy,
+            )),
         );
         set(&mut s.raw, "maze", json!(self.maze.rows()));
         set(&mut s.raw, "episode", self.episode);
@@ -578,12 +756,20 @@ impl Game for Astray {
         draw::hud(
             pm,
             "Astray",
-            &[("Level", self.level.to_string()), ("To exit", self.distance_to_goal().to_string()), ("Progress", format!("{pct}%"))],
+            &[
+                ("Level", self.level.to_string()),
+                ("To exit", self.distance_to_goal().to_string()),
+                ("Progress", format!("{pct}%")),
+            ],
         );
         self.draw_ball(pm);
         self.draw_panel(pm);
         if self.terminal.is_terminal {
-            draw::banner(pm, "LEVEL COMPLETE", &format!("Level {} escaped", self.level));
+            draw::banner(
+                pm,
+                "LEVEL COMPLETE",
+                &format!("Level {} escaped", self.level),
+            );
         }
     }
 

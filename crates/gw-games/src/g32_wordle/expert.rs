@@ -22,7 +22,11 @@ fn pattern(guess: &Word, answer: &Word) -> usize {
 
 /// Answers consistent with every row.
 pub fn candidates(rows: &[Row]) -> Vec<Word> {
-    answers().iter().copied().filter(|a| rows.iter().all(|r| score_guess(&r.word, a) == r.marks)).collect()
+    answers()
+        .iter()
+        .copied()
+        .filter(|a| rows.iter().all(|r| score_guess(&r.word, a) == r.marks))
+        .collect()
 }
 
 /// Expected-size score of `guess` over `cands` (lower is better).

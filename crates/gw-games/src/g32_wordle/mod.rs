@@ -46,7 +46,8 @@ fn parse_list(text: &str) -> Vec<Word> {
     text.split_whitespace()
         .filter_map(|w| {
             let b = w.as_bytes();
-            (b.len() == WORD_LEN && b.iter().all(u8::is_ascii_lowercase)).then(|| std::array::from_fn(|i| b[i]))
+            (b.len() == WORD_LEN && b.iter().all(u8::is_ascii_lowercase))
+                .then(|| std::array::from_fn(|i| b[i]))
         })
         .collect()
 }
@@ -213,7 +214,10 @@ impl Wordle {
         }
         let word: Word = std::array::from_fn(|i| self.input[i]);
         if !is_valid(&word) {
-            self.message = Some(format!("{} is not in the word list", word_str(&word).to_uppercase()));
+            self.message = Some(format!(
+                "{} is not in the word list",
+                word_str(&word).to_uppercase()
+            ));
             self.invalid_guesses += 1;
             self.input.clear();
             return;
@@ -224,7 +228,10 @@ impl Wordle {
         self.message = None;
         if self.solved() {
             let n = self.rows.len();
-            self.terminal = Terminal::ended(Outcome::Success, format!("solved in {n} {}", if n == 1 { "try" } else { "tries" }));
+            self.terminal = Terminal::ended(
+                Outcome::Success,
+                format!("solved in {n} {}", if n == 1 { "try" } else { "tries" }),
+            );
         } else if self.rows.len() >= MAX_TRIES {
             self.terminal = Terminal::ended(Outcome::Fail, "no tries left");
         }
@@ -257,7 +264,14 @@ fn mark_color(m: Mark) -> Rgb {
 
 fn tile_outline(pm: &mut Pixmap, x: f32, y: f32, c: Rgb) {
     draw::rect(pm, x, y, TILE, TILE, c);
-    draw::rect(pm, x + 2.0, y + 2.0, TILE - 4.0, TILE - 4.0, rgb(255, 255, 255));
+    draw::rect(
+        pm,
+        x + 2.0,
+        y + 2.0,
+        TILE - 4.0,
+        TILE - 4.0,
+        rgb(255, 255, 255),
+    );
 }
 
 impl Wordle {
@@ -269,7 +283,11 @@ impl Wordle {
             for c in 0..WORD_LEN {
                 let x = x0 + c as f32 * (TILE + TILE_GAP);
                 let (letter, bg, fg) = if let Some(row) = self.rows.get(r) {
-                    (Some(row.word[c]), Some(mark_color(row.marks[c])), rgb(255, 255, 255))
+                    (
+                        Some(row.word[c]),
+                        Some(mark_color(row.marks[c])),
+                        rgb(255, 255, 255),
+                    )
                 } else if r == self.rows.len() && !self.terminal.is_terminal {
                     (self.input.get(c).copied(), None, INK)
                 } else {
@@ -300,7 +318,15 @@ impl Wordle {
             let mut x = 640.0 - width / 2.0;
             let special = |pm: &mut Pixmap, x: f32, label: &str| {
                 draw::rounded_rect(pm, x, y, KEY_W * 1.6, KEY_H, 5.0, rgb(211, 214, 218));
-                draw::text(pm, label, x + KEY_W * 0.8, y + 16.0, 16.0, INK, Align::Center);
+                draw::text(
+                    pm,
+                    label,
+                    x + KEY_W * 0.8,
+                    y + 16.0,
+                    16.0,
+                    INK,
+                    Align::Center,
+                );
             };
             if ri == 2 {
                 special(pm, x, "ENTER");
@@ -325,24 +351,81 @@ impl Wordle {
     fn draw_side(&self, pm: &mut Pixmap) {
         // Legend on the left.
         let lx = 60.0;
-        draw::text(pm, "How to read the colours", lx, 90.0, 22.0, INK, Align::Left);
-        let legend = [(GREEN, "right letter, right spot"), (YELLOW, "in the word, wrong spot"), (GREY, "not in the word")];
+        draw::text(
+            pm,
+            "How to read the colours",
+            lx,
+            90.0,
+            22.0,
+            INK,
+            Align::Left,
+        );
+        let legend = [
+            (GREEN, "right letter, right spot"),
+            (YELLOW, "in the word, wrong spot"),
+            (GREY, "not in the word"),
+        ];
         for (i, (c, label)) in legend.iter().enumerate() {
             let y = 132.0 + i as f32 * 46.0;
             draw::rect(pm, lx, y, 34.0, 34.0, *c);
-            draw::text(pm, label, lx + 48.0, y + 6.0, 20.0, rgb(60, 60, 64), Align::Left);
+            draw::text(
+                pm,
+                label,
+                lx + 48.0,
+                y + 6.0,
+                20.0,
+                rgb(60, 60, 64),
+                Align::Left,
+            );
         }
-        draw::text(pm, "Type a five-letter word,", lx, 290.0, 20.0, rgb(60, 60, 64), Align::Left);
-        draw::text(pm, "then press Enter.", lx, 318.0, 20.0, rgb(60, 60, 64), Align::Left);
+        draw::text(
+            pm,
+            "Type a five-letter word,",
+            lx,
+            290.0,
+            20.0,
+            rgb(60, 60, 64),
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "then press Enter.",
+            lx,
+            318.0,
+            20.0,
+            rgb(60, 60, 64),
+            Align::Left,
+        );
         // Status on the right.
         let rx = 900.0;
         let left = MAX_TRIES - self.rows.len();
-        draw::text(pm, &format!("Tries left: {left}"), rx, 90.0, 26.0, INK, Align::Left);
-        draw::text(pm, &format!("Puzzle #{}", self.level), rx, 130.0, 22.0, rgb(90, 90, 96), Align::Left);
+        draw::text(
+            pm,
+            &format!("Tries left: {left}"),
+            rx,
+            90.0,
+            26.0,
+            INK,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            &format!("Puzzle #{}", self.level),
+            rx,
+            130.0,
+            22.0,
+            rgb(90, 90, 96),
+            Align::Left,
+        );
         if let Some(row) = self.latest() {
             let s = format!("Last guess: {}", word_str(&row.word).to_uppercase());
             draw::text(pm, &s, rx, 180.0, 22.0, rgb(60, 60, 64), Align::Left);
-            let counts = format!("{} green  {} yellow  {} grey", row.count(Mark::Correct), row.count(Mark::Present), row.count(Mark::Absent));
+            let counts = format!(
+                "{} green  {} yellow  {} grey",
+                row.count(Mark::Correct),
+                row.count(Mark::Present),
+                row.count(Mark::Absent)
+            );
             draw::text(pm, &counts, rx, 212.0, 20.0, rgb(90, 90, 96), Align::Left);
         }
     }
@@ -351,7 +434,15 @@ impl Wordle {
         if let Some(msg) = &self.message {
             let w = draw::text_width(msg, 22.0) + 40.0;
             draw::rounded_rect(pm, 640.0 - w / 2.0, 462.0, w, 40.0, 8.0, INK);
-            draw::text(pm, msg, 640.0, 470.0, 22.0, rgb(255, 255, 255), Align::Center);
+            draw::text(
+                pm,
+                msg,
+                640.0,
+                470.0,
+                22.0,
+                rgb(255, 255, 255),
+                Align::Center,
+            );
         }
     }
 }
@@ -382,8 +473,18 @@ impl Game for Wordle {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let latest = self.latest();
         let count = |m: Mark| latest.map_or(0, |r| r.count(m));
         let rows: Vec<Value> = self
@@ -397,19 +498,39 @@ impl Game for Wordle {
                 keyboard.insert(((b'a' + i as u8) as char).to_string(), json!(m.name()));
             }
         }
-        let progress = if self.solved() { 1.0 } else { count(Mark::Correct) as f64 / WORD_LEN as f64 };
+        let progress = if self.solved() {
+            1.0
+        } else {
+            count(Mark::Correct) as f64 / WORD_LEN as f64
+        };
         set(&mut s.game_state, "level", self.level);
         set(&mut s.game_state, "completion_progress", progress);
         set(&mut s.game_state, "solved", self.solved());
         set(&mut s.game_state, "rows", rows);
-        set(&mut s.game_state, "current_input", String::from_utf8_lossy(&self.input).into_owned());
-        set(&mut s.game_state, "message", self.message.clone().map_or(Value::Null, Value::String));
+        set(
+            &mut s.game_state,
+            "current_input",
+            String::from_utf8_lossy(&self.input).into_owned(),
+        );
+        set(
+            &mut s.game_state,
+            "message",
+            self.message.clone().map_or(Value::Null, Value::String),
+        );
         set(&mut s.game_state, "keyboard", keyboard);
         // The answer is revealed only once the episode is over.
-        let answer = if self.terminal.is_terminal { json!(word_str(&self.answer)) } else { Value::Null };
+        let answer = if self.terminal.is_terminal {
+            json!(word_str(&self.answer))
+        } else {
+            Value::Null
+        };
         set(&mut s.game_state, "answer", answer);
         set(&mut s.metrics, "attempts", self.rows.len());
-        set(&mut s.metrics, "guesses_remaining", MAX_TRIES - self.rows.len());
+        set(
+            &mut s.metrics,
+            "guesses_remaining",
+            MAX_TRIES - self.rows.len(),
+        );
         set(&mut s.metrics, "letters_correct", count(Mark::Correct));
         set(&mut s.metrics, "letters_present", count(Mark::Present));
         set(&mut s.metrics, "letters_absent", count(Mark::Absent));
@@ -422,7 +543,9 @@ impl Game for Wordle {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        let InputEvent::KeyDown { key } = event else { return };
+        let InputEvent::KeyDown { key } = event else {
+            return;
+        };
         if self.terminal.is_terminal {
             return;
         }
@@ -453,7 +576,11 @@ impl Game for Wordle {
         draw::hud(
             pm,
             "Wordle",
-            &[("Puzzle", self.level.to_string()), ("Tries left", left), ("Green", self.letters_correct().to_string())],
+            &[
+                ("Puzzle", self.level.to_string()),
+                ("Tries left", left),
+                ("Green", self.letters_correct().to_string()),
+            ],
         );
         self.draw_grid(pm);
         self.draw_keyboard(pm);
@@ -462,9 +589,17 @@ impl Game for Wordle {
         if self.terminal.is_terminal {
             if self.terminal.outcome == Some(Outcome::Success) {
                 let n = self.rows.len();
-                draw::banner(pm, "SOLVED!", &format!("in {n} {}", if n == 1 { "try" } else { "tries" }));
+                draw::banner(
+                    pm,
+                    "SOLVED!",
+                    &format!("in {n} {}", if n == 1 { "try" } else { "tries" }),
+                );
             } else {
-                draw::banner(pm, "OUT OF TRIES", &format!("The word was {}", word_str(&self.answer).to_uppercase()));
+                draw::banner(
+                    pm,
+                    "OUT OF TRIES",
+                    &format!("The word was {}", word_str(&self.answer).to_uppercase()),
+                );
             }
         }
     }

@@ -19,7 +19,10 @@ fn marks(s: &str) -> [Mark; WORD_LEN] {
 
 fn game_with(answer: &str) -> Wordle {
     let mut g = Wordle::new();
-    g.init(&GameConfig { seed: 1, ..Default::default() });
+    g.init(&GameConfig {
+        seed: 1,
+        ..Default::default()
+    });
     g.answer = w(answer);
     g
 }
@@ -36,9 +39,17 @@ fn type_text(g: &mut Wordle, text: &str) {
 fn word_lists_are_clean() {
     let a = answers();
     assert!(a.len() >= 300, "{} answers", a.len());
-    assert!(valid_words().len() >= a.len() + 1000, "{} valid words", valid_words().len());
+    assert!(
+        valid_words().len() >= a.len() + 1000,
+        "{} valid words",
+        valid_words().len()
+    );
     assert!(a.iter().all(is_valid));
-    assert_eq!(ANSWERS_TXT.split_whitespace().count(), a.len(), "every answer line is a five-letter lowercase word");
+    assert_eq!(
+        ANSWERS_TXT.split_whitespace().count(),
+        a.len(),
+        "every answer line is a five-letter lowercase word"
+    );
     assert_eq!(
         ALLOWED_TXT.split_whitespace().count(),
         parse_list(ALLOWED_TXT).len(),
@@ -85,7 +96,11 @@ fn typing_backspace_and_submit() {
     assert_eq!(lookup(&st, "metrics.letters_absent").unwrap(), 3);
     assert_eq!(lookup(&st, "game_state.completion_progress").unwrap(), 0.4);
     assert_eq!(st["game_state"]["rows"][0]["word"], "slate");
-    assert_eq!(st["game_state"]["answer"], Value::Null, "the answer stays hidden while playing");
+    assert_eq!(
+        st["game_state"]["answer"],
+        Value::Null,
+        "the answer stays hidden while playing"
+    );
 }
 
 #[test]
@@ -114,7 +129,11 @@ fn keyboard_keeps_the_best_colour() {
     let mut g = game_with("crane");
     type_text(&mut g, "crane\n");
     type_text(&mut g, "react\n");
-    assert_eq!(g.keyboard()[(b'r' - b'a') as usize], Some(Mark::Correct), "a later yellow does not downgrade a green");
+    assert_eq!(
+        g.keyboard()[(b'r' - b'a') as usize],
+        Some(Mark::Correct),
+        "a later yellow does not downgrade a green"
+    );
 }
 
 #[test]
@@ -145,16 +164,26 @@ fn solving_wins_and_six_misses_lose() {
 fn answer_depends_on_seed_puzzle_and_episode() {
     let pick = |seed: u64, level: u32, episode: u32| {
         let mut g = Wordle::new();
-        g.init(&GameConfig { seed, level: Some(level), ..Default::default() });
+        g.init(&GameConfig {
+            seed,
+            level: Some(level),
+            ..Default::default()
+        });
         g.reset(episode);
         g.answer
     };
     assert_eq!(pick(1, 1, 0), pick(1, 1, 0));
-    let all: Vec<Word> = (1..=5).flat_map(|s| (1..=5).map(move |l| pick(s, l, 0))).collect();
+    let all: Vec<Word> = (1..=5)
+        .flat_map(|s| (1..=5).map(move |l| pick(s, l, 0)))
+        .collect();
     let mut uniq = all.clone();
     uniq.sort_unstable();
     uniq.dedup();
-    assert!(uniq.len() >= 20, "answers barely vary: {} distinct of 25", uniq.len());
+    assert!(
+        uniq.len() >= 20,
+        "answers barely vary: {} distinct of 25",
+        uniq.len()
+    );
     assert_ne!(pick(2, 3, 0), pick(2, 3, 1));
     let s = testkit::stepper(ID, "32_04", 1);
     assert_eq!(s.state_value()["game_state"]["level"], 4);
@@ -191,7 +220,12 @@ fn expert_solves_within_six_tries() {
     for (i, a) in answers().iter().enumerate().filter(|(i, _)| i % 7 == 0) {
         let mut g = game_with("crane");
         g.answer = *a;
-        let task = TaskInfo { task_id: "32_01".into(), score_field: "metrics.letters_correct".into(), target: 5.0, level: Some(1) };
+        let task = TaskInfo {
+            task_id: "32_01".into(),
+            score_field: "metrics.letters_correct".into(),
+            target: 5.0,
+            level: Some(1),
+        };
         while !g.state().terminal.is_terminal {
             let p = g.expert_action(&task);
             type_text(&mut g, p["text"].as_str().unwrap());
@@ -201,7 +235,10 @@ fn expert_solves_within_six_tries() {
         let _ = i;
     }
     let total: usize = tries_hist.iter().sum();
-    assert!(tries_hist[7] * 50 <= total, "too many failures: {tries_hist:?}");
+    assert!(
+        tries_hist[7] * 50 <= total,
+        "too many failures: {tries_hist:?}"
+    );
     assert_eq!(tries_hist[0], 0);
 }
 
@@ -217,14 +254,21 @@ fn random_guesser_does_clearly_worse() {
     let mut expert_steps = 0;
     for seed in 1..=5 {
         let mut rng = Rng::new(seed, 77);
-        let r = testkit::play(ID, "32_02", seed, |_| Some(json!({"action": "type_text", "text": format!("{}\n", word_str(&list[rng.index(list.len())]))})));
+        let r = testkit::play(ID, "32_02", seed, |_| {
+            Some(
+                json!({"action": "type_text", "text": format!("{}\n", word_str(&list[rng.index(list.len())]))}),
+            )
+        });
         random_wins += r.success as u32;
         let e = testkit::play_expert(ID, "32_02", seed);
         assert!(e.success);
         expert_steps += e.steps;
     }
     assert!(random_wins <= 2, "random guessing won {random_wins}/5");
-    assert!(expert_steps <= 5 * 6, "expert used {expert_steps} steps for 5 puzzles");
+    assert!(
+        expert_steps <= 5 * 6,
+        "expert used {expert_steps} steps for 5 puzzles"
+    );
 }
 
 #[test]
@@ -238,7 +282,10 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 2), "294edd085af834e565eb8fdfdeba8e3faf342c52647d625b06ce0ddad5959ed5");
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 2),
+        "294edd085af834e565eb8fdfdeba8e3faf342c52647d625b06ce0ddad5959ed5"
+    );
 }
 
 #[test]
@@ -266,7 +313,11 @@ fn save_sample_frames() {
 #[test]
 #[ignore = "diagnostic: render timing"]
 fn render_timing() {
-    for (id, task) in [(ID, "32_01"), (crate::g03_astray::ID, "03_05"), (crate::g01_2048::ID, "01_01")] {
+    for (id, task) in [
+        (ID, "32_01"),
+        (crate::g03_astray::ID, "03_05"),
+        (crate::g01_2048::ID, "01_01"),
+    ] {
         let s = testkit::stepper(id, task, 1);
         let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
         s.render(&mut pm);
@@ -274,6 +325,43 @@ fn render_timing() {
         for _ in 0..50 {
             s.render(&mut pm);
         }
-        println!("{id}: {:.3} ms per frame", t.elapsed().as_secs_f64() * 1000.0 / 50.0);
+        println!(
+            "{id}: {:.3} ms per frame",
+            t.elapsed().as_secs_f64() * 1000.0 / 50.0
+        );
     }
+}
+
+#[test]
+#[ignore = "diagnostic: the expert's tries over every answer"]
+fn expert_tries_histogram() {
+    let task = TaskInfo {
+        task_id: "32_01".into(),
+        score_field: "metrics.letters_correct".into(),
+        target: 5.0,
+        level: Some(1),
+    };
+    let mut hist = [0usize; 8];
+    for a in answers() {
+        let mut g = game_with("crane");
+        g.answer = *a;
+        while !g.state().terminal.is_terminal {
+            let p = g.expert_action(&task);
+            type_text(&mut g, p["text"].as_str().unwrap());
+        }
+        hist[if g.solved() { g.rows().len() } else { 7 }] += 1;
+    }
+    println!("tries 1..6, fail: {:?}", &hist[1..]);
+    let mut line = String::new();
+    for task in ["32_01", "32_02", "32_03", "32_04", "32_05"] {
+        for seed in 1..=5 {
+            let r = testkit::play_expert(ID, task, seed);
+            line += &format!(
+                "{task}/s{seed}:{}{} ",
+                r.steps,
+                if r.success { "" } else { "!" }
+            );
+        }
+    }
+    println!("{line}");
 }
