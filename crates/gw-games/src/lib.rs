@@ -12,20 +12,30 @@ pub mod draw;
 pub mod testkit;
 
 pub mod g01_2048;
+pub mod g03_astray;
 pub mod g15_google_snake;
 pub mod g29_tetris;
+pub mod g32_wordle;
 
 use gw_core::Game;
 
 /// Every native game id, in catalog order.
-pub const GAME_IDS: &[&str] = &[g01_2048::ID, g15_google_snake::ID, g29_tetris::ID];
+pub const GAME_IDS: &[&str] = &[
+    g01_2048::ID,
+    g03_astray::ID,
+    g15_google_snake::ID,
+    g29_tetris::ID,
+    g32_wordle::ID,
+];
 
 /// A fresh instance of a native game (call `init` before use).
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
+        g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
+        g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         _ => return None,
     };
     Some(game)
