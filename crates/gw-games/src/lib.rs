@@ -10,17 +10,19 @@ pub mod testkit;
 
 pub mod g01_2048;
 pub mod g16_hextris;
+pub mod g27_stack;
 
 use gw_core::Game;
 
 /// Every native game id, in catalog order.
-pub const GAME_IDS: &[&str] = &[g01_2048::ID, g16_hextris::ID];
+pub const GAME_IDS: &[&str] = &[g01_2048::ID, g16_hextris::ID, g27_stack::ID];
 
 /// A fresh instance of a native game (call `init` before use).
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g27_stack::ID => Box::new(g27_stack::Stack::new()),
         _ => return None,
     };
     Some(game)

@@ -88,7 +88,14 @@ fn board_value(stacks: &Stacks) -> f64 {
 fn plan_value(g: &Hextris, targets: &[usize], accel: bool) -> f64 {
     let level = g.level();
     let speed = g.speed();
-    let mut sim = Sim { stacks: g.stacks.clone(), falling: g.falling.clone(), rotation: g.rotation, points: 0.0, landed: 0, dead: false };
+    let mut sim = Sim {
+        stacks: g.stacks.clone(),
+        falling: g.falling.clone(),
+        rotation: g.rotation,
+        points: 0.0,
+        landed: 0,
+        dead: false,
+    };
     let mut turns = 0.0;
     for step in 0..MAX_SIM_STEPS {
         if sim.falling.is_empty() || sim.dead {
@@ -141,7 +148,11 @@ pub fn choose(g: &Hextris, _task: &TaskInfo) -> &'static str {
         _ => {
             let fast = plan_value(g, &[r1, r2], true);
             let calm = g.stacks.iter().all(|s| s.len() + 3 < MAX_ROWS);
-            if fast >= value - 1e-9 && calm { "accelerate" } else { "wait" }
+            if fast >= value - 1e-9 && calm {
+                "accelerate"
+            } else {
+                "wait"
+            }
         }
     }
 }

@@ -18,7 +18,9 @@ mod tests;
 use crate::draw::{self, Align, Rgb, rgb, rgba};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
@@ -43,7 +45,12 @@ const CX: f32 = 640.0;
 const CY: f32 = 392.0;
 
 const COLOR_NAMES: [&str; COLORS] = ["red", "yellow", "blue", "green"];
-const PALETTE: [Rgb; COLORS] = [rgb(231, 76, 60), rgb(241, 196, 15), rgb(52, 152, 219), rgb(46, 204, 113)];
+const PALETTE: [Rgb; COLORS] = [
+    rgb(231, 76, 60),
+    rgb(241, 196, 15),
+    rgb(52, 152, 219),
+    rgb(46, 204, 113),
+];
 
 /// Falling speed (px per second of block time) at `level` before the ramp.
 pub fn base_speed(level: u32) -> f64 {
@@ -79,11 +86,17 @@ pub fn side_for_lane(lane: usize, rotation: usize) -> usize {
 
 /// The connected same-colour group containing (side, row).
 pub fn group_at(stacks: &Stacks, side: usize, row: usize) -> Vec<(usize, usize)> {
-    let Some(&color) = stacks[side].get(row) else { return vec![] };
+    let Some(&color) = stacks[side].get(row) else {
+        return vec![];
+    };
     let mut seen = vec![(side, row)];
     let mut todo = vec![(side, row)];
     while let Some((s, r)) = todo.pop() {
-        let mut next = vec![((s + 1) % SIDES, r), ((s + SIDES - 1) % SIDES, r), (s, r + 1)];
+        let mut next = vec![
+            ((s + 1) % SIDES, r),
+            ((s + SIDES - 1) % SIDES, r),
+            (s, r + 1),
+        ];
         if r > 0 {
             next.push((s, r - 1));
         }
@@ -252,13 +265,21 @@ impl Hextris {
         let color = self.rng.below(COLORS as u32) as u8;
         // Keep new blocks from overlapping one still near the rim.
         for _ in 0..SIDES {
-            if self.falling.iter().any(|f| f.lane == lane && f.dist > SPAWN_D - 2.5 * BLOCK_H) {
+            if self
+                .falling
+                .iter()
+                .any(|f| f.lane == lane && f.dist > SPAWN_D - 2.5 * BLOCK_H)
+            {
                 lane = (lane + 1) % SIDES;
             } else {
                 break;
             }
         }
-        self.falling.push(Falling { lane, dist: SPAWN_D, color });
+        self.falling.push(Falling {
+            lane,
+            dist: SPAWN_D,
+            color,
+        });
     }
 
     fn land_blocks(&mut self) {
@@ -279,7 +300,8 @@ impl Hextris {
                     self.last_clear = Some((res.points, res.cleared as u32));
                 }
                 if self.stacks.iter().any(|s| s.len() >= MAX_ROWS) {
-                    self.terminal = Terminal::ended(Outcome::Fail, "a stack reached the outer limit");
+                    self.terminal =
+                        Terminal::ended(Outcome::Fail, "a stack reached the outer limit");
                     return;
                 }
             } else {
@@ -320,7 +342,12 @@ fn segment(dir: f64, d0: f64, d1: f64, gap: f64) -> [(f32, f32); 4] {
     let (nx, ny) = (libm::cos(ang), libm::sin(ang));
     let (tx, ty) = (-ny, nx);
     let half = libm::tan(30f64.to_radians());
-    let p = |d: f64, t: f64| ((CX as f64 + nx * d + tx * t) as f32, (CY as f64 + ny * d + ty * t) as f32);
+    let p = |d: f64, t: f64| {
+        (
+            (CX as f64 + nx * d + tx * t) as f32,
+            (CY as f64 + ny * d + ty * t) as f32,
+        )
+    };
     let (w0, w1) = ((d0 * half - gap).max(0.0), (d1 * half - gap).max(0.0));
     [p(d0, -w0), p(d0, w0), p(d1, w1), p(d1, -w1)]
 }
@@ -330,13 +357,20 @@ fn hexagon(apothem: f64) -> Vec<(f32, f32)> {
     (0..6)
         .map(|k| {
             let a = (-60.0 + 60.0 * k as f64).to_radians();
-            ((CX as f64 + r * libm::cos(a)) as f32, (CY as f64 + r * libm::sin(a)) as f32)
+            (
+                (CX as f64 + r * libm::cos(a)) as f32,
+                (CY as f64 + r * libm::sin(a)) as f32,
+            )
         })
         .collect()
 }
 
 fn darker(c: Rgb) -> Rgb {
-    rgb((c.0 as u32 * 7 / 10) as u8, (c.1 as u32 * 7 / 10) as u8, (c.2 as u32 * 7 / 10) as u8)
+    rgb(
+        (c.0 as u32 * 7 / 10) as u8,
+        (c.1 as u32 * 7 / 10) as u8,
+        (c.2 as u32 * 7 / 10) as u8,
+    )
 }
 
 impl Game for Hextris {
@@ -383,11 +417,25 @@ impl Game for Hextris {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let level = self.level();
         let progress = (self.clears % CLEARS_PER_LEVEL) as f64 / CLEARS_PER_LEVEL as f64;
-        let board: Vec<Vec<&str>> = self.stacks.iter().map(|st| st.iter().map(|&c| COLOR_NAMES[c as usize]).collect()).collect();
+        let board: Vec<Vec<&str>> = self
+            .stacks
+            .iter()
+            .map(|st| st.iter().map(|&c| COLOR_NAMES[c as usize]).collect())
+            .collect();
         let falling: Vec<Value> = self
             .falling
             .iter()
@@ -402,7 +450,11 @@ impl Game for Hextris {
         set(&mut s.game_state, "level", level);
         set(&mut s.game_state, "completion_progress", progress);
         set(&mut s.game_state, "progress", progress);
-        set(&mut s.game_state, "player", json!({"rotation": self.rotation, "accelerating": self.down_held}));
+        set(
+            &mut s.game_state,
+            "player",
+            json!({"rotation": self.rotation, "accelerating": self.down_held}),
+        );
         set(
             &mut s.game_state,
             "environment",
@@ -413,17 +465,36 @@ impl Game for Hextris {
         set(&mut s.game_state, "entities", Value::Array(falling));
         set(&mut s.metrics, "score", self.score);
         set(&mut s.metrics, "distance", distance);
-        set(&mut s.metrics, "best_score", self.best_score.max(self.score));
+        set(
+            &mut s.metrics,
+            "best_score",
+            self.best_score.max(self.score),
+        );
         set(&mut s.metrics, "difficulty", difficulty);
         set(&mut s.metrics, "clears", self.clears);
         set(&mut s.metrics, "blocks_cleared", self.blocks_cleared);
         set(&mut s.metrics, "blocks_landed", self.blocks_landed);
         set(&mut s.metrics, "rotations", self.rotations);
         set(&mut s.raw, "start_level", self.start_level);
-        set(&mut s.raw, "speed_px_per_s", (self.speed() * 10.0).round() / 10.0);
-        set(&mut s.raw, "spawn_in_s", (self.spawn_timer.max(0.0) * 1000.0).round() / 1000.0);
+        set(
+            &mut s.raw,
+            "speed_px_per_s",
+            (self.speed() * 10.0).round() / 10.0,
+        );
+        set(
+            &mut s.raw,
+            "spawn_in_s",
+            (self.spawn_timer.max(0.0) * 1000.0).round() / 1000.0,
+        );
         set(&mut s.raw, "episode_time_ms", self.episode_time_ms);
-        set(&mut s.raw, "last_clear", json!(self.last_clear.map(|(p, n)| json!({"points": p, "blocks": n}))));
+        set(
+            &mut s.raw,
+            "last_clear",
+            json!(
+                self.last_clear
+                    .map(|(p, n)| json!({"points": p, "blocks": n}))
+            ),
+        );
         s
     }
 
@@ -457,7 +528,11 @@ impl Game for Hextris {
         draw::hud(
             pm,
             "Hextris",
-            &[("Score", self.score.to_string()), ("Level", self.level().to_string()), ("Clears", self.clears.to_string())],
+            &[
+                ("Score", self.score.to_string()),
+                ("Level", self.level().to_string()),
+                ("Clears", self.clears.to_string()),
+            ],
         );
         // Lane guides and the outer limit.
         let limit = HEX_R + MAX_ROWS as f64 * BLOCK_H;
@@ -468,7 +543,15 @@ impl Game for Hextris {
             let (c, s) = (libm::cos(a) as f32, libm::sin(a) as f32);
             let r0 = (HEX_R / libm::cos(30f64.to_radians())) as f32;
             let r1 = (limit / libm::cos(30f64.to_radians())) as f32;
-            draw::line(pm, CX + c * r0, CY + s * r0, CX + c * r1, CY + s * r1, 1.5, rgb(214, 219, 223));
+            draw::line(
+                pm,
+                CX + c * r0,
+                CY + s * r0,
+                CX + c * r1,
+                CY + s * r1,
+                1.5,
+                rgb(214, 219, 223),
+            );
         }
         // Centre hexagon; a white notch marks side 0 so rotation is visible.
         draw::polygon(pm, &hexagon(HEX_R), rgb(44, 62, 80));
@@ -485,13 +568,45 @@ impl Game for Hextris {
         }
         for f in &self.falling {
             let col = PALETTE[f.color as usize];
-            draw::polygon(pm, &segment(f.lane as f64, f.dist, f.dist + BLOCK_H - 2.0, 1.5), darker(col));
-            draw::polygon(pm, &segment(f.lane as f64, f.dist + 2.0, f.dist + BLOCK_H - 4.0, 4.0), col);
+            draw::polygon(
+                pm,
+                &segment(f.lane as f64, f.dist, f.dist + BLOCK_H - 2.0, 1.5),
+                darker(col),
+            );
+            draw::polygon(
+                pm,
+                &segment(f.lane as f64, f.dist + 2.0, f.dist + BLOCK_H - 4.0, 4.0),
+                col,
+            );
         }
-        draw::text(pm, "ArrowLeft / ArrowRight: rotate    ArrowDown: speed up", 20.0, 684.0, 20.0, rgb(90, 100, 110), Align::Left);
-        draw::text(pm, &format!("Best {}", self.best_score.max(self.score)), 1260.0, 684.0, 20.0, rgb(90, 100, 110), Align::Right);
+        draw::text(
+            pm,
+            "ArrowLeft / ArrowRight: rotate    ArrowDown: speed up",
+            20.0,
+            684.0,
+            20.0,
+            rgb(90, 100, 110),
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            &format!("Best {}", self.best_score.max(self.score)),
+            1260.0,
+            684.0,
+            20.0,
+            rgb(90, 100, 110),
+            Align::Right,
+        );
         if self.down_held {
-            draw::text(pm, ">> fast", 20.0, 70.0, 22.0, rgba(192, 57, 43, 255), Align::Left);
+            draw::text(
+                pm,
+                ">> fast",
+                20.0,
+                70.0,
+                22.0,
+                rgba(192, 57, 43, 255),
+                Align::Left,
+            );
         }
         if self.terminal.is_terminal {
             draw::banner(pm, "GAME OVER", &format!("Score {}", self.score));

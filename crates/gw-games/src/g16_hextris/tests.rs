@@ -3,7 +3,11 @@ use crate::testkit;
 
 fn game(level: u32, seed: u64) -> Hextris {
     let mut g = Hextris::new();
-    g.init(&GameConfig { seed, level: Some(level), ..Default::default() });
+    g.init(&GameConfig {
+        seed,
+        level: Some(level),
+        ..Default::default()
+    });
     g.stacks = Default::default();
     g.falling.clear();
     g
@@ -11,7 +15,11 @@ fn game(level: u32, seed: u64) -> Hextris {
 
 fn key(g: &mut Hextris, k: &str, down: bool) {
     let k = k.to_string();
-    g.handle_event(&if down { InputEvent::KeyDown { key: k } } else { InputEvent::KeyUp { key: k } });
+    g.handle_event(&if down {
+        InputEvent::KeyDown { key: k }
+    } else {
+        InputEvent::KeyUp { key: k }
+    });
 }
 
 #[test]
@@ -66,7 +74,11 @@ fn blocks_land_on_the_side_facing_their_lane_and_rotation_moves_piles() {
     key(&mut g, "ArrowLeft", true);
     key(&mut g, "ArrowLeft", true);
     assert_eq!(g.rotation, 5);
-    g.falling.push(Falling { lane: 0, dist: HEX_R + 30.0, color: 1 });
+    g.falling.push(Falling {
+        lane: 0,
+        dist: HEX_R + 30.0,
+        color: 1,
+    });
     g.advance(1000);
     assert!(g.falling.is_empty());
     assert_eq!(g.stacks[side_for_lane(0, 5)], vec![1]);
@@ -82,7 +94,11 @@ fn arrow_down_fast_forwards_falling() {
     let mut b = game(1, 1);
     for g in [&mut a, &mut b] {
         g.spawn_timer = 100.0;
-        g.falling.push(Falling { lane: 2, dist: SPAWN_D, color: 0 });
+        g.falling.push(Falling {
+            lane: 2,
+            dist: SPAWN_D,
+            color: 0,
+        });
     }
     key(&mut b, "ArrowDown", true);
     a.advance(500);
@@ -101,7 +117,11 @@ fn a_pile_at_the_outer_limit_ends_the_game() {
     let mut g = game(1, 2);
     g.spawn_timer = 100.0;
     g.stacks[0] = (0..MAX_ROWS - 1).map(|r| (r % 2) as u8).collect();
-    g.falling.push(Falling { lane: 0, dist: g.landing_dist(0) + 5.0, color: 3 });
+    g.falling.push(Falling {
+        lane: 0,
+        dist: g.landing_dist(0) + 5.0,
+        color: 3,
+    });
     g.advance(500);
     let st = g.state();
     assert_eq!(st.status, Status::Terminal);
@@ -117,10 +137,16 @@ fn level_comes_from_the_task_and_sets_the_pace() {
     let s4 = testkit::stepper(ID, "16_04", 1).state_value();
     assert_eq!(s1["game_state"]["level"], 1);
     assert_eq!(s4["game_state"]["level"], 4);
-    assert!(s4["metrics"]["difficulty"].as_f64().unwrap() > s1["metrics"]["difficulty"].as_f64().unwrap());
+    assert!(
+        s4["metrics"]["difficulty"].as_f64().unwrap()
+            > s1["metrics"]["difficulty"].as_f64().unwrap()
+    );
     assert!(spawn_interval(4) < spawn_interval(1));
     for path in testkit::preset(ID, "16_01").task.state_fields {
-        assert!(gw_core::state::lookup(&s1, &path).is_some(), "missing {path}");
+        assert!(
+            gw_core::state::lookup(&s1, &path).is_some(),
+            "missing {path}"
+        );
     }
     let mut g = game(2, 1);
     g.clears = CLEARS_PER_LEVEL;
@@ -138,7 +164,9 @@ fn random_play_falls_short() {
     let mut wins = 0;
     for seed in 1..=5 {
         let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "16_01", seed, |_| Some(json!({"action": ids[rng.index(4)]})));
+        let r = testkit::play(ID, "16_01", seed, |_| {
+            Some(json!({"action": ids[rng.index(4)]}))
+        });
         wins += r.success as u32;
     }
     assert!(wins <= 1, "random play won {wins}/5");
@@ -155,7 +183,10 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 20), "0b026f2019ed48ed84842a944dffab32754ee40a7fe32657ad68ed473454a425");
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 20),
+        "0b026f2019ed48ed84842a944dffab32754ee40a7fe32657ad68ed473454a425"
+    );
 }
 
 #[test]
@@ -164,7 +195,8 @@ fn save_sample_frame() {
     let mut s = testkit::stepper(ID, "16_03", 1);
     for _ in 0..30 {
         let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p)).unwrap();
+        s.step(gw_core::registry::Interface::Generalist, Some(&p))
+            .unwrap();
     }
     testkit::save_frame(&s, std::path::Path::new("/tmp/hextris.png"));
 }
@@ -183,7 +215,9 @@ fn tuning_report() {
         for seed in 1..=5 {
             let mut rng = Rng::new(seed, 99);
             let ids = ["wait", "rotate_left", "rotate_right", "accelerate"];
-            let r = testkit::play(ID, &task, seed, |_| Some(json!({"action": ids[rng.index(4)]})));
+            let r = testkit::play(ID, &task, seed, |_| {
+                Some(json!({"action": ids[rng.index(4)]}))
+            });
             line += &format!(" {}e{}", r.best_score, r.episodes);
         }
         println!("{line}");
