@@ -185,7 +185,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "0b026f2019ed48ed84842a944dffab32754ee40a7fe32657ad68ed473454a425"
+        "5c95bb4cb531ac64b66985f98298d6be3fdcab310d4a82feb3a0a16fc11ec9a1"
     );
 }
 

@@ -191,7 +191,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "6f66a2dcc12aa96e32746f63e153dcfb23c510e6a4f6c3272748056b49c6736e"
+        "7b8d90b5408714f2384942cbab4b3e9d6fcbbbc9b1c1f4147775815a8e6269c1"
     );
 }
 
