@@ -14,6 +14,8 @@ pub mod testkit;
 pub mod g01_2048;
 pub mod g03_astray;
 pub mod g15_google_snake;
+pub mod g16_hextris;
+pub mod g27_stack;
 pub mod g29_tetris;
 pub mod g32_wordle;
 
@@ -24,6 +26,8 @@ pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
     g03_astray::ID,
     g15_google_snake::ID,
+    g16_hextris::ID,
+    g27_stack::ID,
     g29_tetris::ID,
     g32_wordle::ID,
 ];
@@ -34,6 +38,8 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
+        g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         _ => return None,
