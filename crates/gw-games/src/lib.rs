@@ -9,16 +9,20 @@ pub mod draw;
 pub mod testkit;
 
 pub mod g01_2048;
+pub mod g05_breakout;
+pub mod g08_core_ball;
 
 use gw_core::Game;
 
 /// Every native game id, in catalog order.
-pub const GAME_IDS: &[&str] = &[g01_2048::ID];
+pub const GAME_IDS: &[&str] = &[g01_2048::ID, g05_breakout::ID, g08_core_ball::ID];
 
 /// A fresh instance of a native game (call `init` before use).
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
+        g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         _ => return None,
     };
     Some(game)

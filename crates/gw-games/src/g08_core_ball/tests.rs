@@ -1,0 +1,26 @@
+use super::*;
+use crate::testkit;
+
+#[test]
+#[ignore = "prints expert results per task and seed"]
+fn tune_report() {
+    for task in ["08_01", "08_02", "08_03", "08_04", "08_05"] {
+        let rs: Vec<String> = (1..=10)
+            .map(|seed| {
+                let r = testkit::play_expert(ID, task, seed);
+                format!("{}:{}/{}/{}", r.success as u8, r.best_score, r.steps, r.episodes)
+            })
+            .collect();
+        println!("{task} {}", rs.join(" "));
+    }
+    let mut rng = gw_core::Rng::new(99, 7);
+    for task in ["08_01", "08_03", "08_05"] {
+        let rs: Vec<String> = (1..=5)
+            .map(|seed| {
+                let r = testkit::play(ID, task, seed, |_| Some({ let a = ["wait", "shoot"][rng.index(2)]; serde_json::json!({"action": a}) }));
+                format!("{}", r.best_score)
+            })
+            .collect();
+        println!("random {task} {}", rs.join(" "));
+    }
+}
