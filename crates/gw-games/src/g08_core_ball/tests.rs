@@ -24,3 +24,14 @@ fn tune_report() {
         println!("random {task} {}", rs.join(" "));
     }
 }
+
+#[test]
+#[ignore = "writes PNGs for a person to look at"]
+fn save_sample_frame() {
+    let mut s = testkit::stepper(ID, "08_05", 1);
+    for _ in 0..20 {
+        let p = s.expert_payload();
+        s.step(gw_core::registry::Interface::Generalist, Some(&p)).unwrap();
+    }
+    testkit::save_frame(&s, std::path::Path::new("/tmp/coreball.png"));
+}
