@@ -116,7 +116,10 @@ fn aim_value(at_landing: &Field, land_x: f64, paddle: f64, depth: u32) -> f64 {
     if depth <= 1 {
         return broken * 10.0 - secs * TIME_COST;
     }
-    let best = next.iter().map(|p| aim_value(&after, next_x, p.paddle, depth - 1)).fold(f64::NEG_INFINITY, f64::max);
+    let best = next
+        .iter()
+        .map(|p| aim_value(&after, next_x, p.paddle, depth - 1))
+        .fold(f64::NEG_INFINITY, f64::max);
     broken * 10.0 - secs * TIME_COST + 0.9 * best
 }
 

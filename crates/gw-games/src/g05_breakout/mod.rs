@@ -17,7 +17,9 @@ mod tests;
 use crate::draw::{self, Align, rgb};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
@@ -62,11 +64,34 @@ const ROW_STYLE: [((u8, u8, u8), u32); 8] = [
 
 /// Brick layouts (rows top to bottom, `#` = brick) and the base ball speed.
 const LEVELS: [(&[&str], f64); 5] = [
-    (&["........", "........", "........", "........", "########", "########"], 900.0),
-    (&["........", "........", "........", "..####..", "########", "########"], 925.0),
-    (&["........", "........", "##.##.##", "........", "########", "########"], 950.0),
-    (&["........", "........", "#.#.#.#.", ".#.#.#.#", "########", "########"], 1000.0),
-    (&["........", "...##...", ".######.", "########", "########"], 1050.0),
+    (
+        &[
+            "........", "........", "........", "........", "########", "########",
+        ],
+        900.0,
+    ),
+    (
+        &[
+            "........", "........", "........", "..####..", "########", "########",
+        ],
+        925.0,
+    ),
+    (
+        &[
+            "........", "........", "##.##.##", "........", "########", "########",
+        ],
+        950.0,
+    ),
+    (
+        &[
+            "........", "........", "#.#.#.#.", ".#.#.#.#", "########", "########",
+        ],
+        1000.0,
+    ),
+    (
+        &["........", "...##...", ".######.", "########", "########"],
+        1050.0,
+    ),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,12 +152,23 @@ impl Field {
         for (r, row) in rows.iter().enumerate() {
             for (c, ch) in row.chars().enumerate() {
                 if ch == '#' {
-                    bricks.push(Brick { x: FX0 + c as f64 * BRICK_W, y: BRICK_TOP + r as f64 * BRICK_H, row: r, col: c, alive: true });
+                    bricks.push(Brick {
+                        x: FX0 + c as f64 * BRICK_W,
+                        y: BRICK_TOP + r as f64 * BRICK_H,
+                        row: r,
+                        col: c,
+                        alive: true,
+                    });
                 }
             }
         }
         Field {
-            ball: Ball { x: (FX0 + FX1) / 2.0, y: PADDLE_Y - BALL_R, vx: 0.0, vy: 0.0 },
+            ball: Ball {
+                x: (FX0 + FX1) / 2.0,
+                y: PADDLE_Y - BALL_R,
+                vx: 0.0,
+                vy: 0.0,
+            },
             bricks,
             base_speed: speed * (1.0 + 0.1 * cycle as f64),
             hits: 0,
@@ -165,7 +201,11 @@ impl Field {
 
     fn hit_brick(&mut self, ev: &mut TickEvents) -> bool {
         let b = self.ball;
-        if let Some(i) = self.bricks.iter().position(|k| k.alive && k.overlaps(b.x, b.y, BALL_R)) {
+        if let Some(i) = self
+            .bricks
+            .iter()
+            .position(|k| k.alive && k.overlaps(b.x, b.y, BALL_R))
+        {
             self.bricks[i].alive = false;
             self.hits += 1;
             ev.broken.push(i);
@@ -313,13 +353,18 @@ impl Breakout {
         self.terminal.is_terminal
     }
 
-    /// Paddle centre after moving `dx` from `x`, kept inside the walls.
+    /// A paddle centre `x` kept inside the walls.
     pub fn clamp_paddle(x: f64) -> f64 {
         x.clamp(FX0 + PADDLE_W / 2.0, FX1 - PADDLE_W / 2.0)
     }
 
     fn rest_ball(&mut self) {
-        self.field.ball = Ball { x: self.paddle_x, y: PADDLE_Y - BALL_R, vx: 0.0, vy: 0.0 };
+        self.field.ball = Ball {
+            x: self.paddle_x,
+            y: PADDLE_Y - BALL_R,
+            vx: 0.0,
+            vy: 0.0,
+        };
     }
 
     fn tick(&mut self) {
@@ -353,7 +398,8 @@ impl Breakout {
             self.balls_lost += 1;
             self.lives -= 1;
             if self.lives == 0 {
-                self.terminal = Terminal::ended(Outcome::Fail, "the last ball fell past the paddle");
+                self.terminal =
+                    Terminal::ended(Outcome::Fail, "the last ball fell past the paddle");
             } else {
                 self.serve_in = Some(SERVE_MS);
                 self.rest_ball();
@@ -392,20 +438,47 @@ impl Game for Breakout {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let remaining = self.field.alive_count() as u32;
         let broken = self.bricks_total - remaining;
-        let progress = if self.bricks_total == 0 { 1.0 } else { broken as f64 / self.bricks_total as f64 };
+        let progress = if self.bricks_total == 0 {
+            1.0
+        } else {
+            broken as f64 / self.bricks_total as f64
+        };
         let b = self.field.ball;
         set(&mut s.game_state, "score", self.score);
         set(&mut s.game_state, "completion_progress", progress);
         set(&mut s.game_state, "level", self.level);
         set(&mut s.game_state, "lives", self.lives);
-        set(&mut s.game_state, "player", json!({"x": self.paddle_x, "y": PADDLE_Y, "width": PADDLE_W}));
-        set(&mut s.game_state, "ball", json!({"x": b.x, "y": b.y, "vx": b.vx, "vy": b.vy, "resting": self.serve_in.is_some()}));
-        let bricks: Vec<Value> =
-            self.field.bricks.iter().filter(|k| k.alive).map(|k| json!({"row": k.row, "col": k.col, "points": k.points()})).collect();
+        set(
+            &mut s.game_state,
+            "player",
+            json!({"x": self.paddle_x, "y": PADDLE_Y, "width": PADDLE_W}),
+        );
+        set(
+            &mut s.game_state,
+            "ball",
+            json!({"x": b.x, "y": b.y, "vx": b.vx, "vy": b.vy, "resting": self.serve_in.is_some()}),
+        );
+        let bricks: Vec<Value> = self
+            .field
+            .bricks
+            .iter()
+            .filter(|k| k.alive)
+            .map(|k| json!({"row": k.row, "col": k.col, "points": k.points()}))
+            .collect();
         set(&mut s.game_state, "bricks", Value::Array(bricks));
         set(&mut s.metrics, "lives", self.lives);
         set(&mut s.metrics, "bricks_remaining", remaining);
@@ -414,7 +487,11 @@ impl Game for Breakout {
         set(&mut s.metrics, "balls_lost", self.balls_lost);
         set(&mut s.metrics, "paddle_hits", self.paddle_hits);
         set(&mut s.raw, "ball_speed", self.field.speed());
-        set(&mut s.raw, "field", json!({"left": FX0, "right": FX1, "top": FY0, "paddle_y": PADDLE_Y}));
+        set(
+            &mut s.raw,
+            "field",
+            json!({"left": FX0, "right": FX1, "top": FY0, "paddle_y": PADDLE_Y}),
+        );
         s
     }
 
@@ -446,7 +523,11 @@ impl Game for Breakout {
         draw::hud(
             pm,
             "Breakout",
-            &[("Score", self.score.to_string()), ("Lives", self.lives.to_string()), ("Level", self.level.to_string())],
+            &[
+                ("Score", self.score.to_string()),
+                ("Lives", self.lives.to_string()),
+                ("Level", self.level.to_string()),
+            ],
         );
         let wall = rgb(150, 154, 170);
         let (x0, x1, y0) = (FX0 as f32, FX1 as f32, FY0 as f32);
@@ -455,29 +536,97 @@ impl Game for Breakout {
         draw::rect(pm, x1, y0, 10.0, 720.0 - y0, wall);
         for k in self.field.bricks.iter().filter(|k| k.alive) {
             let ((r, g, b), _) = ROW_STYLE[k.row.min(7)];
-            draw::rect(pm, k.x as f32 + 2.0, k.y as f32 + 2.0, BRICK_W as f32 - 4.0, BRICK_H as f32 - 4.0, rgb(r, g, b));
+            draw::rect(
+                pm,
+                k.x as f32 + 2.0,
+                k.y as f32 + 2.0,
+                BRICK_W as f32 - 4.0,
+                BRICK_H as f32 - 4.0,
+                rgb(r, g, b),
+            );
         }
         let px = (self.paddle_x - PADDLE_W / 2.0) as f32;
-        draw::rounded_rect(pm, px, PADDLE_Y as f32, PADDLE_W as f32, PADDLE_H as f32, 6.0, rgb(90, 190, 250));
+        draw::rounded_rect(
+            pm,
+            px,
+            PADDLE_Y as f32,
+            PADDLE_W as f32,
+            PADDLE_H as f32,
+            6.0,
+            rgb(90, 190, 250),
+        );
         let b = self.field.ball;
-        draw::circle(pm, b.x as f32, b.y as f32, BALL_R as f32, rgb(250, 250, 250));
+        draw::circle(
+            pm,
+            b.x as f32,
+            b.y as f32,
+            BALL_R as f32,
+            rgb(250, 250, 250),
+        );
         // Side panels.
         let info = rgb(200, 204, 220);
         let remaining = self.field.alive_count();
-        draw::text(pm, &format!("Bricks left: {remaining}"), 30.0, 90.0, 22.0, info, Align::Left);
-        draw::text(pm, &format!("Balls: {}", self.lives), 30.0, 124.0, 22.0, info, Align::Left);
-        for (i, ((r, g, bl), pts)) in [ROW_STYLE[0], ROW_STYLE[2], ROW_STYLE[4], ROW_STYLE[6]].iter().enumerate() {
+        draw::text(
+            pm,
+            &format!("Bricks left: {remaining}"),
+            30.0,
+            90.0,
+            22.0,
+            info,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            &format!("Balls: {}", self.lives),
+            30.0,
+            124.0,
+            22.0,
+            info,
+            Align::Left,
+        );
+        for (i, ((r, g, bl), pts)) in [ROW_STYLE[0], ROW_STYLE[2], ROW_STYLE[4], ROW_STYLE[6]]
+            .iter()
+            .enumerate()
+        {
             let y = 180.0 + i as f32 * 34.0;
             draw::rect(pm, 30.0, y, 40.0, 20.0, rgb(*r, *g, *bl));
-            draw::text(pm, &format!("{pts} pts"), 80.0, y - 2.0, 20.0, info, Align::Left);
+            draw::text(
+                pm,
+                &format!("{pts} pts"),
+                80.0,
+                y - 2.0,
+                20.0,
+                info,
+                Align::Left,
+            );
         }
         draw::text(pm, "Hold Left/Right", 1010.0, 90.0, 22.0, info, Align::Left);
-        draw::text(pm, "to move the paddle", 1010.0, 120.0, 22.0, info, Align::Left);
+        draw::text(
+            pm,
+            "to move the paddle",
+            1010.0,
+            120.0,
+            22.0,
+            info,
+            Align::Left,
+        );
         if self.serve_in.is_some() && !self.terminal.is_terminal {
-            draw::text(pm, "Get ready...", 640.0, 560.0, 26.0, rgb(250, 214, 90), Align::Center);
+            draw::text(
+                pm,
+                "Get ready...",
+                640.0,
+                560.0,
+                26.0,
+                rgb(250, 214, 90),
+                Align::Center,
+            );
         }
         if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) { "LEVEL CLEARED" } else { "GAME OVER" };
+            let msg = if self.terminal.outcome == Some(Outcome::Success) {
+                "LEVEL CLEARED"
+            } else {
+                "GAME OVER"
+            };
             draw::banner(pm, msg, &format!("Score {}", self.score));
         }
     }

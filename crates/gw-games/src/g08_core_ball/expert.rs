@@ -25,7 +25,10 @@ pub fn clearance_after(g: &CoreBall, waits: u32) -> f64 {
     let t = waits as f64 * STEP_S + flight_ticks() as f64 * 0.01;
     let rotation = g.rotation() + g.spec().spin * t;
     let at = CoreBall::attach_angle(rotation);
-    g.stuck().iter().map(|s| ang_dist(s.angle, at)).fold(360.0, f64::min)
+    g.stuck()
+        .iter()
+        .map(|s| ang_dist(s.angle, at))
+        .fold(360.0, f64::min)
 }
 
 pub fn choose(g: &CoreBall, _task: &TaskInfo) -> &'static str {
@@ -33,6 +36,12 @@ pub fn choose(g: &CoreBall, _task: &TaskInfo) -> &'static str {
         return "wait";
     }
     let value = |k: u32| clearance_after(g, k).min(ENOUGH) - WAIT_COST * k as f64;
-    let best = (0..=LOOKAHEAD).max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a))).unwrap_or(0);
-    if best == 0 && clearance_after(g, 0) > touch_angle_deg() + MARGIN { "shoot" } else { "wait" }
+    let best = (0..=LOOKAHEAD)
+        .max_by(|&a, &b| value(a).total_cmp(&value(b)).then(b.cmp(&a)))
+        .unwrap_or(0);
+    if best == 0 && clearance_after(g, 0) > touch_angle_deg() + MARGIN {
+        "shoot"
+    } else {
+        "wait"
+    }
 }

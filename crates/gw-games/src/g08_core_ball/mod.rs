@@ -18,7 +18,9 @@ mod tests;
 use crate::draw::{self, Align, rgb};
 use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
@@ -91,7 +93,11 @@ pub fn level_spec(level: u32) -> LevelSpec {
         (10 + over % 10, 1 + over / 10)
     };
     let (pins, queue, spin) = LEVELS[idx];
-    LevelSpec { pins, queue, spin: spin * (1.0 + 0.15 * extra as f64) }
+    LevelSpec {
+        pins,
+        queue,
+        spin: spin * (1.0 + 0.15 * extra as f64),
+    }
 }
 
 /// Normalise degrees into [0, 360).
@@ -196,7 +202,12 @@ impl CoreBall {
         self.spec = level_spec(self.level);
         self.rotation = self.rng.range_f64(0.0, 360.0);
         let n = self.spec.pins;
-        self.stuck = (0..n).map(|i| Stuck { angle: 360.0 * i as f64 / n as f64, number: 0 }).collect();
+        self.stuck = (0..n)
+            .map(|i| Stuck {
+                angle: 360.0 * i as f64 / n as f64,
+                number: 0,
+            })
+            .collect();
         self.queue_remaining = self.spec.queue;
         self.flight = None;
         self.phase = Phase::Aiming;
@@ -230,7 +241,11 @@ impl CoreBall {
     }
 
     fn shoot(&mut self) {
-        if self.terminal.is_terminal || self.phase != Phase::Aiming || self.flight.is_some() || self.queue_remaining == 0 {
+        if self.terminal.is_terminal
+            || self.phase != Phase::Aiming
+            || self.flight.is_some()
+            || self.queue_remaining == 0
+        {
             return;
         }
         let number = self.queue_remaining;
@@ -288,7 +303,35 @@ impl CoreBall {
 
     fn world_pos(&self, core_angle: f64) -> (f32, f32) {
         let a = (core_angle + self.rotation).to_radians();
-        ((CX + PIN_R * libm::cos(a)) as f32, (CY + PIN_R * libm::sin(a)) as f32)
+        (
+            (CX + PIN_R * libm::cos(a)) as f32,
+            (CY + PIN_R * libm::sin(a)) as f32,
+        )
+    }
+}
+
+/// A thin pin from the core to a ball. Drawn without anti-aliasing: long
+/// anti-aliased diagonals cost tiny-skia ~0.1 ms each, and a crowded core
+/// has twenty or more of them.
+fn pin_line(pm: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32) {
+    let mut pb = tiny_skia::PathBuilder::new();
+    pb.move_to(x0, y0);
+    pb.line_to(x1, y1);
+    if let Some(path) = pb.finish() {
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(25, 25, 30, 255);
+        paint.anti_alias = false;
+        let stroke = tiny_skia::Stroke {
+            width: 2.0,
+            ..tiny_skia::Stroke::default()
+        };
+        pm.stroke_path(
+            &path,
+            &paint,
+            &stroke,
+            tiny_skia::Transform::identity(),
+            None,
+        );
     }
 }
 
@@ -315,10 +358,24 @@ impl Game for CoreBall {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let queue_total = self.spec.queue;
-        let progress = if queue_total == 0 { 1.0 } else { self.attached_this_level as f64 / queue_total as f64 };
+        let progress = if queue_total == 0 {
+            1.0
+        } else {
+            self.attached_this_level as f64 / queue_total as f64
+        };
         let phase = match self.phase {
             Phase::Aiming => "aiming",
             Phase::Cleared => "level_cleared",
@@ -330,15 +387,35 @@ impl Game for CoreBall {
         set(&mut s.game_state, "phase", phase);
         set(&mut s.game_state, "core_angle_deg", self.rotation);
         set(&mut s.game_state, "spin_deg_per_s", self.spec.spin);
-        set(&mut s.game_state, "ball_in_flight", json!(self.flight.map(|(y, n)| json!({"y": y, "number": n}))));
-        let balls: Vec<Value> = self.stuck.iter().map(|b| json!({"angle_deg": b.angle, "number": b.number})).collect();
+        set(
+            &mut s.game_state,
+            "ball_in_flight",
+            json!(self.flight.map(|(y, n)| json!({"y": y, "number": n}))),
+        );
+        let balls: Vec<Value> = self
+            .stuck
+            .iter()
+            .map(|b| json!({"angle_deg": b.angle, "number": b.number}))
+            .collect();
         set(&mut s.game_state, "core_balls", Value::Array(balls));
         set(&mut s.game_state, "player", Value::Null);
-        set(&mut s.metrics, "queue_remaining", self.queue_remaining + self.flight.is_some() as u32);
+        set(
+            &mut s.metrics,
+            "queue_remaining",
+            self.queue_remaining + self.flight.is_some() as u32,
+        );
         set(&mut s.metrics, "queue_total", queue_total);
-        set(&mut s.metrics, "attached_count", self.stuck.len() as u32 - self.failed_at.is_some() as u32);
+        set(
+            &mut s.metrics,
+            "attached_count",
+            self.stuck.len() as u32 - self.failed_at.is_some() as u32,
+        );
         set(&mut s.metrics, "initial_attached", self.spec.pins);
-        set(&mut s.metrics, "total_required", self.spec.pins + queue_total);
+        set(
+            &mut s.metrics,
+            "total_required",
+            self.spec.pins + queue_total,
+        );
         set(&mut s.metrics, "attempts", self.attempts);
         set(&mut s.metrics, "levels_cleared", self.levels_cleared);
         set(&mut s.raw, "attach_world_deg", ATTACH_WORLD_DEG);
@@ -351,7 +428,10 @@ impl Game for CoreBall {
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } if key == "Space" => self.shoot(),
-            InputEvent::MouseDown { button: MouseButton::Left, .. } => self.shoot(),
+            InputEvent::MouseDown {
+                button: MouseButton::Left,
+                ..
+            } => self.shoot(),
             _ => {}
         }
     }
@@ -374,47 +454,137 @@ impl Game for CoreBall {
         draw::hud(
             pm,
             "Core Ball",
-            &[("Score", self.score.to_string()), ("Level", self.level.to_string()), ("Balls left", left.to_string())],
+            &[
+                ("Score", self.score.to_string()),
+                ("Level", self.level.to_string()),
+                ("Balls left", left.to_string()),
+            ],
         );
         let ink = rgb(25, 25, 30);
         let (cx, cy) = (CX as f32, CY as f32);
         // Where the next ball will stick: a faint mark below the core.
         let mark_y = (CY + PIN_R) as f32;
-        draw::line(pm, cx, mark_y + 16.0, cx, (LAUNCH_Y - BALL_R) as f32 - 4.0, 2.0, rgb(190, 192, 200));
+        draw::line(
+            pm,
+            cx,
+            mark_y + 16.0,
+            cx,
+            (LAUNCH_Y - BALL_R) as f32 - 4.0,
+            2.0,
+            rgb(190, 192, 200),
+        );
         for b in &self.stuck {
             let (x, y) = self.world_pos(b.angle);
-            draw::line(pm, cx, cy, x, y, 2.0, ink);
+            pin_line(pm, cx, cy, x, y);
         }
         for b in &self.stuck {
             let (x, y) = self.world_pos(b.angle);
             let failed = self.failed_at == Some(b.angle) && self.phase == Phase::Failed;
-            draw::circle(pm, x, y, if failed { BALL_R as f32 + 4.0 } else { BALL_R as f32 }, if failed { rgb(200, 20, 30) } else { ink });
+            draw::circle(
+                pm,
+                x,
+                y,
+                if failed {
+                    BALL_R as f32 + 4.0
+                } else {
+                    BALL_R as f32
+                },
+                if failed { rgb(200, 20, 30) } else { ink },
+            );
             if b.number > 0 {
-                draw::text(pm, &b.number.to_string(), x, y - 7.0, 12.0, rgb(255, 255, 255), Align::Center);
+                draw::text(
+                    pm,
+                    &b.number.to_string(),
+                    x,
+                    y - 7.0,
+                    12.0,
+                    rgb(255, 255, 255),
+                    Align::Center,
+                );
             }
         }
         draw::circle(pm, cx, cy, CORE_R as f32, ink);
-        draw::text(pm, &self.level.to_string(), cx, cy - 22.0, 36.0, rgb(255, 255, 255), Align::Center);
+        draw::text(
+            pm,
+            &self.level.to_string(),
+            cx,
+            cy - 22.0,
+            36.0,
+            rgb(255, 255, 255),
+            Align::Center,
+        );
         if let Some((y, n)) = self.flight {
             draw::circle(pm, cx, y as f32, BALL_R as f32, ink);
-            draw::text(pm, &n.to_string(), cx, y as f32 - 7.0, 12.0, rgb(255, 255, 255), Align::Center);
+            draw::text(
+                pm,
+                &n.to_string(),
+                cx,
+                y as f32 - 7.0,
+                12.0,
+                rgb(255, 255, 255),
+                Align::Center,
+            );
         }
         // The queue: the next ball sits on the launcher, the rest below it.
         for i in 0..self.queue_remaining.min(4) {
             let n = self.queue_remaining - i;
             let y = LAUNCH_Y as f32 + i as f32 * 34.0;
             draw::circle(pm, cx, y, BALL_R as f32 + 3.0, ink);
-            draw::text(pm, &n.to_string(), cx, y - 8.0, 14.0, rgb(255, 255, 255), Align::Center);
+            draw::text(
+                pm,
+                &n.to_string(),
+                cx,
+                y - 8.0,
+                14.0,
+                rgb(255, 255, 255),
+                Align::Center,
+            );
         }
         if self.queue_remaining > 4 {
-            draw::text(pm, &format!("+{} more", self.queue_remaining - 4), cx + 30.0, 684.0, 18.0, rgb(90, 90, 100), Align::Left);
+            draw::text(
+                pm,
+                &format!("+{} more", self.queue_remaining - 4),
+                cx + 30.0,
+                684.0,
+                18.0,
+                rgb(90, 90, 100),
+                Align::Left,
+            );
         }
-        draw::text(pm, "Space: shoot the next ball up into the spinning core", 30.0, 680.0, 20.0, rgb(90, 90, 100), Align::Left);
-        let dir = if self.spec.spin >= 0.0 { "clockwise" } else { "counter-clockwise" };
-        draw::text(pm, &format!("Spin: {dir}"), 1250.0, 680.0, 20.0, rgb(90, 90, 100), Align::Right);
+        draw::text(
+            pm,
+            "Space: shoot the next ball up into the spinning core",
+            30.0,
+            680.0,
+            20.0,
+            rgb(90, 90, 100),
+            Align::Left,
+        );
+        let dir = if self.spec.spin >= 0.0 {
+            "clockwise"
+        } else {
+            "counter-clockwise"
+        };
+        draw::text(
+            pm,
+            &format!("Spin: {dir}"),
+            1250.0,
+            680.0,
+            20.0,
+            rgb(90, 90, 100),
+            Align::Right,
+        );
         match self.phase {
-            Phase::Cleared => draw::banner(pm, "LEVEL CLEARED", &format!("Next: level {}", self.level + 1)),
-            Phase::Failed => draw::banner(pm, "GAME OVER", &format!("Balls touched - score {}", self.score)),
+            Phase::Cleared => draw::banner(
+                pm,
+                "LEVEL CLEARED",
+                &format!("Next: level {}", self.level + 1),
+            ),
+            Phase::Failed => draw::banner(
+                pm,
+                "GAME OVER",
+                &format!("Balls touched - score {}", self.score),
+            ),
             Phase::Aiming => {}
         }
     }
