@@ -13,6 +13,8 @@ pub mod testkit;
 
 pub mod g01_2048;
 pub mod g03_astray;
+pub mod g05_breakout;
+pub mod g08_core_ball;
 pub mod g15_google_snake;
 pub mod g16_hextris;
 pub mod g27_stack;
@@ -25,6 +27,8 @@ use gw_core::Game;
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
     g03_astray::ID,
+    g05_breakout::ID,
+    g08_core_ball::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
     g27_stack::ID,
@@ -37,6 +41,8 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
+        g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
