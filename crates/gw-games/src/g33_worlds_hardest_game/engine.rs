@@ -46,11 +46,26 @@ impl Tile {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Motion {
     /// Back and forth along a straight segment.
-    Line { a: (f32, f32), b: (f32, f32), period: u32, phase: u32 },
+    Line {
+        a: (f32, f32),
+        b: (f32, f32),
+        period: u32,
+        phase: u32,
+    },
     /// Round a circle (counter-clockwise on screen when `ccw`).
-    Circle { c: (f32, f32), r: f32, period: u32, phase: u32, ccw: bool },
+    Circle {
+        c: (f32, f32),
+        r: f32,
+        period: u32,
+        phase: u32,
+        ccw: bool,
+    },
     /// Round a closed polyline at constant speed.
-    Loop { pts: Vec<(f32, f32)>, period: u32, phase: u32 },
+    Loop {
+        pts: Vec<(f32, f32)>,
+        period: u32,
+        phase: u32,
+    },
 }
 
 /// Cell-unit point to maze pixels (relative to the maze's top-left corner).
@@ -61,25 +76,42 @@ fn px(p: (f32, f32)) -> (f32, f32) {
 impl Motion {
     pub fn period(&self) -> u32 {
         match self {
-            Motion::Line { period, .. } | Motion::Circle { period, .. } | Motion::Loop { period, .. } => *period,
+            Motion::Line { period, .. }
+            | Motion::Circle { period, .. }
+            | Motion::Loop { period, .. } => *period,
         }
     }
 
     /// Dot centre in maze pixels at tick `t`.
     pub fn pos(&self, t: u64) -> (f32, f32) {
-        let frac = |period: u32, phase: u32| ((t + phase as u64) % period as u64) as f64 / period as f64;
+        let frac =
+            |period: u32, phase: u32| ((t + phase as u64) % period as u64) as f64 / period as f64;
         match self {
-            Motion::Line { a, b, period, phase } => {
+            Motion::Line {
+                a,
+                b,
+                period,
+                phase,
+            } => {
                 let u = frac(*period, *phase);
                 let f = if u < 0.5 { 2.0 * u } else { 2.0 - 2.0 * u } as f32;
                 let (a, b) = (px(*a), px(*b));
                 (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
             }
-            Motion::Circle { c, r, period, phase, ccw } => {
+            Motion::Circle {
+                c,
+                r,
+                period,
+                phase,
+                ccw,
+            } => {
                 let ang = TAU * frac(*period, *phase) * if *ccw { -1.0 } else { 1.0 };
                 let c = px(*c);
                 let rad = (*r * TILE as f32) as f64;
-                (c.0 + (rad * libm::cos(ang)) as f32, c.1 + (rad * libm::sin(ang)) as f32)
+                (
+                    c.0 + (rad * libm::cos(ang)) as f32,
+                    c.1 + (rad * libm::sin(ang)) as f32,
+                )
             }
             Motion::Loop { pts, period, phase } => {
                 let n = pts.len();
@@ -105,13 +137,28 @@ impl Motion {
 
 /// Shorthand constructors for level tables.
 pub fn line(a: (f32, f32), b: (f32, f32), period: u32, phase: u32) -> Motion {
-    Motion::Line { a, b, period, phase }
+    Motion::Line {
+        a,
+        b,
+        period,
+        phase,
+    }
 }
 pub fn circle(c: (f32, f32), r: f32, period: u32, phase: u32, ccw: bool) -> Motion {
-    Motion::Circle { c, r, period, phase, ccw }
+    Motion::Circle {
+        c,
+        r,
+        period,
+        phase,
+        ccw,
+    }
 }
 pub fn path_loop(pts: &[(f32, f32)], period: u32, phase: u32) -> Motion {
-    Motion::Loop { pts: pts.to_vec(), period, phase }
+    Motion::Loop {
+        pts: pts.to_vec(),
+        period,
+        phase,
+    }
 }
 
 /// A level as written by hand: 15 rows of 30 characters and its dots.
@@ -178,7 +225,12 @@ impl Level {
         let mut coins = Vec::new();
         let mut start = None;
         for (r, row) in spec.map.iter().enumerate() {
-            assert_eq!(row.len(), COLS, "level {} row {r} must be {COLS} wide", spec.name);
+            assert_eq!(
+                row.len(),
+                COLS,
+                "level {} row {r} must be {COLS} wide",
+                spec.name
+            );
             for (c, ch) in row.chars().enumerate() {
                 tiles[r * COLS + c] = match ch {
                     '#' => Tile::Wall,
@@ -233,19 +285,29 @@ impl Level {
             }
             cells.sort_unstable();
             let n = cells.len() as f32;
-            let (mx, my) = cells.iter().fold((0.0, 0.0), |(x, y), &j| (x + (j % COLS) as f32 / n, y + (j / COLS) as f32 / n));
+            let (mx, my) = cells.iter().fold((0.0, 0.0), |(x, y), &j| {
+                (x + (j % COLS) as f32 / n, y + (j / COLS) as f32 / n)
+            });
             let best = *cells
                 .iter()
                 .min_by(|&&a, &&b| {
-                    let d = |j: usize| ((j % COLS) as f32 - mx).powi(2) + ((j / COLS) as f32 - my).powi(2);
+                    let d = |j: usize| {
+                        ((j % COLS) as f32 - mx).powi(2) + ((j / COLS) as f32 - my).powi(2)
+                    };
                     d(a).partial_cmp(&d(b)).unwrap()
                 })
                 .unwrap();
             checkpoints.push(cell_center(best % COLS, best / COLS));
         }
         let start = start.unwrap_or_else(|| panic!("level {} has no P start cell", spec.name));
-        let period = spec.dots.iter().fold(1u64, |l, m| l / gcd(l, m.period() as u64) * m.period() as u64);
-        assert!(period <= 4800, "level {}: dot periods have a common period of {period} ticks", spec.name);
+        let period = spec.dots.iter().fold(1u64, |l, m| {
+            l / gcd(l, m.period() as u64) * m.period() as u64
+        });
+        assert!(
+            period <= 4800,
+            "level {}: dot periods have a common period of {period} ticks",
+            spec.name
+        );
         let n = spec.dots.len();
         let mut table = Vec::with_capacity(period as usize * n);
         for t in 0..period {
@@ -285,7 +347,9 @@ impl Level {
             near,
             exit_dist: Vec::new(),
         };
-        let exits: Vec<usize> = (0..COLS * ROWS).filter(|&j| level.tiles[j] == Tile::Exit).collect();
+        let exits: Vec<usize> = (0..COLS * ROWS)
+            .filter(|&j| level.tiles[j] == Tile::Exit)
+            .collect();
         assert!(!exits.is_empty(), "level {} has no exit", level.name);
         level.exit_dist = level.distances(&exits);
         assert!(level.coins.len() <= 32);
@@ -306,7 +370,8 @@ impl Level {
 
     pub fn cell_of(x: i32, y: i32) -> Option<usize> {
         let (c, r) = (x.div_euclid(TILE), y.div_euclid(TILE));
-        (c >= 0 && r >= 0 && c < COLS as i32 && r < ROWS as i32).then(|| r as usize * COLS + c as usize)
+        (c >= 0 && r >= 0 && c < COLS as i32 && r < ROWS as i32)
+            .then(|| r as usize * COLS + c as usize)
     }
 
     /// Whether a tile-sized box centred at (x, y) would overlap a wall.
@@ -329,7 +394,9 @@ impl Level {
 
     /// Whether any dot touches the player square centred at (x, y) at tick `t`.
     pub fn dot_hit(&self, t: u64, x: i32, y: i32) -> bool {
-        let Some(cell) = Level::cell_of(x, y) else { return false };
+        let Some(cell) = Level::cell_of(x, y) else {
+            return false;
+        };
         let (fx, fy) = (x as f32, y as f32);
         self.near[cell].iter().any(|&i| {
             let (dx, dy) = self.dot_pos(i as usize, t);
@@ -353,7 +420,11 @@ impl Level {
     }
 
     pub fn all_coins(&self) -> u32 {
-        if self.coins.len() >= 32 { u32::MAX } else { (1u32 << self.coins.len()) - 1 }
+        if self.coins.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.coins.len()) - 1
+        }
     }
 
     /// One 10 ms tick: move along (dx, dy) unless a wall is in the way, then

@@ -58,7 +58,11 @@ pub enum Goal {
 
 impl Goal {
     pub fn for_task(task: &TaskInfo) -> Goal {
-        if task.score_field == "metrics.coins" { Goal::Coins(task.target.max(0.0).ceil() as u32) } else { Goal::Exit }
+        if task.score_field == "metrics.coins" {
+            Goal::Coins(task.target.max(0.0).ceil() as u32)
+        } else {
+            Goal::Exit
+        }
     }
 }
 
@@ -72,7 +76,11 @@ pub struct Plan {
 /// Outcome of one simulated step.
 pub fn simulate(level: &Level, body: &mut Body, act: Act, wait_ticks: u64) -> TickEvent {
     let (dx, dy) = act.delta();
-    let ticks = if act == Act::Wait { wait_ticks } else { MOVE_TICKS };
+    let ticks = if act == Act::Wait {
+        wait_ticks
+    } else {
+        MOVE_TICKS
+    };
     for _ in 0..ticks {
         match level.tick(body, dx, dy) {
             TickEvent::Alive => {}
@@ -85,7 +93,9 @@ pub fn simulate(level: &Level, body: &mut Body, act: Act, wait_ticks: u64) -> Ti
 fn reached(goal: Goal, level: &Level, ev: TickEvent, body: &Body) -> bool {
     match goal {
         Goal::Exit => ev == TickEvent::Exited,
-        Goal::Coins(n) => ev == TickEvent::Exited || (body.coins & level.all_coins()).count_ones() >= n,
+        Goal::Coins(n) => {
+            ev == TickEvent::Exited || (body.coins & level.all_coins()).count_ones() >= n
+        }
     }
 }
 
@@ -100,7 +110,12 @@ pub fn plan(level: &Level, start: Body, goal: Goal, wait_ticks: u64) -> Option<V
     let key = |b: &Body| (b.x, b.y, b.t % level.period, b.coins);
     let mut seen = HashSet::new();
     seen.insert(key(&start));
-    let mut nodes = vec![Node { body: start, parent: u32::MAX, act: Act::Wait, depth: 0 }];
+    let mut nodes = vec![Node {
+        body: start,
+        parent: u32::MAX,
+        act: Act::Wait,
+        depth: 0,
+    }];
     let mut queue = VecDeque::from([0u32]);
     while let Some(i) = queue.pop_front() {
         let (body, depth) = (nodes[i as usize].body, nodes[i as usize].depth);
@@ -125,7 +140,12 @@ pub fn plan(level: &Level, start: Body, goal: Goal, wait_ticks: u64) -> Option<V
                 return Some(steps);
             }
             if seen.insert(key(&b)) {
-                nodes.push(Node { body: b, parent: i, act, depth: depth + 1 });
+                nodes.push(Node {
+                    body: b,
+                    parent: i,
+                    act,
+                    depth: depth + 1,
+                });
                 queue.push_back(nodes.len() as u32 - 1);
             }
         }
@@ -147,7 +167,10 @@ pub fn next_action(game: &WhgGame, task: &TaskInfo) -> Act {
     }
     if let Some(steps) = plan(level, body, Goal::for_task(task), wait_ticks) {
         let act = steps[0].1;
-        *cached = Plan { level: level_idx, steps };
+        *cached = Plan {
+            level: level_idx,
+            steps,
+        };
         return act;
     }
     // No safe route found: survive this step if any action allows it.
@@ -156,5 +179,8 @@ pub fn next_action(game: &WhgGame, task: &TaskInfo) -> Act {
         let mut b = body;
         simulate(level, &mut b, act, wait_ticks) != TickEvent::Died
     };
-    [Act::Wait, Act::Right, Act::Down, Act::Left, Act::Up].into_iter().find(|&a| safe(a)).unwrap_or(Act::Wait)
+    [Act::Wait, Act::Right, Act::Down, Act::Left, Act::Up]
+        .into_iter()
+        .find(|&a| safe(a))
+        .unwrap_or(Act::Wait)
 }

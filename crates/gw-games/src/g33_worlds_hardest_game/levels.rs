@@ -8,7 +8,14 @@ use super::engine::{LevelSpec, Motion, circle, line};
 fn gates(cols: &[i32], top: f32, bottom: f32, period: u32, phase_step: u32) -> Vec<Motion> {
     cols.iter()
         .enumerate()
-        .map(|(i, &c)| line((c as f32, top), (c as f32, bottom), period, i as u32 * phase_step))
+        .map(|(i, &c)| {
+            line(
+                (c as f32, top),
+                (c as f32, bottom),
+                period,
+                i as u32 * phase_step,
+            )
+        })
         .collect()
 }
 
@@ -84,7 +91,12 @@ pub fn levels() -> Vec<LevelSpec> {
                 "##############################",
             ],
             dots: (1..=4)
-                .flat_map(|r| [circle((15.0, 7.0), r as f32, 400, 0, false), circle((15.0, 7.0), r as f32, 400, 200, false)])
+                .flat_map(|r| {
+                    [
+                        circle((15.0, 7.0), r as f32, 400, 0, false),
+                        circle((15.0, 7.0), r as f32, 400, 200, false),
+                    ]
+                })
                 .collect(),
         },
         LevelSpec {
@@ -108,7 +120,12 @@ pub fn levels() -> Vec<LevelSpec> {
             ],
             dots: [(3.0, 0u32), (5.0, 120), (7.0, 60), (9.0, 260), (11.0, 180)]
                 .into_iter()
-                .flat_map(|(row, ph)| [line((6.0, row), (23.0, row), 400, ph), line((6.0, row), (23.0, row), 400, ph + 200)])
+                .flat_map(|(row, ph)| {
+                    [
+                        line((6.0, row), (23.0, row), 400, ph),
+                        line((6.0, row), (23.0, row), 400, ph + 200),
+                    ]
+                })
                 .collect(),
         },
         LevelSpec {

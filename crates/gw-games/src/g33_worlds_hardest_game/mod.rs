@@ -27,12 +27,17 @@ mod levels;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use engine::{Body, COLS, Level, LevelSpec, ORIGIN_X, ORIGIN_Y, PLAYER_DRAW, ROWS, TICK_MS, TILE, TickEvent, Tile};
+use engine::{
+    Body, COLS, Level, LevelSpec, ORIGIN_X, ORIGIN_Y, PLAYER_DRAW, ROWS, TICK_MS, TILE, TickEvent,
+    Tile,
+};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "33_worlds-hardest-game";
@@ -60,9 +65,71 @@ pub static VARIANT: Variant = Variant {
 };
 
 /// Arrow directions in the order of `held`.
-const ARROWS: [(&str, i32, i32); 4] = [("ArrowUp", 0, -1), ("ArrowDown", 0, 1), ("ArrowLeft", -1, 0), ("ArrowRight", 1, 0)];
+const ARROWS: [(&str, i32, i32); 4] = [
+    ("ArrowUp", 0, -1),
+    ("ArrowDown", 0, 1),
+    ("ArrowLeft", -1, 0),
+    ("ArrowRight", 1, 0),
+];
 /// How long the red "you died here" marker stays on screen.
 const DEATH_MARK_TICKS: u32 = 60;
+
+/// Dots and coins are drawn from small pre-rendered sprites: blitting is
+/// much cheaper than filling an anti-aliased circle path per object.
+struct Sprites {
+    dot: Pixmap,
+    coin: Pixmap,
+}
+
+const SPRITE: u32 = 28;
+
+fn sprites() -> &'static Sprites {
+    static SPRITES: OnceLock<Sprites> = OnceLock::new();
+    SPRITES.get_or_init(|| {
+        let ball = |r: f32, rim: Rgb, fill: Rgb| {
+            let mut pm = Pixmap::new(SPRITE, SPRITE).expect("sprite pixmap");
+            let c = SPRITE as f32 / 2.0;
+            draw::circle(&mut pm, c, c, r + 2.0, rim);
+            draw::circle(&mut pm, c, c, r - 1.0, fill);
+            pm
+        };
+        Sprites {
+            dot: ball(engine::DOT_R, rgb(0, 0, 60), rgb(30, 60, 255)),
+            coin: ball(engine::COIN_R, rgb(60, 50, 0), rgb(255, 214, 0)),
+        }
+    })
+}
+
+/// Draw `sprite` centred on (x, y), snapped to whole pixels (a source-over
+/// blend of premultiplied pixels, clipped to the frame).
+fn blit(pm: &mut Pixmap, sprite: &Pixmap, x: f32, y: f32) {
+    let h = SPRITE as f32 / 2.0;
+    let (x0, y0) = ((x - h).round() as i32, (y - h).round() as i32);
+    let (w, ht) = (pm.width() as i32, pm.height() as i32);
+    let src = sprite.data();
+    let dst = pm.data_mut();
+    for sy in 0..SPRITE as i32 {
+        let py = y0 + sy;
+        if py < 0 || py >= ht {
+            continue;
+        }
+        for sx in 0..SPRITE as i32 {
+            let px = x0 + sx;
+            if px < 0 || px >= w {
+                continue;
+            }
+            let si = ((sy * SPRITE as i32 + sx) * 4) as usize;
+            let a = src[si + 3] as u32;
+            if a == 0 {
+                continue;
+            }
+            let di = ((py * w + px) * 4) as usize;
+            for k in 0..4 {
+                dst[di + k] = (src[si + k] as u32 + dst[di + k] as u32 * (255 - a) / 255) as u8;
+            }
+        }
+    }
+}
 
 /// One WHG game (either variant).
 pub struct WhgGame {
@@ -97,7 +164,12 @@ impl Default for WhgGame {
 impl WhgGame {
     pub fn new(variant: &'static Variant) -> Self {
         let levels: Vec<Level> = (variant.levels)().into_iter().map(Level::build).collect();
-        let body = Body { x: levels[0].start.0, y: levels[0].start.1, t: 0, coins: 0 };
+        let body = Body {
+            x: levels[0].start.0,
+            y: levels[0].start.1,
+            t: 0,
+            coins: 0,
+        };
         WhgGame {
             variant,
             seed: 0,
@@ -144,7 +216,12 @@ impl WhgGame {
         self.level = idx;
         let lv = &self.levels[idx];
         let offset = self.rng.below(lv.period as u32) as u64;
-        self.body = Body { x: lv.start.0, y: lv.start.1, t: offset, coins: 0 };
+        self.body = Body {
+            x: lv.start.0,
+            y: lv.start.1,
+            t: offset,
+            coins: 0,
+        };
         self.saved_coins = 0;
         self.respawn = lv.start;
         self.passed = vec![false; lv.checkpoints.len()];
@@ -154,7 +231,11 @@ impl WhgGame {
     /// The 1-based level number the state reports (one past the last level
     /// once every level is cleared).
     fn level_number(&self) -> usize {
-        if self.terminal.outcome == Some(Outcome::Success) { self.levels.len() + 1 } else { self.level + 1 }
+        if self.terminal.outcome == Some(Outcome::Success) {
+            self.levels.len() + 1
+        } else {
+            self.level + 1
+        }
     }
 
     fn tick(&mut self) {
@@ -251,6 +332,25 @@ impl WhgGame {
                 draw::rect(pm, x, y, t, t, color);
             }
         }
+        // Label the start and exit zones (both are green, as in the original).
+        for (want, label) in [(Tile::Start, "START"), (Tile::Exit, "EXIT")] {
+            let cells: Vec<(usize, usize)> = (0..ROWS)
+                .flat_map(|r| (0..COLS).map(move |c| (c, r)))
+                .filter(|&(c, r)| lv.tile(c as i32, r as i32) == want)
+                .collect();
+            let n = cells.len().max(1) as f32;
+            let cx = cells.iter().map(|&(c, _)| c as f32 + 0.5).sum::<f32>() / n;
+            let cy = cells.iter().map(|&(_, r)| r as f32 + 0.5).sum::<f32>() / n;
+            draw::text(
+                pm,
+                label,
+                ORIGIN_X + cx * t,
+                ORIGIN_Y + cy * t - 10.0,
+                17.0,
+                rgb(30, 110, 30),
+                Align::Center,
+            );
+        }
         // Dark outline wherever open ground meets a wall.
         let edge = rgb(20, 20, 40);
         for r in 0..ROWS as i32 {
@@ -300,8 +400,18 @@ impl Game for WhgGame {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(self.variant.id, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            self.variant.id,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let lv = self.level();
         let (col, row) = (self.body.x.div_euclid(TILE), self.body.y.div_euclid(TILE));
         let coins: Vec<Value> = lv
@@ -319,20 +429,36 @@ impl Game for WhgGame {
         set(&mut s.game_state, "level", self.level_number());
         set(&mut s.game_state, "levels_total", self.levels.len());
         set(&mut s.game_state, "level_name", lv.name);
-        set(&mut s.game_state, "completion_progress", self.completion_progress());
-        set(&mut s.game_state, "player", json!({"x": self.body.x, "y": self.body.y, "col": col, "row": row}));
+        set(
+            &mut s.game_state,
+            "completion_progress",
+            self.completion_progress(),
+        );
+        set(
+            &mut s.game_state,
+            "player",
+            json!({"x": self.body.x, "y": self.body.y, "col": col, "row": row}),
+        );
         set(&mut s.game_state, "coins", coins);
         set(&mut s.game_state, "entities", dots);
         set(&mut s.metrics, "coins", self.coins_held());
         set(&mut s.metrics, "coins_total", lv.coins.len());
-        set(&mut s.metrics, "checkpoints_passed", self.passed.iter().filter(|&&p| p).count());
+        set(
+            &mut s.metrics,
+            "checkpoints_passed",
+            self.passed.iter().filter(|&&p| p).count(),
+        );
         set(&mut s.metrics, "checkpoints_total", lv.checkpoints.len());
         set(&mut s.metrics, "deaths", self.deaths);
         set(&mut s.metrics, "distance_to_goal", self.distance_to_goal());
         set(&mut s.metrics, "levels_cleared", self.levels_cleared);
         set(&mut s.raw, "dot_clock", self.body.t);
         set(&mut s.raw, "dot_period", lv.period);
-        set(&mut s.raw, "respawn", json!({"col": self.respawn.0 / TILE, "row": self.respawn.1 / TILE}));
+        set(
+            &mut s.raw,
+            "respawn",
+            json!({"col": self.respawn.0 / TILE, "row": self.respawn.1 / TILE}),
+        );
         s
     }
 
@@ -362,8 +488,20 @@ impl Game for WhgGame {
         let (ox, oy) = (ORIGIN_X, ORIGIN_Y);
         for (i, &(x, y)) in lv.coins.iter().enumerate() {
             if self.body.coins & (1 << i) == 0 {
-                draw::circle(pm, ox + x as f32, oy + y as f32, engine::COIN_R + 2.0, rgb(60, 50, 0));
-                draw::circle(pm, ox + x as f32, oy + y as f32, engine::COIN_R - 1.0, rgb(255, 214, 0));
+                draw::circle(
+                    pm,
+                    ox + x as f32,
+                    oy + y as f32,
+                    engine::COIN_R + 2.0,
+                    rgb(60, 50, 0),
+                );
+                draw::circle(
+                    pm,
+                    ox + x as f32,
+                    oy + y as f32,
+                    engine::COIN_R - 1.0,
+                    rgb(255, 214, 0),
+                );
             }
         }
         if let Some((x, y, n)) = self.death_mark
@@ -371,22 +509,49 @@ impl Game for WhgGame {
         {
             let a = (n * 150 / DEATH_MARK_TICKS) as u8;
             let h = PLAYER_DRAW;
-            draw::rect(pm, ox + x as f32 - h, oy + y as f32 - h, 2.0 * h, 2.0 * h, rgba(255, 0, 0, a));
+            draw::rect(
+                pm,
+                ox + x as f32 - h,
+                oy + y as f32 - h,
+                2.0 * h,
+                2.0 * h,
+                rgba(255, 0, 0, a),
+            );
         }
         let (px, py) = (ox + self.body.x as f32, oy + self.body.y as f32);
         let h = PLAYER_DRAW;
-        draw::rect(pm, px - h - 2.0, py - h - 2.0, 2.0 * h + 4.0, 2.0 * h + 4.0, rgb(60, 0, 0));
-        draw::rect(pm, px - h + 1.0, py - h + 1.0, 2.0 * h - 2.0, 2.0 * h - 2.0, rgb(240, 20, 20));
+        draw::rect(
+            pm,
+            px - h - 2.0,
+            py - h - 2.0,
+            2.0 * h + 4.0,
+            2.0 * h + 4.0,
+            rgb(60, 0, 0),
+        );
+        draw::rect(
+            pm,
+            px - h + 1.0,
+            py - h + 1.0,
+            2.0 * h - 2.0,
+            2.0 * h - 2.0,
+            rgb(240, 20, 20),
+        );
         for i in 0..lv.dot_count() {
             let (x, y) = lv.dot_pos(i, self.body.t);
-            draw::circle(pm, ox + x, oy + y, engine::DOT_R + 2.0, rgb(0, 0, 60));
-            draw::circle(pm, ox + x, oy + y, engine::DOT_R - 1.0, rgb(30, 60, 255));
+            blit(pm, &sprites().dot, ox + x, oy + y);
         }
         draw::hud(
             pm,
             v.title,
             &[
-                ("Level", format!("{}/{}", self.level_number().min(self.levels.len()), self.levels.len())),
+                (
+                    "Level",
+                    format!(
+                        "{}/{}",
+                        self.level_number().min(self.levels.len()),
+                        self.levels.len()
+                    ),
+                ),
                 ("Coins", format!("{}/{}", self.coins_held(), lv.coins.len())),
                 ("Deaths", self.deaths.to_string()),
             ],
@@ -394,7 +559,11 @@ impl Game for WhgGame {
         let hint = format!("{} - take every coin, then reach the green exit", lv.name);
         draw::text(pm, &hint, 40.0, 680.0, 22.0, rgb(30, 30, 60), Align::Left);
         if self.terminal.outcome == Some(Outcome::Success) {
-            draw::banner(pm, "ALL LEVELS CLEARED", &format!("Deaths: {}", self.deaths));
+            draw::banner(
+                pm,
+                "ALL LEVELS CLEARED",
+                &format!("Deaths: {}", self.deaths),
+            );
         }
     }
 

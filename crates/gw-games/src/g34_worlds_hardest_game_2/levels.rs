@@ -11,12 +11,16 @@ fn train(c0: f32, r0: f32, c1: f32, r1: f32, n: u32, period: u32, reverse: bool)
     if reverse {
         pts.reverse();
     }
-    (0..n).map(|i| path_loop(&pts, period, i * period / n)).collect()
+    (0..n)
+        .map(|i| path_loop(&pts, period, i * period / n))
+        .collect()
 }
 
 /// A column of dots on `rows` sliding between columns `c0` and `c1`.
 fn sweeper(rows: &[i32], c0: f32, c1: f32, period: u32, phase: u32) -> Vec<Motion> {
-    rows.iter().map(|&r| line((c0, r as f32), (c1, r as f32), period, phase)).collect()
+    rows.iter()
+        .map(|&r| line((c0, r as f32), (c1, r as f32), period, phase))
+        .collect()
 }
 
 /// A rotating cross: `arms` arms of dots at radii 1..=len round `c`.

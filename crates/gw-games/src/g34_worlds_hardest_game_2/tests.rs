@@ -9,7 +9,11 @@ use serde_json::json;
 
 fn game(level: u32, seed: u64) -> WhgGame {
     let mut g = new_game();
-    g.init(&GameConfig { seed, level: Some(level), ..Default::default() });
+    g.init(&GameConfig {
+        seed,
+        level: Some(level),
+        ..Default::default()
+    });
     g
 }
 
@@ -59,7 +63,10 @@ fn a_press_moves_one_tile() {
 fn distance_to_goal_counts_down_towards_a_coin() {
     let mut g = game(2, 1);
     let d0 = g.state().metrics["distance_to_goal"].as_i64().unwrap();
-    assert_eq!(d0, 9, "the cross's centre coin is nine tiles from the start");
+    assert_eq!(
+        d0, 9,
+        "the cross's centre coin is nine tiles from the start"
+    );
     press(&mut g, "ArrowRight");
     assert_eq!(g.state().metrics["distance_to_goal"].as_i64().unwrap(), 8);
 }
@@ -67,8 +74,19 @@ fn distance_to_goal_counts_down_towards_a_coin() {
 #[test]
 fn coins_count_and_death_drops_unbanked_coins() {
     let mut g = game(1, 3);
-    let task = TaskInfo { task_id: "34_01".into(), score_field: "metrics.coins".into(), target: 1.0, level: Some(1) };
-    let steps = plan(g.level(), g.body(), Goal::for_task(&task), VARIANT.wait_ticks).expect("a coin is reachable");
+    let task = TaskInfo {
+        task_id: "34_01".into(),
+        score_field: "metrics.coins".into(),
+        target: 1.0,
+        level: Some(1),
+    };
+    let steps = plan(
+        g.level(),
+        g.body(),
+        Goal::for_task(&task),
+        VARIANT.wait_ticks,
+    )
+    .expect("a coin is reachable");
     run_plan(&mut g, &steps);
     assert_eq!(g.state().metrics["coins"], 1);
     // Now stand still until a dot train runs the square over.
@@ -88,8 +106,19 @@ fn coins_count_and_death_drops_unbanked_coins() {
 #[test]
 fn clearing_level_one_moves_on_to_level_two() {
     let mut g = game(1, 5);
-    let task = TaskInfo { task_id: "x".into(), score_field: "game_state.level".into(), target: 2.0, level: Some(1) };
-    let steps = plan(g.level(), g.body(), Goal::for_task(&task), VARIANT.wait_ticks).expect("level 1 is solvable");
+    let task = TaskInfo {
+        task_id: "x".into(),
+        score_field: "game_state.level".into(),
+        target: 2.0,
+        level: Some(1),
+    };
+    let steps = plan(
+        g.level(),
+        g.body(),
+        Goal::for_task(&task),
+        VARIANT.wait_ticks,
+    )
+    .expect("level 1 is solvable");
     run_plan(&mut g, &steps);
     let st = g.state();
     assert_eq!(st.game_state["level"], 2);
@@ -101,8 +130,19 @@ fn clearing_level_one_moves_on_to_level_two() {
 #[test]
 fn the_last_level_ends_in_success() {
     let mut g = game(3, 1);
-    let task = TaskInfo { task_id: "x".into(), score_field: "game_state.level".into(), target: 4.0, level: Some(3) };
-    let steps = plan(g.level(), g.body(), Goal::for_task(&task), VARIANT.wait_ticks).expect("level 3 is solvable");
+    let task = TaskInfo {
+        task_id: "x".into(),
+        score_field: "game_state.level".into(),
+        target: 4.0,
+        level: Some(3),
+    };
+    let steps = plan(
+        g.level(),
+        g.body(),
+        Goal::for_task(&task),
+        VARIANT.wait_ticks,
+    )
+    .expect("level 3 is solvable");
     run_plan(&mut g, &steps);
     assert_eq!(g.state().terminal.outcome, Some(Outcome::Success));
     assert_eq!(g.state().game_state["level"], 4);
@@ -119,7 +159,9 @@ fn random_policy_does_clearly_worse() {
     let mut wins = 0;
     for seed in 1..=5 {
         let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "34_05", seed, |_| Some(json!({"action": ids[rng.index(ids.len())]})));
+        let r = testkit::play(ID, "34_05", seed, |_| {
+            Some(json!({"action": ids[rng.index(ids.len())]}))
+        });
         wins += r.success as u32;
     }
     assert!(wins <= 1, "random play won {wins}/5");
@@ -137,7 +179,10 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 10), "");
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 10),
+        "df6344e08ecc910f45f59b8d1b6cc9a274f7b9a28b02e545bbc14ea2df90690d"
+    );
 }
 
 #[test]
@@ -150,7 +195,20 @@ fn report_expert() {
                 format!("{}:{}", if r.success { "ok" } else { "FAIL" }, r.steps)
             })
             .collect();
-        println!("{task}: {}", r.join(" "));
+        let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
+        let random_wins = (1..=5)
+            .filter(|&seed| {
+                let mut rng = Rng::new(seed, 99);
+                testkit::play(ID, task, seed, |_| {
+                    Some(json!({"action": ids[rng.index(ids.len())]}))
+                })
+                .success
+            })
+            .count();
+        println!(
+            "{task}: expert {} | random wins {random_wins}/5",
+            r.join(" ")
+        );
     }
 }
 
@@ -165,4 +223,9 @@ fn save_sample_frames() {
         }
         testkit::save_frame(&s, std::path::Path::new(&format!("/tmp/whg2_{task}.png")));
     }
+    let g = game(3, 1);
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    g.render(&mut pm);
+    let png = gw_core::frame::encode_png(&gw_core::frame::pixmap_rgb(&pm), 1280, 720);
+    std::fs::write("/tmp/whg2_level3.png", png).unwrap();
 }
