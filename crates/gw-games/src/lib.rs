@@ -15,19 +15,13 @@ pub mod g34_worlds_hardest_game_2;
 use gw_core::Game;
 
 /// Every native game id, in catalog order.
-pub const GAME_IDS: &[&str] = &[
-    g01_2048::ID,
-    g33_worlds_hardest_game::ID,
-    g34_worlds_hardest_game_2::ID,
-];
+pub const GAME_IDS: &[&str] = &[g01_2048::ID, g33_worlds_hardest_game::ID, g34_worlds_hardest_game_2::ID];
 
 /// A fresh instance of a native game (call `init` before use).
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
-        g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::WhgGame::new(
-            &g33_worlds_hardest_game::VARIANT,
-        )),
+        g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
         g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),
         _ => return None,
     };

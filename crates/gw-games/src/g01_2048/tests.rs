@@ -16,10 +16,7 @@ fn slide_merges_once_per_pair() {
 #[test]
 fn start_board_has_two_tiles_and_state_fields() {
     let mut g = Game2048::new();
-    g.init(&GameConfig {
-        seed: 9,
-        ..Default::default()
-    });
+    g.init(&GameConfig { seed: 9, ..Default::default() });
     let st = g.state().to_value();
     let tiles = g.board().iter().flatten().filter(|&&v| v != 0).count();
     assert_eq!(tiles, 2);
@@ -32,37 +29,21 @@ fn start_board_has_two_tiles_and_state_fields() {
 #[test]
 fn key_and_swipe_move_the_board() {
     let mut g = Game2048::new();
-    g.init(&GameConfig {
-        seed: 3,
-        ..Default::default()
-    });
+    g.init(&GameConfig { seed: 3, ..Default::default() });
     g.board = [[2, 2, 0, 0], [0; 4], [0; 4], [0; 4]];
-    g.handle_event(&InputEvent::KeyDown {
-        key: "ArrowLeft".into(),
-    });
+    g.handle_event(&InputEvent::KeyDown { key: "ArrowLeft".into() });
     assert_eq!(g.board[0][0], 4);
     assert_eq!(g.score, 4);
     g.board = [[0, 0, 0, 8], [0; 4], [0; 4], [0; 4]];
-    g.handle_event(&InputEvent::MouseDown {
-        x: 700.0,
-        y: 300.0,
-        button: MouseButton::Left,
-    });
-    g.handle_event(&InputEvent::MouseUp {
-        x: 500.0,
-        y: 310.0,
-        button: MouseButton::Left,
-    });
+    g.handle_event(&InputEvent::MouseDown { x: 700.0, y: 300.0, button: MouseButton::Left });
+    g.handle_event(&InputEvent::MouseUp { x: 500.0, y: 310.0, button: MouseButton::Left });
     assert_eq!(g.board[0][0], 8);
 }
 
 #[test]
 fn full_board_without_merges_is_terminal_fail() {
     let mut g = Game2048::new();
-    g.init(&GameConfig {
-        seed: 1,
-        ..Default::default()
-    });
+    g.init(&GameConfig { seed: 1, ..Default::default() });
     g.board = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 0]];
     g.board[3][3] = 0;
     // Moving right fills the last cell via spawn; the board may then be stuck.
@@ -93,10 +74,7 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 10),
-        "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146"
-    );
+    assert_eq!(testkit::frame_hash_after(ID, 1, 10), "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146");
 }
 
 #[test]
@@ -105,8 +83,7 @@ fn save_sample_frame() {
     let mut s = testkit::stepper(ID, "01_01", 1);
     for _ in 0..25 {
         let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
+        s.step(gw_core::registry::Interface::Generalist, Some(&p)).unwrap();
     }
     testkit::save_frame(&s, std::path::Path::new("/tmp/2048.png"));
 }

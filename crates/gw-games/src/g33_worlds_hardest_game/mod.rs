@@ -42,6 +42,11 @@ use tiny_skia::Pixmap;
 
 pub const ID: &str = "33_worlds-hardest-game";
 
+/// A fresh WHG game (call `init` before use).
+pub fn new_game() -> WhgGame {
+    WhgGame::new(&VARIANT)
+}
+
 /// What differs between the two WHG games.
 pub struct Variant {
     pub id: &'static str,
@@ -488,20 +493,7 @@ impl Game for WhgGame {
         let (ox, oy) = (ORIGIN_X, ORIGIN_Y);
         for (i, &(x, y)) in lv.coins.iter().enumerate() {
             if self.body.coins & (1 << i) == 0 {
-                draw::circle(
-                    pm,
-                    ox + x as f32,
-                    oy + y as f32,
-                    engine::COIN_R + 2.0,
-                    rgb(60, 50, 0),
-                );
-                draw::circle(
-                    pm,
-                    ox + x as f32,
-                    oy + y as f32,
-                    engine::COIN_R - 1.0,
-                    rgb(255, 214, 0),
-                );
+                blit(pm, &sprites().coin, ox + x as f32, oy + y as f32);
             }
         }
         if let Some((x, y, n)) = self.death_mark

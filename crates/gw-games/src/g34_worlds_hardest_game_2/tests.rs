@@ -181,7 +181,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "df6344e08ecc910f45f59b8d1b6cc9a274f7b9a28b02e545bbc14ea2df90690d"
+        "dbd42cfdd2fad0d07b2c1dfe115b421d1b5a4d4ef1adefc653e25f23860d8ced"
     );
 }
 
