@@ -20,6 +20,8 @@ pub mod g16_hextris;
 pub mod g27_stack;
 pub mod g29_tetris;
 pub mod g32_wordle;
+pub mod g33_worlds_hardest_game;
+pub mod g34_worlds_hardest_game_2;
 
 use gw_core::Game;
 
@@ -34,6 +36,8 @@ pub const GAME_IDS: &[&str] = &[
     g27_stack::ID,
     g29_tetris::ID,
     g32_wordle::ID,
+    g33_worlds_hardest_game::ID,
+    g34_worlds_hardest_game_2::ID,
 ];
 
 /// A fresh instance of a native game (call `init` before use).
@@ -48,6 +52,8 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
+        g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
+        g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),
         _ => return None,
     };
     Some(game)
