@@ -56,10 +56,18 @@ fn pac_seeds(m: &Mover) -> Vec<((i32, i32), i32)> {
     if m.at_center() || !m.moving {
         return vec![(m.tile(), 0)];
     }
-    let along = if matches!(m.dir, Dir::Left | Dir::Right) { m.x } else { m.y };
+    let along = if matches!(m.dir, Dir::Left | Dir::Right) {
+        m.x
+    } else {
+        m.y
+    };
     let rem = along.rem_euclid(U);
     let positive = matches!(m.dir, Dir::Right | Dir::Down);
-    let (ahead, behind) = if positive { (U - rem, rem) } else { (rem, U - rem) };
+    let (ahead, behind) = if positive {
+        (U - rem, rem)
+    } else {
+        (rem, U - rem)
+    };
     let (dx, dy) = m.dir.delta();
     let tile_of = |x: i32, y: i32| (x.div_euclid(U).rem_euclid(W as i32), y.div_euclid(U));
     let head = tile_of(m.x + dx * ahead, m.y + dy * ahead);
@@ -92,7 +100,11 @@ fn plan(g: &Pacman, margin_ticks: i32, safe: bool, save_power: bool) -> Option<P
         if !threat {
             continue;
         }
-        let seeds = if gh.state == GhostState::Leaving { vec![(HOUSE_EXIT, 2)] } else { vec![(gh.m.tile(), 0)] };
+        let seeds = if gh.state == GhostState::Leaving {
+            vec![(HOUSE_EXIT, 2)]
+        } else {
+            vec![(gh.m.tile(), 0)]
+        };
         let d = bfs(cells, &seeds);
         for (t, &v) in d.iter().enumerate() {
             if v != i32::MAX {
@@ -101,9 +113,20 @@ fn plan(g: &Pacman, margin_ticks: i32, safe: bool, save_power: bool) -> Option<P
         }
     }
     // Keep power pellets for when a ghost is near, so it can be eaten.
-    let near = pac_seeds(&g.pac).iter().map(|&((x, y), _)| danger[idx(x, y)]).min().unwrap_or(i32::MAX);
-    let active = g.ghosts.iter().filter(|gh| gh.state == GhostState::Active && !gh.frightened).count();
-    let keep_power = save_power && g.fright_ms == 0 && !(near < 6 * U / gspeed.max(1) * 1 && active >= 2) && near > 3 * U / gspeed;
+    let near = pac_seeds(&g.pac)
+        .iter()
+        .map(|&((x, y), _)| danger[idx(x, y)])
+        .min()
+        .unwrap_or(i32::MAX);
+    let active = g
+        .ghosts
+        .iter()
+        .filter(|gh| gh.state == GhostState::Active && !gh.frightened)
+        .count();
+    let keep_power = save_power
+        && g.fright_ms == 0
+        && !(near < 6 * U / gspeed.max(1) && active >= 2)
+        && near > 3 * U / gspeed;
     let is_power = |i: usize| g.pellets[i / W][i % W] == 2;
     // Dijkstra over Pac-Man arrival time (ticks), respecting safety.
     let mut cost = vec![i32::MAX; NT];
@@ -144,7 +167,10 @@ fn plan(g: &Pacman, margin_ticks: i32, safe: bool, save_power: bool) -> Option<P
     // A frightened ghost we can catch in time.
     for &(x, y) in &prey {
         let i = idx(x, y);
-        if reach(i) && (cost[i] as u64 * TICK_MS) + 600 < g.fright_ms && goal.is_none_or(|gi| cost[i] < cost[gi]) {
+        if reach(i)
+            && (cost[i] as u64 * TICK_MS) + 600 < g.fright_ms
+            && goal.is_none_or(|gi| cost[i] < cost[gi])
+        {
             goal = Some(i);
         }
     }
@@ -178,7 +204,15 @@ struct Look<'a> {
     danger: &'a [i32],
 }
 
-fn follow(g: &Pacman, look: &Look, mut m: Mover, buffered: Option<Dir>, start_tick: i32, ticks: u32, mut at: usize) -> Option<(Mover, usize)> {
+fn follow(
+    g: &Pacman,
+    look: &Look,
+    mut m: Mover,
+    buffered: Option<Dir>,
+    start_tick: i32,
+    ticks: u32,
+    mut at: usize,
+) -> Option<(Mover, usize)> {
     let speed = g.pac_speed();
     let full = look.full;
     for k in 0..ticks as i32 {
@@ -222,11 +256,20 @@ impl Act {
     }
 }
 
-const ACTS: [Act; 5] = [Act::Wait, Act::Press(Dir::Up), Act::Press(Dir::Left), Act::Press(Dir::Down), Act::Press(Dir::Right)];
+const ACTS: [Act; 5] = [
+    Act::Wait,
+    Act::Press(Dir::Up),
+    Act::Press(Dir::Left),
+    Act::Press(Dir::Down),
+    Act::Press(Dir::Right),
+];
 
 /// The expert's key for this step (`None` = wait).
 pub fn choose(g: &Pacman, _task: &TaskInfo) -> Option<Dir> {
-    if matches!(g.phase, Phase::Over | Phase::Dying(_) | Phase::LevelClear(_)) {
+    if matches!(
+        g.phase,
+        Phase::Over | Phase::Dying(_) | Phase::LevelClear(_)
+    ) {
         return None;
     }
     let plan = plan(g, 12, true, true)
@@ -243,7 +286,10 @@ pub fn choose(g: &Pacman, _task: &TaskInfo) -> Option<Dir> {
         return None;
     }
     // Two-step look-ahead over {wait, four keys}.
-    let look = Look { full: &full, danger: &plan.danger };
+    let look = Look {
+        full: &full,
+        danger: &plan.danger,
+    };
     let mut best: Option<((usize, i32, i32), Act)> = None;
     for (k1, &a1) in ACTS.iter().enumerate() {
         let mut m1 = g.pac;
@@ -251,7 +297,9 @@ pub fn choose(g: &Pacman, _task: &TaskInfo) -> Option<Dir> {
         if g.phase == Phase::Ready && matches!(a1, Act::Wait) {
             continue;
         }
-        let Some((m1, at1)) = follow(g, &look, m1, b1, 0, t1, 0) else { continue };
+        let Some((m1, at1)) = follow(g, &look, m1, b1, 0, t1, 0) else {
+            continue;
+        };
         let mut second = at1;
         for &a2 in &ACTS {
             let mut m2 = m1;

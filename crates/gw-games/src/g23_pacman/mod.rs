@@ -21,7 +21,9 @@ mod tests;
 use crate::draw::{self, Align, Rgb, rgb};
 use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
@@ -190,11 +192,19 @@ pub struct Mover {
 
 impl Mover {
     pub fn at_tile(tx: i32, ty: i32, dir: Dir) -> Self {
-        Mover { x: tx * U, y: ty * U, dir, moving: true }
+        Mover {
+            x: tx * U,
+            y: ty * U,
+            dir,
+            moving: true,
+        }
     }
     /// The tile the actor is (mostly) on.
     pub fn tile(&self) -> (i32, i32) {
-        (((self.x + U / 2).div_euclid(U)).rem_euclid(W as i32), (self.y + U / 2).div_euclid(U))
+        (
+            ((self.x + U / 2).div_euclid(U)).rem_euclid(W as i32),
+            (self.y + U / 2).div_euclid(U),
+        )
     }
     pub fn at_center(&self) -> bool {
         self.x.rem_euclid(U) == 0 && self.y.rem_euclid(U) == 0
@@ -206,7 +216,11 @@ impl Mover {
             decide(self);
         }
         while dist > 0 && self.moving {
-            let along = if self.dir.horizontal() { self.x } else { self.y };
+            let along = if self.dir.horizontal() {
+                self.x
+            } else {
+                self.y
+            };
             let rem = along.rem_euclid(U);
             let positive = matches!(self.dir, Dir::Right | Dir::Down);
             let to_center = if rem == 0 {
@@ -269,7 +283,9 @@ const GHOST_EYES_SPEED: i32 = 180;
 const GHOST_HOUSE_SPEED: i32 = 45;
 
 pub fn fright_ms_for(level: u32) -> u64 {
-    6000u64.saturating_sub(1000 * level.saturating_sub(1) as u64).max(2000)
+    6000u64
+        .saturating_sub(1000 * level.saturating_sub(1) as u64)
+        .max(2000)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -370,12 +386,36 @@ impl Default for Pacman {
 fn ghost_home(i: usize) -> Ghost {
     let m = match i {
         0 => Mover::at_tile(HOUSE_EXIT.0, HOUSE_EXIT.1, Dir::Left),
-        1 => Mover { x: HOUSE_DOOR_X, y: HOUSE_MID_Y, dir: Dir::Down, moving: false },
-        2 => Mover { x: 11 * U + U / 2, y: HOUSE_MID_Y, dir: Dir::Up, moving: false },
-        _ => Mover { x: 15 * U + U / 2, y: HOUSE_MID_Y, dir: Dir::Up, moving: false },
+        1 => Mover {
+            x: HOUSE_DOOR_X,
+            y: HOUSE_MID_Y,
+            dir: Dir::Down,
+            moving: false,
+        },
+        2 => Mover {
+            x: 11 * U + U / 2,
+            y: HOUSE_MID_Y,
+            dir: Dir::Up,
+            moving: false,
+        },
+        _ => Mover {
+            x: 15 * U + U / 2,
+            y: HOUSE_MID_Y,
+            dir: Dir::Up,
+            moving: false,
+        },
     };
-    let state = if i == 0 { GhostState::Active } else { GhostState::InHouse };
-    Ghost { m, state, frightened: false, reverse_pending: false }
+    let state = if i == 0 {
+        GhostState::Active
+    } else {
+        GhostState::InHouse
+    };
+    Ghost {
+        m,
+        state,
+        frightened: false,
+        reverse_pending: false,
+    }
 }
 
 fn fruit_points(level: u32) -> u32 {
@@ -446,7 +486,7 @@ impl Pacman {
     }
 
     pub fn scatter(&self) -> bool {
-        self.mode_phase < PHASES.len() && self.mode_phase % 2 == 0
+        self.mode_phase < PHASES.len() && self.mode_phase.is_multiple_of(2)
     }
 
     fn mode_name(&self) -> &'static str {
@@ -481,7 +521,11 @@ impl Pacman {
             _ => {
                 let (gx, gy) = self.ghosts[3].m.tile();
                 let d2 = (gx - px).pow(2) + (gy - py).pow(2);
-                if d2 > 64 { (px, py) } else { SCATTER_CORNERS[3] }
+                if d2 > 64 {
+                    (px, py)
+                } else {
+                    SCATTER_CORNERS[3]
+                }
             }
         }
     }
@@ -561,7 +605,11 @@ impl Pacman {
                     ghost_speed(level)
                 };
                 let eyes = g.state == GhostState::Eyes;
-                let target = if eyes { HOUSE_EXIT } else { self.ghost_target(i) };
+                let target = if eyes {
+                    HOUSE_EXIT
+                } else {
+                    self.ghost_target(i)
+                };
                 let frightened = g.frightened && !eyes;
                 let cells = &self.cells;
                 let rng = &mut self.rng;
@@ -634,7 +682,9 @@ impl Pacman {
         } else {
             self.score += 10;
         }
-        if (self.pellets_eaten_level == 70 || self.pellets_eaten_level == 170) && self.fruits_spawned < 2 {
+        if (self.pellets_eaten_level == 70 || self.pellets_eaten_level == 170)
+            && self.fruits_spawned < 2
+        {
             self.fruits_spawned += 1;
             self.fruit = Some((fruit_points(self.level), FRUIT_MS));
         }
@@ -661,13 +711,19 @@ impl Pacman {
                 self.ghosts_eaten += 1;
                 self.ghosts[i].state = GhostState::Eyes;
                 self.ghosts[i].frightened = false;
-                self.popups.push(Popup { x: g.m.x, y: g.m.y, points, ms: 1000 });
+                self.popups.push(Popup {
+                    x: g.m.x,
+                    y: g.m.y,
+                    points,
+                    ms: 1000,
+                });
             } else {
                 self.lives = self.lives.saturating_sub(1);
                 self.deaths += 1;
                 if self.lives == 0 {
                     self.phase = Phase::Over;
-                    self.terminal = Terminal::ended(Outcome::Fail, "caught by a ghost with no lives left");
+                    self.terminal =
+                        Terminal::ended(Outcome::Fail, "caught by a ghost with no lives left");
                 } else {
                     self.phase = Phase::Dying(DEATH_MS);
                 }
@@ -729,7 +785,11 @@ impl Pacman {
             }
         }
         if let Some((pts, ms)) = self.fruit {
-            self.fruit = if ms > TICK_MS { Some((pts, ms - TICK_MS)) } else { None };
+            self.fruit = if ms > TICK_MS {
+                Some((pts, ms - TICK_MS))
+            } else {
+                None
+            };
         }
         let speed = self.pac_speed();
         pac_tick(&self.cells, &mut self.pac, self.buffered, speed);
@@ -740,7 +800,12 @@ impl Pacman {
             self.score += pts;
             self.fruits_eaten += 1;
             self.fruit = None;
-            self.popups.push(Popup { x: FRUIT_TILE.0 * U, y: FRUIT_TILE.1 * U, points: pts, ms: 1000 });
+            self.popups.push(Popup {
+                x: FRUIT_TILE.0 * U,
+                y: FRUIT_TILE.1 * U,
+                points: pts,
+                ms: 1000,
+            });
         }
         self.collide();
         if self.phase != Phase::Playing {
@@ -796,10 +861,18 @@ impl Pacman {
 const TILE: f32 = 20.0;
 const MAZE_X: f32 = (1280.0 - TILE * W as f32) / 2.0;
 const MAZE_Y: f32 = 68.0;
-const GHOST_COLORS: [Rgb; 4] = [rgb(255, 0, 0), rgb(255, 184, 255), rgb(0, 255, 255), rgb(255, 184, 82)];
+const GHOST_COLORS: [Rgb; 4] = [
+    rgb(255, 0, 0),
+    rgb(255, 184, 255),
+    rgb(0, 255, 255),
+    rgb(255, 184, 82),
+];
 
 fn screen(x: i32, y: i32) -> (f32, f32) {
-    (MAZE_X + (x as f32 / U as f32 + 0.5) * TILE, MAZE_Y + (y as f32 / U as f32 + 0.5) * TILE)
+    (
+        MAZE_X + (x as f32 / U as f32 + 0.5) * TILE,
+        MAZE_Y + (y as f32 / U as f32 + 0.5) * TILE,
+    )
 }
 
 fn draw_pacman(pm: &mut Pixmap, cx: f32, cy: f32, r: f32, dir: Dir, open_frac: f32) {
@@ -819,8 +892,14 @@ fn draw_pacman(pm: &mut Pixmap, cx: f32, cy: f32, r: f32, dir: Dir, open_frac: f
         pm,
         &[
             (cx, cy),
-            (cx + rr * libm::cosf(base + half), cy + rr * libm::sinf(base + half)),
-            (cx + rr * libm::cosf(base - half), cy + rr * libm::sinf(base - half)),
+            (
+                cx + rr * libm::cosf(base + half),
+                cy + rr * libm::sinf(base + half),
+            ),
+            (
+                cx + rr * libm::cosf(base - half),
+                cy + rr * libm::sinf(base - half),
+            ),
         ],
         rgb(0, 0, 0),
     );
@@ -833,55 +912,124 @@ fn draw_ghost(pm: &mut Pixmap, cx: f32, cy: f32, body: Option<Rgb>, dir: Dir, sc
         draw::rect(pm, cx - r, cy - 1.0, 2.0 * r, r, c);
         for k in 0..3 {
             let x0 = cx - r + k as f32 * 6.0;
-            draw::polygon(pm, &[(x0, cy + 8.0), (x0 + 6.0, cy + 8.0), (x0 + 3.0, cy + 11.0)], c);
+            draw::polygon(
+                pm,
+                &[(x0, cy + 8.0), (x0 + 6.0, cy + 8.0), (x0 + 3.0, cy + 11.0)],
+                c,
+            );
         }
     }
     if scared_face {
         draw::rect(pm, cx - 5.0, cy - 4.0, 3.0, 3.0, rgb(255, 220, 200));
         draw::rect(pm, cx + 2.0, cy - 4.0, 3.0, 3.0, rgb(255, 220, 200));
-        draw::line(pm, cx - 6.0, cy + 4.0, cx + 6.0, cy + 4.0, 1.5, rgb(255, 220, 200));
+        draw::line(
+            pm,
+            cx - 6.0,
+            cy + 4.0,
+            cx + 6.0,
+            cy + 4.0,
+            1.5,
+            rgb(255, 220, 200),
+        );
         return;
     }
     let (dx, dy) = dir.delta();
     for ex in [-4.0f32, 4.0] {
         draw::circle(pm, cx + ex, cy - 3.0, 3.2, rgb(255, 255, 255));
-        draw::circle(pm, cx + ex + dx as f32 * 1.5, cy - 3.0 + dy as f32 * 1.5, 1.7, rgb(30, 40, 200));
+        draw::circle(
+            pm,
+            cx + ex + dx as f32 * 1.5,
+            cy - 3.0 + dy as f32 * 1.5,
+            1.7,
+            rgb(30, 40, 200),
+        );
+    }
+}
+
+/// The static wall layer of the maze (opaque, corridors black).
+fn wall_layer(cells: &Grid) -> Pixmap {
+    let mut pm = Pixmap::new((TILE * W as f32) as u32, (TILE * H as f32) as u32).expect("layer");
+    draw::clear(&mut pm, rgb(0, 0, 0));
+    let wall_fill = rgb(14, 18, 80);
+    let wall_edge = rgb(60, 90, 255);
+    let not_wall = |xx: i32, yy: i32| {
+        (0..W as i32).contains(&xx)
+            && (0..H as i32).contains(&yy)
+            && cells[yy as usize][xx as usize] != Cell::Wall
+    };
+    for (y, row) in cells.iter().enumerate() {
+        for (x, cell) in row.iter().enumerate() {
+            let (sx, sy) = (x as f32 * TILE, y as f32 * TILE);
+            let (xi, yi) = (x as i32, y as i32);
+            match cell {
+                Cell::Wall => {
+                    draw::rect(&mut pm, sx, sy, TILE, TILE, wall_fill);
+                    if not_wall(xi, yi - 1) {
+                        draw::rect(&mut pm, sx, sy, TILE, 3.0, wall_edge);
+                    }
+                    if not_wall(xi, yi + 1) {
+                        draw::rect(&mut pm, sx, sy + TILE - 3.0, TILE, 3.0, wall_edge);
+                    }
+                    if not_wall(xi - 1, yi) {
+                        draw::rect(&mut pm, sx, sy, 3.0, TILE, wall_edge);
+                    }
+                    if not_wall(xi + 1, yi) {
+                        draw::rect(&mut pm, sx + TILE - 3.0, sy, 3.0, TILE, wall_edge);
+                    }
+                }
+                Cell::Door => draw::rect(
+                    &mut pm,
+                    sx,
+                    sy + TILE / 2.0 - 2.0,
+                    TILE,
+                    4.0,
+                    rgb(255, 184, 222),
+                ),
+                _ => {}
+            }
+        }
+    }
+    pm
+}
+
+/// An opaque `n`×`n` square of pixels at integer (x, y).
+fn fill_square(pm: &mut Pixmap, x: usize, y: usize, n: usize, c: Rgb) {
+    let w = pm.width() as usize;
+    let data = pm.data_mut();
+    for yy in y..y + n {
+        for xx in x..x + n {
+            let i = (yy * w + xx) * 4;
+            data[i..i + 4].copy_from_slice(&[c.0, c.1, c.2, 255]);
+        }
     }
 }
 
 impl Pacman {
     fn render_maze(&self, pm: &mut Pixmap) {
-        let wall_fill = rgb(14, 18, 80);
-        let wall_edge = rgb(60, 90, 255);
+        // The walls never change: draw them once into an opaque layer and
+        // copy its rows into the frame.
+        static LAYER: std::sync::OnceLock<Pixmap> = std::sync::OnceLock::new();
+        let layer = LAYER.get_or_init(|| wall_layer(&self.cells));
+        let (lw, fw) = (layer.width() as usize * 4, pm.width() as usize * 4);
+        let (ox, oy) = (MAZE_X as usize * 4, MAZE_Y as usize);
+        let data = pm.data_mut();
+        for (row, src) in layer.data().chunks_exact(lw).enumerate() {
+            let at = (oy + row) * fw + ox;
+            data[at..at + lw].copy_from_slice(src);
+        }
+        let pellet = rgb(255, 200, 180);
         for y in 0..H {
             for x in 0..W {
                 let (sx, sy) = (MAZE_X + x as f32 * TILE, MAZE_Y + y as f32 * TILE);
-                match self.cells[y][x] {
-                    Cell::Wall => {
-                        draw::rect(pm, sx, sy, TILE, TILE, wall_fill);
-                        let not_wall = |xx: i32, yy: i32| {
-                            (0..W as i32).contains(&xx) && (0..H as i32).contains(&yy) && self.cells[yy as usize][xx as usize] != Cell::Wall
-                        };
-                        let (xi, yi) = (x as i32, y as i32);
-                        if not_wall(xi, yi - 1) {
-                            draw::rect(pm, sx, sy, TILE, 3.0, wall_edge);
-                        }
-                        if not_wall(xi, yi + 1) {
-                            draw::rect(pm, sx, sy + TILE - 3.0, TILE, 3.0, wall_edge);
-                        }
-                        if not_wall(xi - 1, yi) {
-                            draw::rect(pm, sx, sy, 3.0, TILE, wall_edge);
-                        }
-                        if not_wall(xi + 1, yi) {
-                            draw::rect(pm, sx + TILE - 3.0, sy, 3.0, TILE, wall_edge);
-                        }
-                    }
-                    Cell::Door => draw::rect(pm, sx, sy + TILE / 2.0 - 2.0, TILE, 4.0, rgb(255, 184, 222)),
-                    _ => {}
-                }
                 match self.pellets[y][x] {
-                    1 => draw::rect(pm, sx + TILE / 2.0 - 2.5, sy + TILE / 2.0 - 2.5, 5.0, 5.0, rgb(255, 200, 180)),
-                    2 => draw::circle(pm, sx + TILE / 2.0, sy + TILE / 2.0, 7.0, rgb(255, 200, 180)),
+                    1 => fill_square(pm, sx as usize + 8, sy as usize + 8, 4, pellet),
+                    2 => draw::circle(
+                        pm,
+                        sx + TILE / 2.0,
+                        sy + TILE / 2.0,
+                        7.0,
+                        rgb(255, 200, 180),
+                    ),
                     _ => {}
                 }
             }
@@ -894,29 +1042,120 @@ impl Pacman {
         let lx = 30.0;
         draw::text(pm, "LIVES", lx, 90.0, 22.0, white, Align::Left);
         for k in 0..self.lives {
-            draw_pacman(pm, lx + 16.0 + k as f32 * 36.0, 140.0, 13.0, Dir::Right, 0.6);
+            draw_pacman(
+                pm,
+                lx + 16.0 + k as f32 * 36.0,
+                140.0,
+                13.0,
+                Dir::Right,
+                0.6,
+            );
         }
-        draw::text(pm, &format!("LEVEL {}", self.level), lx, 180.0, 22.0, white, Align::Left);
-        draw::text(pm, &format!("PELLETS LEFT {}", self.pellets_left), lx, 220.0, 22.0, white, Align::Left);
+        draw::text(
+            pm,
+            &format!("LEVEL {}", self.level),
+            lx,
+            180.0,
+            22.0,
+            white,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            &format!("PELLETS LEFT {}", self.pellets_left),
+            lx,
+            220.0,
+            22.0,
+            white,
+            Align::Left,
+        );
         let mode = self.mode_name().to_uppercase();
-        draw::text(pm, &format!("GHOSTS: {mode}"), lx, 260.0, 22.0, white, Align::Left);
+        draw::text(
+            pm,
+            &format!("GHOSTS: {mode}"),
+            lx,
+            260.0,
+            22.0,
+            white,
+            Align::Left,
+        );
         if self.fright_ms > 0 {
-            draw::text(pm, &format!("POWER {:.1} s", self.fright_ms as f64 / 1000.0), lx, 300.0, 22.0, rgb(90, 140, 255), Align::Left);
+            draw::text(
+                pm,
+                &format!("POWER {:.1} s", self.fright_ms as f64 / 1000.0),
+                lx,
+                300.0,
+                22.0,
+                rgb(90, 140, 255),
+                Align::Left,
+            );
         }
-        draw::text(pm, &format!("HIGH SCORE {}", self.high_score.max(self.score)), lx, 340.0, 22.0, yellow, Align::Left);
-        draw::text(pm, "Pellet 10  Power 50", lx, 420.0, 18.0, rgb(180, 180, 180), Align::Left);
-        draw::text(pm, "Ghosts 200-1600", lx, 446.0, 18.0, rgb(180, 180, 180), Align::Left);
-        draw::text(pm, "Arrow keys steer", lx, 640.0, 20.0, rgb(180, 180, 180), Align::Left);
+        draw::text(
+            pm,
+            &format!("HIGH SCORE {}", self.high_score.max(self.score)),
+            lx,
+            340.0,
+            22.0,
+            yellow,
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "Pellet 10  Power 50",
+            lx,
+            420.0,
+            18.0,
+            rgb(180, 180, 180),
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "Ghosts 200-1600",
+            lx,
+            446.0,
+            18.0,
+            rgb(180, 180, 180),
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "Arrow keys steer",
+            lx,
+            640.0,
+            20.0,
+            rgb(180, 180, 180),
+            Align::Left,
+        );
 
         let rx = MAZE_X + TILE * W as f32 + 40.0;
-        let roles = ["BLINKY chases", "PINKY ambushes", "INKY flanks", "CLYDE is shy"];
+        let roles = [
+            "BLINKY chases",
+            "PINKY ambushes",
+            "INKY flanks",
+            "CLYDE is shy",
+        ];
         for (i, role) in roles.iter().enumerate() {
             let y = 100.0 + i as f32 * 48.0;
-            draw_ghost(pm, rx + 10.0, y + 12.0, Some(GHOST_COLORS[i]), Dir::Right, false);
+            draw_ghost(
+                pm,
+                rx + 10.0,
+                y + 12.0,
+                Some(GHOST_COLORS[i]),
+                Dir::Right,
+                false,
+            );
             draw::text(pm, role, rx + 32.0, y, 20.0, white, Align::Left);
         }
         if let Some((pts, _)) = self.fruit {
-            draw::text(pm, &format!("BONUS FRUIT {pts}"), rx, 320.0, 20.0, rgb(255, 90, 90), Align::Left);
+            draw::text(
+                pm,
+                &format!("BONUS FRUIT {pts}"),
+                rx,
+                320.0,
+                20.0,
+                rgb(255, 90, 90),
+                Align::Left,
+            );
         }
     }
 }
@@ -956,12 +1195,22 @@ impl Game for Pacman {
             Phase::Ready => Status::Ready,
             _ => Status::Playing,
         };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let (tx, ty) = self.pac.tile();
         let f = |v: i32| v as f64 / U as f64;
         set(&mut s.game_state, "score", self.score);
         set(&mut s.game_state, "level", self.level);
-        set(&mut s.game_state, "progress", self.pellets_eaten_level as f64 / self.pellets_total.max(1) as f64);
+        set(
+            &mut s.game_state,
+            "progress",
+            self.pellets_eaten_level as f64 / self.pellets_total.max(1) as f64,
+        );
         set(
             &mut s.game_state,
             "player",
@@ -981,7 +1230,11 @@ impl Game for Pacman {
             .collect();
         set(&mut s.game_state, "entities", json!(ghosts));
         set(&mut s.metrics, "primary_score", self.score);
-        set(&mut s.metrics, "high_score", self.high_score.max(self.score));
+        set(
+            &mut s.metrics,
+            "high_score",
+            self.high_score.max(self.score),
+        );
         set(&mut s.metrics, "lives", self.lives);
         set(&mut s.metrics, "deaths", self.deaths);
         set(&mut s.metrics, "maze_index", self.maze_index());
@@ -995,7 +1248,14 @@ impl Game for Pacman {
         set(&mut s.raw, "mode_phase", self.mode_phase);
         set(&mut s.raw, "mode_ms", self.mode_ms);
         set(&mut s.raw, "round_ms", self.round_ms);
-        set(&mut s.raw, "fruit", json!(self.fruit.map(|(p, ms)| json!({"points": p, "ms_left": ms}))));
+        set(
+            &mut s.raw,
+            "fruit",
+            json!(
+                self.fruit
+                    .map(|(p, ms)| json!({"points": p, "ms_left": ms}))
+            ),
+        );
         set(
             &mut s.raw,
             "phase",
@@ -1022,7 +1282,11 @@ impl Game for Pacman {
                 };
                 self.steer(dir);
             }
-            InputEvent::MouseDown { x, y, button: MouseButton::Left } => {
+            InputEvent::MouseDown {
+                x,
+                y,
+                button: MouseButton::Left,
+            } => {
                 // A click steers towards the clicked point along its main axis.
                 let (px, py) = screen(self.pac.x, self.pac.y);
                 let (dx, dy) = (x - px, y - py);
@@ -1051,14 +1315,30 @@ impl Game for Pacman {
 
     fn render(&self, pm: &mut Pixmap) {
         draw::clear(pm, rgb(0, 0, 0));
-        draw::hud(pm, "Pac-Man", &[("Score", self.score.to_string()), ("Lives", self.lives.to_string()), ("Level", self.level.to_string())]);
+        draw::hud(
+            pm,
+            "Pac-Man",
+            &[
+                ("Score", self.score.to_string()),
+                ("Lives", self.lives.to_string()),
+                ("Level", self.level.to_string()),
+            ],
+        );
         self.render_maze(pm);
         if let Some((_, ms)) = self.fruit {
             let (cx, cy) = screen(FRUIT_TILE.0 * U, FRUIT_TILE.1 * U);
             if ms > 0 {
                 draw::circle(pm, cx - 4.0, cy + 2.0, 5.5, rgb(230, 20, 40));
                 draw::circle(pm, cx + 4.0, cy + 3.0, 5.5, rgb(230, 20, 40));
-                draw::line(pm, cx - 3.0, cy - 3.0, cx + 3.0, cy - 9.0, 2.0, rgb(60, 170, 60));
+                draw::line(
+                    pm,
+                    cx - 3.0,
+                    cy - 3.0,
+                    cx + 3.0,
+                    cy - 9.0,
+                    2.0,
+                    rgb(60, 170, 60),
+                );
             }
         }
         let dying = matches!(self.phase, Phase::Dying(_) | Phase::Over);
@@ -1066,10 +1346,17 @@ impl Game for Pacman {
             for (i, g) in self.ghosts.iter().enumerate() {
                 let (cx, cy) = screen(g.m.x, g.m.y);
                 match g.state {
-                    GhostState::Eyes | GhostState::Entering => draw_ghost(pm, cx, cy, None, g.m.dir, false),
+                    GhostState::Eyes | GhostState::Entering => {
+                        draw_ghost(pm, cx, cy, None, g.m.dir, false)
+                    }
                     _ if g.frightened => {
-                        let flash = self.fright_ms < 2000 && (self.fright_ms / 200) % 2 == 0;
-                        let c = if flash { rgb(240, 240, 255) } else { rgb(40, 40, 230) };
+                        let flash =
+                            self.fright_ms < 2000 && (self.fright_ms / 200).is_multiple_of(2);
+                        let c = if flash {
+                            rgb(240, 240, 255)
+                        } else {
+                            rgb(40, 40, 230)
+                        };
                         draw_ghost(pm, cx, cy, Some(c), g.m.dir, true);
                     }
                     _ => draw_ghost(pm, cx, cy, Some(GHOST_COLORS[i]), g.m.dir, false),
@@ -1091,12 +1378,36 @@ impl Game for Pacman {
         }
         for p in &self.popups {
             let (x, y) = screen(p.x, p.y);
-            draw::text(pm, &p.points.to_string(), x, y - 10.0, 16.0, rgb(0, 255, 255), Align::Center);
+            draw::text(
+                pm,
+                &p.points.to_string(),
+                x,
+                y - 10.0,
+                16.0,
+                rgb(0, 255, 255),
+                Align::Center,
+            );
         }
         let (rx, ry) = screen(13 * U + U / 2, 17 * U);
         match self.phase {
-            Phase::Ready => draw::text(pm, "READY!", rx, ry - 11.0, 20.0, rgb(255, 230, 0), Align::Center),
-            Phase::LevelClear(_) => draw::text(pm, "LEVEL CLEAR!", rx, ry - 11.0, 20.0, rgb(255, 230, 0), Align::Center),
+            Phase::Ready => draw::text(
+                pm,
+                "READY!",
+                rx,
+                ry - 11.0,
+                20.0,
+                rgb(255, 230, 0),
+                Align::Center,
+            ),
+            Phase::LevelClear(_) => draw::text(
+                pm,
+                "LEVEL CLEAR!",
+                rx,
+                ry - 11.0,
+                20.0,
+                rgb(255, 230, 0),
+                Align::Center,
+            ),
             _ => {}
         }
         self.render_panels(pm);

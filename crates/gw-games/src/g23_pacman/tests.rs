@@ -4,7 +4,10 @@ use gw_core::registry::Interface;
 
 fn game(seed: u64) -> Pacman {
     let mut g = Pacman::new();
-    g.init(&GameConfig { seed, ..Default::default() });
+    g.init(&GameConfig {
+        seed,
+        ..Default::default()
+    });
     g
 }
 
@@ -17,7 +20,12 @@ fn key(g: &mut Pacman, k: &str) {
 fn park_ghosts(g: &mut Pacman) {
     for gh in &mut g.ghosts {
         gh.state = GhostState::InHouse;
-        gh.m = Mover { x: HOUSE_EXIT.0 * U, y: 14 * U, dir: Dir::Up, moving: false };
+        gh.m = Mover {
+            x: HOUSE_EXIT.0 * U,
+            y: 14 * U,
+            dir: Dir::Up,
+            moving: false,
+        };
     }
     g.round_ms = 0;
 }
@@ -64,7 +72,10 @@ fn waits_for_first_key_then_keeps_moving() {
     assert_eq!(g.state().status, Status::Ready);
     g.advance(1000);
     assert_eq!(g.pac, Mover::at_tile(PAC_START.0, PAC_START.1, Dir::Left));
-    assert_eq!(g.ghosts[0].m, Mover::at_tile(HOUSE_EXIT.0, HOUSE_EXIT.1, Dir::Left));
+    assert_eq!(
+        g.ghosts[0].m,
+        Mover::at_tile(HOUSE_EXIT.0, HOUSE_EXIT.1, Dir::Left)
+    );
     key(&mut g, "ArrowRight");
     assert_eq!(g.state().status, Status::Playing);
     g.advance(300);
@@ -124,7 +135,11 @@ fn power_pellet_frightens_and_ghosts_score_doubling() {
     }
     g.round_ms = 0;
     g.advance(120);
-    assert_eq!(g.score, 10 + 50, "pellet at (2,23) and the power pellet at (1,23)");
+    assert_eq!(
+        g.score,
+        10 + 50,
+        "pellet at (2,23) and the power pellet at (1,23)"
+    );
     assert!(g.fright_ms > 0);
     assert!(g.ghosts[0].frightened && g.ghosts[1].frightened);
     assert!(!g.ghosts[0].dangerous());
@@ -140,7 +155,10 @@ fn power_pellet_frightens_and_ghosts_score_doubling() {
     // Eyes go home and the ghost comes back out un-frightened.
     g.advance(6000);
     assert!(!g.ghosts[0].frightened);
-    assert!(matches!(g.ghosts[0].state, GhostState::Active | GhostState::Leaving | GhostState::Entering));
+    assert!(matches!(
+        g.ghosts[0].state,
+        GhostState::Active | GhostState::Leaving | GhostState::Entering
+    ));
 }
 
 #[test]
@@ -186,7 +204,11 @@ fn clearing_the_maze_advances_the_level() {
     assert!(g.pellets_left > 300);
     assert!(pac_speed(2) > pac_speed(1) && fright_ms_for(2) < fright_ms_for(1));
     let mut g2 = Pacman::new();
-    g2.init(&GameConfig { seed: 1, level: Some(3), ..Default::default() });
+    g2.init(&GameConfig {
+        seed: 1,
+        level: Some(3),
+        ..Default::default()
+    });
     assert_eq!(g2.level, 3);
 }
 
@@ -212,7 +234,10 @@ fn ghost_personalities_target_differently() {
 fn state_has_reference_fields() {
     let g = game(7);
     let v = g.state().to_value();
-    let task = testkit::registry().tasks.get(&(ID.to_string(), "23_01".to_string())).unwrap();
+    let task = testkit::registry()
+        .tasks
+        .get(&(ID.to_string(), "23_01".to_string()))
+        .unwrap();
     for f in &task.value.state_fields {
         assert!(gw_core::state::lookup(&v, f).is_some(), "missing {f}");
     }
@@ -231,7 +256,9 @@ fn random_policy_does_clearly_worse() {
     let mut wins = 0;
     for seed in 1..=5 {
         let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "23_03", seed, |_| Some(json!({"action": ids[rng.index(ids.len())]})));
+        let r = testkit::play(ID, "23_03", seed, |_| {
+            Some(json!({"action": ids[rng.index(ids.len())]}))
+        });
         wins += r.success as u32;
     }
     assert!(wins <= 1, "random policy won {wins}/5");
@@ -248,7 +275,10 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 30), "bbb166dd61cde7087c2ffea4a2eb2f4a540d04181ce7b7dc459045fc8fc2e4d9");
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 30),
+        "2e77459be8f3a8fa370ec0cba8760b6f7f98e3d0cfdc16ea1178ac3ea09c82a5"
+    );
 }
 
 #[test]
@@ -258,7 +288,13 @@ fn expert_report() {
         let rs: Vec<String> = (1..=10)
             .map(|s| {
                 let r = testkit::play_expert(ID, task, s);
-                format!("{}{}@{}e{}", r.best_score, if r.success { "+" } else { "" }, r.steps, r.episodes)
+                format!(
+                    "{}{}@{}e{}",
+                    r.best_score,
+                    if r.success { "+" } else { "" },
+                    r.steps,
+                    r.episodes
+                )
             })
             .collect();
         println!("{task}: {}", rs.join("  "));
@@ -300,4 +336,27 @@ fn expert_trace() {
             st["metrics"]["ghost_mode"]
         );
     }
+}
+
+#[test]
+#[ignore = "prints render and tick timings"]
+fn timing_report() {
+    let mut s = testkit::stepper(
+        ID,
+        testkit::registry().tasks_of(ID).next().unwrap().id.as_str(),
+        1,
+    );
+    for _ in 0..4 {
+        let p = s.expert_payload();
+        s.step(Interface::Generalist, Some(&p)).unwrap();
+    }
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..20 {
+        s.render(&mut pm);
+    }
+    println!("render {:?}/frame", t.elapsed() / 20);
+    let t = std::time::Instant::now();
+    s.idle(10_000);
+    println!("advance {:?}/tick", t.elapsed() / 1000);
 }
