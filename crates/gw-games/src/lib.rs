@@ -17,6 +17,8 @@ pub mod g05_breakout;
 pub mod g08_core_ball;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g23_pacman;
+pub mod g25_rocket_league_2d;
 pub mod g27_stack;
 pub mod g29_tetris;
 pub mod g32_wordle;
@@ -33,6 +35,8 @@ pub const GAME_IDS: &[&str] = &[
     g08_core_ball::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g23_pacman::ID,
+    g25_rocket_league_2d::ID,
     g27_stack::ID,
     g29_tetris::ID,
     g32_wordle::ID,
@@ -49,6 +53,8 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
+        g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
