@@ -53,7 +53,7 @@ pub fn parse_cell(id: &str) -> Option<Cell> {
     let col = chars.next()?;
     let row: usize = chars.as_str().parse().ok()?;
     let c = (col as u32).checked_sub('a' as u32)? as usize;
-    (c < N && (1..=N).contains(&row)).then_some((row - 1, c))
+    (c < N && (1..=N).contains(&row)).then(|| (row - 1, c))
 }
 
 /// Viewport centre of a cell.
