@@ -34,7 +34,16 @@ fn branch(w: &World, flap: bool, depth: u32, elapsed: u32) -> f64 {
         }
     }
     let cost = (n.bird_y - target_y(&n)).abs() + if flap { 2.0 } else { 0.0 };
-    let rest = if depth > 1 { branch(&n, false, depth - 1, elapsed + STEP_TICKS).max(branch(&n, true, depth - 1, elapsed + STEP_TICKS)) } else { 0.0 };
+    let rest = if depth > 1 {
+        branch(&n, false, depth - 1, elapsed + STEP_TICKS).max(branch(
+            &n,
+            true,
+            depth - 1,
+            elapsed + STEP_TICKS,
+        ))
+    } else {
+        0.0
+    };
     rest - cost
 }
 

@@ -26,8 +26,11 @@ mod tests;
 use crate::draw::{self, Align, rgb, rgba};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{
+    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
+};
 use serde_json::{Value, json};
+use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "13_flappy-bird";
@@ -120,7 +123,13 @@ impl Death {
 
 impl World {
     pub fn new() -> Self {
-        World { bird_y: START_Y, bird_vy: 0.0, pipes: Vec::new(), distance: 0.0, score: 0 }
+        World {
+            bird_y: START_Y,
+            bird_vy: 0.0,
+            pipes: Vec::new(),
+            distance: 0.0,
+            score: 0,
+        }
     }
 
     pub fn flap(&mut self) {
@@ -157,7 +166,9 @@ impl World {
 
     /// The first pipe the bird has not yet cleared entirely.
     pub fn next_pipe(&self) -> Option<&Pipe> {
-        self.pipes.iter().find(|p| p.x + PIPE_W / 2.0 + BIRD_R > BIRD_X)
+        self.pipes
+            .iter()
+            .find(|p| p.x + PIPE_W / 2.0 + BIRD_R > BIRD_X)
     }
 }
 
@@ -246,7 +257,10 @@ impl FlappyBird {
     /// Draw a new gap centre near the previous one.
     fn draw_gap(&mut self, prev: Option<f64>) -> f64 {
         let (lo, hi) = match prev {
-            Some(p) => ((p - GAP_MAX_STEP).max(GAP_MIN_Y), (p + GAP_MAX_STEP).min(GAP_MAX_Y)),
+            Some(p) => (
+                (p - GAP_MAX_STEP).max(GAP_MIN_Y),
+                (p + GAP_MAX_STEP).min(GAP_MAX_Y),
+            ),
             None => (GAP_MIN_Y, GAP_MAX_Y),
         };
         self.rng.range_f64(lo, hi).round()
@@ -262,7 +276,11 @@ impl FlappyBird {
                 None => FIRST_PIPE_X,
             };
             let gap_y = self.draw_gap(last.map(|p| p.gap_y));
-            self.world.pipes.push(Pipe { x, gap_y, passed: false });
+            self.world.pipes.push(Pipe {
+                x,
+                gap_y,
+                passed: false,
+            });
         }
     }
 
@@ -304,7 +322,11 @@ impl FlappyBird {
     }
 
     fn pipes_visible(&self) -> usize {
-        self.world.pipes.iter().filter(|p| p.x + PIPE_W / 2.0 > 0.0 && p.x - PIPE_W / 2.0 < VIEW_W).count()
+        self.world
+            .pipes
+            .iter()
+            .filter(|p| p.x + PIPE_W / 2.0 > 0.0 && p.x - PIPE_W / 2.0 < VIEW_W)
+            .count()
     }
 }
 
@@ -340,7 +362,13 @@ impl Game for FlappyBird {
             Phase::Flying => Status::Playing,
             Phase::Over => Status::Terminal,
         };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let w = &self.world;
         let round1 = |v: f64| (v * 10.0).round() / 10.0;
         set(&mut s.game_state, "score", w.score);
@@ -348,7 +376,11 @@ impl Game for FlappyBird {
         set(&mut s.game_state, "progress", Value::Null);
         set(&mut s.game_state, "started", self.phase != Phase::Ready);
         set(&mut s.game_state, "alive", self.phase != Phase::Over);
-        set(&mut s.game_state, "player", json!({"x": BIRD_X, "y": round1(w.bird_y), "vy": round1(w.bird_vy), "radius": BIRD_R}));
+        set(
+            &mut s.game_state,
+            "player",
+            json!({"x": BIRD_X, "y": round1(w.bird_y), "vy": round1(w.bird_vy), "radius": BIRD_R}),
+        );
         let pipes: Vec<Value> = w
             .pipes
             .iter()
@@ -359,7 +391,9 @@ impl Game for FlappyBird {
             &mut s.game_state,
             "next_pipe",
             match w.next_pipe() {
-                Some(p) => json!({"dx": round1(p.x - BIRD_X), "gap_top": p.gap_top(), "gap_bottom": p.gap_bottom()}),
+                Some(p) => {
+                    json!({"dx": round1(p.x - BIRD_X), "gap_top": p.gap_top(), "gap_bottom": p.gap_bottom()})
+                }
                 None => Value::Null,
             },
         );
@@ -382,11 +416,9 @@ impl Game for FlappyBird {
 
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
-            InputEvent::KeyDown { key } if key == "Space" => {
-                if !self.space_held {
-                    self.space_held = true;
-                    self.flap();
-                }
+            InputEvent::KeyDown { key } if key == "Space" && !self.space_held => {
+                self.space_held = true;
+                self.flap();
             }
             InputEvent::KeyUp { key } if key == "Space" => self.space_held = false,
             _ => {}
@@ -431,15 +463,57 @@ fn render_pipe(pm: &mut Pixmap, p: &Pipe) {
     draw::rect(pm, left + 3.0, ceil, w - 6.0, top - ceil - 3.0, PIPE_GREEN);
     draw::rect(pm, left + 10.0, ceil, 10.0, top - ceil - 3.0, PIPE_LIGHT);
     draw::rect(pm, left - lip, top - cap_h, w + 2.0 * lip, cap_h, PIPE_DARK);
-    draw::rect(pm, left - lip + 3.0, top - cap_h + 3.0, w + 2.0 * lip - 6.0, cap_h - 6.0, PIPE_GREEN);
-    draw::rect(pm, left - lip + 10.0, top - cap_h + 3.0, 10.0, cap_h - 6.0, PIPE_LIGHT);
+    draw::rect(
+        pm,
+        left - lip + 3.0,
+        top - cap_h + 3.0,
+        w + 2.0 * lip - 6.0,
+        cap_h - 6.0,
+        PIPE_GREEN,
+    );
+    draw::rect(
+        pm,
+        left - lip + 10.0,
+        top - cap_h + 3.0,
+        10.0,
+        cap_h - 6.0,
+        PIPE_LIGHT,
+    );
     // Lower body and cap.
     draw::rect(pm, left, bottom, w, ground - bottom, PIPE_DARK);
-    draw::rect(pm, left + 3.0, bottom + 3.0, w - 6.0, ground - bottom - 3.0, PIPE_GREEN);
-    draw::rect(pm, left + 10.0, bottom + 3.0, 10.0, ground - bottom - 3.0, PIPE_LIGHT);
+    draw::rect(
+        pm,
+        left + 3.0,
+        bottom + 3.0,
+        w - 6.0,
+        ground - bottom - 3.0,
+        PIPE_GREEN,
+    );
+    draw::rect(
+        pm,
+        left + 10.0,
+        bottom + 3.0,
+        10.0,
+        ground - bottom - 3.0,
+        PIPE_LIGHT,
+    );
     draw::rect(pm, left - lip, bottom, w + 2.0 * lip, cap_h, PIPE_DARK);
-    draw::rect(pm, left - lip + 3.0, bottom + 3.0, w + 2.0 * lip - 6.0, cap_h - 6.0, PIPE_GREEN);
-    draw::rect(pm, left - lip + 10.0, bottom + 3.0, 10.0, cap_h - 6.0, PIPE_LIGHT);
+    draw::rect(
+        pm,
+        left - lip + 3.0,
+        bottom + 3.0,
+        w + 2.0 * lip - 6.0,
+        cap_h - 6.0,
+        PIPE_GREEN,
+    );
+    draw::rect(
+        pm,
+        left - lip + 10.0,
+        bottom + 3.0,
+        10.0,
+        cap_h - 6.0,
+        PIPE_LIGHT,
+    );
 }
 
 fn render_bird(pm: &mut Pixmap, y: f64, vy: f64, bob: f64) {
@@ -463,53 +537,161 @@ fn render_bird(pm: &mut Pixmap, y: f64, vy: f64, bob: f64) {
     draw::polygon(pm, &beak, rgb(240, 110, 40));
 }
 
+/// Period of the scenery pattern (clouds, city), px; it scrolls at a quarter
+/// of the pipe speed.
+const SCENERY_PERIOD: u32 = 320;
+/// Period of the ground stripes, px; they scroll with the pipes.
+const GROUND_PERIOD: u32 = 40;
+
+/// Sky, clouds and city between the HUD and the ground, drawn once into a
+/// strip one period wider than the screen so a frame only copies rows.
+fn scenery_strip() -> &'static Pixmap {
+    static STRIP: OnceLock<Pixmap> = OnceLock::new();
+    STRIP.get_or_init(|| {
+        let (w, top) = (VIEW_W as f32 + SCENERY_PERIOD as f32, CEILING_Y as f32);
+        let mut pm = Pixmap::new(w as u32, (GROUND_Y - CEILING_Y) as u32).expect("strip");
+        draw::clear(&mut pm, SKY_TOP);
+        draw::rect(&mut pm, 0.0, 420.0 - top, w, 210.0, rgb(130, 208, 214));
+        let cloud = rgb(233, 252, 217);
+        for i in 0..6 {
+            let x = i as f32 * 320.0;
+            draw::circle(&mut pm, x + 60.0, 470.0 - top, 46.0, cloud);
+            draw::circle(&mut pm, x + 130.0, 450.0 - top, 60.0, cloud);
+            draw::circle(&mut pm, x + 210.0, 475.0 - top, 42.0, cloud);
+        }
+        draw::rect(&mut pm, 0.0, 490.0 - top, w, 140.0, cloud);
+        for i in 0..11 {
+            let x = i as f32 * 160.0;
+            draw::rect(
+                &mut pm,
+                x + 10.0,
+                540.0 - top,
+                50.0,
+                90.0,
+                rgb(160, 218, 170),
+            );
+            draw::rect(
+                &mut pm,
+                x + 70.0,
+                515.0 - top,
+                40.0,
+                115.0,
+                rgb(150, 210, 160),
+            );
+            draw::rect(
+                &mut pm,
+                x + 118.0,
+                560.0 - top,
+                34.0,
+                70.0,
+                rgb(160, 218, 170),
+            );
+        }
+        draw::rect(&mut pm, 0.0, 600.0 - top, w, 30.0, rgb(94, 190, 70));
+        pm
+    })
+}
+
+/// The ground below `GROUND_Y` with its diagonal stripes.
+fn ground_strip() -> &'static Pixmap {
+    static STRIP: OnceLock<Pixmap> = OnceLock::new();
+    STRIP.get_or_init(|| {
+        let w = VIEW_W as f32 + GROUND_PERIOD as f32;
+        let mut pm = Pixmap::new(w as u32, (720.0 - GROUND_Y) as u32).expect("strip");
+        draw::clear(&mut pm, rgb(222, 216, 149));
+        draw::rect(&mut pm, 0.0, 0.0, w, 4.0, rgb(84, 56, 71));
+        draw::rect(&mut pm, 0.0, 4.0, w, 18.0, rgb(156, 230, 89));
+        for i in 0..35 {
+            let x = i as f32 * 40.0;
+            draw::polygon(
+                &mut pm,
+                &[
+                    (x, 22.0),
+                    (x + 20.0, 22.0),
+                    (x + 10.0, 4.0),
+                    (x - 10.0, 4.0),
+                ],
+                rgb(115, 191, 46),
+            );
+        }
+        draw::rect(&mut pm, 0.0, 22.0, w, 3.0, rgb(200, 190, 120));
+        pm
+    })
+}
+
+/// Copy a screen-wide window of `strip`, starting at column `offset`, into
+/// the frame rows from `y0` down (one slice copy per row).
+fn blit_strip(pm: &mut Pixmap, strip: &Pixmap, offset: u32, y0: u32) {
+    let (fw, sw) = (pm.width() as usize * 4, strip.width() as usize * 4);
+    let off = offset as usize * 4;
+    let src = strip.data();
+    let dst = pm.data_mut();
+    for row in 0..strip.height() as usize {
+        let d = (y0 as usize + row) * fw;
+        let s = row * sw + off;
+        dst[d..d + fw].copy_from_slice(&src[s..s + fw]);
+    }
+}
+
 fn render(g: &FlappyBird, pm: &mut Pixmap) {
     let w = &g.world;
-    draw::clear(pm, SKY_TOP);
-    // Sky bands and parallax clouds / city silhouettes.
-    draw::rect(pm, 0.0, 420.0, 1280.0, 210.0, rgb(130, 208, 214));
-    let cloud_shift = (w.distance * 0.2) % 320.0;
-    for i in 0..6 {
-        let x = (i as f64 * 320.0 - cloud_shift) as f32;
-        draw::circle(pm, x + 60.0, 470.0, 46.0, rgb(233, 252, 217));
-        draw::circle(pm, x + 130.0, 450.0, 60.0, rgb(233, 252, 217));
-        draw::circle(pm, x + 210.0, 475.0, 42.0, rgb(233, 252, 217));
-    }
-    draw::rect(pm, 0.0, 490.0, 1280.0, 140.0, rgb(233, 252, 217));
-    let city_shift = (w.distance * 0.5) % 160.0;
-    for i in 0..10 {
-        let x = (i as f64 * 160.0 - city_shift) as f32;
-        draw::rect(pm, x + 10.0, 540.0, 50.0, 90.0, rgb(160, 218, 170));
-        draw::rect(pm, x + 70.0, 515.0, 40.0, 115.0, rgb(150, 210, 160));
-        draw::rect(pm, x + 118.0, 560.0, 34.0, 70.0, rgb(160, 218, 170));
-    }
-    draw::rect(pm, 0.0, 600.0, 1280.0, 30.0, rgb(94, 190, 70));
+    let scroll = w.distance.max(0.0) as u64;
+    blit_strip(
+        pm,
+        scenery_strip(),
+        (scroll / 4 % SCENERY_PERIOD as u64) as u32,
+        CEILING_Y as u32,
+    );
     for p in &w.pipes {
         if p.x + PIPE_W / 2.0 + 10.0 > 0.0 && p.x - PIPE_W / 2.0 - 10.0 < VIEW_W {
             render_pipe(pm, p);
         }
     }
-    // Ground with scrolling stripes.
-    let gy = GROUND_Y as f32;
-    draw::rect(pm, 0.0, gy, 1280.0, 720.0 - gy, rgb(222, 216, 149));
-    draw::rect(pm, 0.0, gy, 1280.0, 4.0, rgb(84, 56, 71));
-    draw::rect(pm, 0.0, gy + 4.0, 1280.0, 18.0, rgb(156, 230, 89));
-    let stripe_shift = (w.distance % 40.0) as f32;
-    for i in 0..34 {
-        let x = i as f32 * 40.0 - stripe_shift;
-        draw::polygon(pm, &[(x, gy + 22.0), (x + 20.0, gy + 22.0), (x + 10.0, gy + 4.0), (x - 10.0, gy + 4.0)], rgb(115, 191, 46));
-    }
-    draw::rect(pm, 0.0, gy + 22.0, 1280.0, 3.0, rgb(200, 190, 120));
+    blit_strip(
+        pm,
+        ground_strip(),
+        (scroll % GROUND_PERIOD as u64) as u32,
+        GROUND_Y as u32,
+    );
 
-    let bob = if g.phase == Phase::Ready { 8.0 * libm::sin(g.ready_ms as f64 / 1000.0 * 2.0 * std::f64::consts::PI * 1.5) } else { 0.0 };
-    render_bird(pm, w.bird_y, if g.phase == Phase::Ready { 0.0 } else { w.bird_vy }, bob);
+    let bob = if g.phase == Phase::Ready {
+        8.0 * libm::sin(g.ready_ms as f64 / 1000.0 * 2.0 * std::f64::consts::PI * 1.5)
+    } else {
+        0.0
+    };
+    render_bird(
+        pm,
+        w.bird_y,
+        if g.phase == Phase::Ready {
+            0.0
+        } else {
+            w.bird_vy
+        },
+        bob,
+    );
 
     // Big score like the original, with an outline.
     let sc = w.score.to_string();
     for (ox, oy) in [(-3.0, 0.0), (3.0, 0.0), (0.0, -3.0), (0.0, 3.0)] {
-        draw::text(pm, &sc, 640.0 + ox, 76.0 + oy, 72.0, rgb(40, 30, 30), Align::Center);
+        draw::text(
+            pm,
+            &sc,
+            640.0 + ox,
+            76.0 + oy,
+            72.0,
+            rgb(40, 30, 30),
+            Align::Center,
+        );
     }
-    draw::text(pm, &sc, 640.0, 76.0, 72.0, rgb(255, 255, 255), Align::Center);
+    draw::text(
+        pm,
+        &sc,
+        640.0,
+        76.0,
+        72.0,
+        rgb(255, 255, 255),
+        Align::Center,
+    );
 
     draw::hud(
         pm,
@@ -520,15 +702,47 @@ fn render(g: &FlappyBird, pm: &mut Pixmap) {
             ("Time", format!("{:.1}s", g.flight_ms as f64 / 1000.0)),
         ],
     );
-    draw::text(pm, "Space: flap   (wait: fall)", 20.0, 682.0, 22.0, rgb(90, 70, 50), Align::Left);
+    draw::text(
+        pm,
+        "Space: flap   (wait: fall)",
+        20.0,
+        682.0,
+        22.0,
+        rgb(90, 70, 50),
+        Align::Left,
+    );
 
     match g.phase {
         Phase::Ready => {
             draw::rounded_rect(pm, 440.0, 200.0, 400.0, 110.0, 16.0, rgba(0, 0, 0, 120));
-            draw::text(pm, "GET READY", 640.0, 212.0, 48.0, rgb(255, 210, 60), Align::Center);
-            draw::text(pm, "press Space to flap", 640.0, 268.0, 26.0, rgb(255, 255, 255), Align::Center);
+            draw::text(
+                pm,
+                "GET READY",
+                640.0,
+                212.0,
+                48.0,
+                rgb(255, 210, 60),
+                Align::Center,
+            );
+            draw::text(
+                pm,
+                "press Space to flap",
+                640.0,
+                268.0,
+                26.0,
+                rgb(255, 255, 255),
+                Align::Center,
+            );
         }
-        Phase::Over => draw::banner(pm, "GAME OVER", &format!("Score {} - {}", w.score, g.terminal.reason.as_deref().unwrap_or(""))),
+        Phase::Over => draw::banner(
+            pm,
+            "GAME OVER",
+            &format!(
+                "Score {} - {}",
+                w.score,
+                g.terminal.reason.as_deref().unwrap_or("")
+            ),
+        ),
         Phase::Flying => {}
     }
 }

@@ -4,13 +4,20 @@ use gw_core::registry::Interface;
 
 fn game(seed: u64) -> FlappyBird {
     let mut g = FlappyBird::new();
-    g.init(&GameConfig { seed, ..Default::default() });
+    g.init(&GameConfig {
+        seed,
+        ..Default::default()
+    });
     g
 }
 
 fn key(g: &mut FlappyBird, down: bool) {
     let key = "Space".to_string();
-    g.handle_event(&if down { InputEvent::KeyDown { key } } else { InputEvent::KeyUp { key } });
+    g.handle_event(&if down {
+        InputEvent::KeyDown { key }
+    } else {
+        InputEvent::KeyUp { key }
+    });
 }
 
 #[test]
@@ -27,7 +34,10 @@ fn starts_ready_with_pipes_queued_and_state_fields() {
     // One pipe is always queued beyond the right edge.
     assert!(g.world().pipes.last().unwrap().x - PIPE_W / 2.0 > VIEW_W);
     for p in &g.world().pipes {
-        assert!(p.gap_top() >= CEILING_Y + 60.0 && p.gap_bottom() <= GROUND_Y - 60.0, "{p:?}");
+        assert!(
+            p.gap_top() >= CEILING_Y + 60.0 && p.gap_bottom() <= GROUND_Y - 60.0,
+            "{p:?}"
+        );
     }
 }
 
@@ -73,7 +83,10 @@ fn falling_to_the_ground_is_terminal_fail() {
     assert_eq!(st.status, Status::Terminal);
     assert_eq!(st.terminal.outcome, Some(Outcome::Fail));
     assert_eq!(st.terminal.reason.as_deref(), Some("hit the ground"));
-    assert!(t <= READY_MS + 1000, "falls within a second of starting, took {t} ms");
+    assert!(
+        t <= READY_MS + 1000,
+        "falls within a second of starting, took {t} ms"
+    );
     // Nothing moves after the end.
     let d = g.world().distance;
     g.advance(500);
@@ -84,18 +97,30 @@ fn falling_to_the_ground_is_terminal_fail() {
 #[test]
 fn passing_a_pipe_scores_and_touching_one_fails() {
     let mut w = World::new();
-    w.pipes.push(Pipe { x: BIRD_X + 2.0, gap_y: START_Y, passed: false });
+    w.pipes.push(Pipe {
+        x: BIRD_X + 2.0,
+        gap_y: START_Y,
+        passed: false,
+    });
     w.bird_vy = -100.0;
     assert_eq!(w.tick(), None);
     assert_eq!(w.score, 1);
     assert!(w.pipes[0].passed);
     // Bird level with the upper pipe's body.
     let mut w = World::new();
-    w.pipes.push(Pipe { x: BIRD_X + 20.0, gap_y: START_Y + GAP, passed: false });
+    w.pipes.push(Pipe {
+        x: BIRD_X + 20.0,
+        gap_y: START_Y + GAP,
+        passed: false,
+    });
     assert_eq!(w.tick(), Some(Death::Pipe));
     // A pipe still to the right of the bird's reach is harmless.
     let mut w = World::new();
-    w.pipes.push(Pipe { x: BIRD_X + PIPE_W / 2.0 + BIRD_R + 10.0, gap_y: START_Y + GAP, passed: false });
+    w.pipes.push(Pipe {
+        x: BIRD_X + PIPE_W / 2.0 + BIRD_R + 10.0,
+        gap_y: START_Y + GAP,
+        passed: false,
+    });
     assert_eq!(w.tick(), None);
 }
 
@@ -107,7 +132,11 @@ fn ceiling_stops_the_bird_but_pipes_reach_it() {
     assert_eq!(w.tick(), None);
     assert_eq!(w.bird_y, CEILING_Y + BIRD_R);
     assert!(w.bird_vy >= 0.0);
-    w.pipes.push(Pipe { x: BIRD_X, gap_y: 400.0, passed: true });
+    w.pipes.push(Pipe {
+        x: BIRD_X,
+        gap_y: 400.0,
+        passed: true,
+    });
     assert_eq!(w.tick(), Some(Death::Pipe));
 }
 
@@ -133,11 +162,19 @@ fn random_and_idle_policies_do_clearly_worse() {
     let mut random_best = Vec::new();
     for seed in 1..=5 {
         let mut rng = Rng::new(seed, 77);
-        let r = testkit::play(ID, "13_03", seed, |_| Some(json!({"action": if rng.chance(0.5) { "flap" } else { "wait" }})));
-        assert!(!r.success, "a coin-flip policy should not pass 6 pipes (seed {seed})");
+        let r = testkit::play(ID, "13_03", seed, |_| {
+            Some(json!({"action": if rng.chance(0.5) { "flap" } else { "wait" }}))
+        });
+        assert!(
+            !r.success,
+            "a coin-flip policy should not pass 6 pipes (seed {seed})"
+        );
         random_best.push(r.best_score);
         let idle = testkit::play(ID, "13_01", seed, |_| Some(json!({"action": "wait"})));
-        assert!(!idle.success && idle.episodes > 5, "waiting only crashes again and again: {idle:?}");
+        assert!(
+            !idle.success && idle.episodes > 5,
+            "waiting only crashes again and again: {idle:?}"
+        );
     }
     assert!(random_best.iter().sum::<f64>() <= 5.0, "{random_best:?}");
 }
@@ -153,7 +190,10 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 20), "ea1566e17357637659c55575a84915932c9129275f321e831479290f8d0367b1");
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 20),
+        "c6de82a3867f0d6c57a08bc4ca0b5036498a482434bb492e7b0914eec5e2e727"
+    );
 }
 
 #[test]
@@ -161,15 +201,30 @@ fn golden_frame() {
 fn report_scores() {
     let reg = testkit::registry();
     for t in reg.tasks_of(ID) {
-        let res: Vec<_> = (1..=30).map(|s| testkit::play_expert(ID, &t.id, s)).collect();
-        println!("{} expert: {:?}", t.id, res.iter().map(|r| (r.success, r.best_score, r.steps, r.episodes)).collect::<Vec<_>>());
+        let res: Vec<_> = (1..=30)
+            .map(|s| testkit::play_expert(ID, &t.id, s))
+            .collect();
+        println!(
+            "{} expert: {:?}",
+            t.id,
+            res.iter()
+                .map(|r| (r.success, r.best_score, r.steps, r.episodes))
+                .collect::<Vec<_>>()
+        );
     }
     for seed in 1..=10 {
         let mut rng = Rng::new(seed, 77);
-        let r = testkit::play(ID, "13_05", seed, |_| Some(json!({"action": if rng.chance(0.5) { "flap" } else { "wait" }})));
+        let r = testkit::play(ID, "13_05", seed, |_| {
+            Some(json!({"action": if rng.chance(0.5) { "flap" } else { "wait" }}))
+        });
         let mut rng = Rng::new(seed, 78);
-        let r3 = testkit::play(ID, "13_05", seed, |_| Some(json!({"action": if rng.chance(0.33) { "flap" } else { "wait" }})));
-        println!("random seed {seed}: best {} ({} episodes); p=1/3: best {}", r.best_score, r.episodes, r3.best_score);
+        let r3 = testkit::play(ID, "13_05", seed, |_| {
+            Some(json!({"action": if rng.chance(0.33) { "flap" } else { "wait" }}))
+        });
+        println!(
+            "random seed {seed}: best {} ({} episodes); p=1/3: best {}",
+            r.best_score, r.episodes, r3.best_score
+        );
     }
 }
 
@@ -195,4 +250,3 @@ fn save_sample_frames() {
     let png = gw_core::frame::encode_png(&gw_core::frame::pixmap_rgb(&pm), 1280, 720);
     std::fs::write("/tmp/flappy_over.png", png).unwrap();
 }
-

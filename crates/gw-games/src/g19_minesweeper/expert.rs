@@ -33,13 +33,19 @@ pub fn choose(g: &Minesweeper, task: &TaskInfo) -> Move {
         return Move::Flag(c);
     }
     if task.score_field.ends_with("correct_flags") && g.flags() < MINES {
-        let mut mines: Vec<Cell> = g.cells().filter(|&c| g.is_mine(c) && !g.is_flagged(c)).collect();
+        let mut mines: Vec<Cell> = g
+            .cells()
+            .filter(|&c| g.is_mine(c) && !g.is_flagged(c))
+            .collect();
         mines.sort_by_key(|&c| !on_frontier(g, c));
         if let Some(&c) = mines.first() {
             return Move::Flag(c);
         }
     }
-    let mut safe: Vec<Cell> = g.cells().filter(|&c| !g.is_mine(c) && !g.is_revealed(c) && !g.is_flagged(c)).collect();
+    let mut safe: Vec<Cell> = g
+        .cells()
+        .filter(|&c| !g.is_mine(c) && !g.is_revealed(c) && !g.is_flagged(c))
+        .collect();
     // Zero cells first (they open regions), then cells next to what is open.
     safe.sort_by_key(|&c| (g.count(c) != 0, !on_frontier(g, c)));
     match safe.first() {

@@ -58,7 +58,10 @@ pub fn parse_cell(id: &str) -> Option<Cell> {
 
 /// Viewport centre of a cell.
 pub fn cell_center((r, c): Cell) -> (f32, f32) {
-    (BOARD_X + c as f32 * CELL + CELL / 2.0, BOARD_Y + r as f32 * CELL + CELL / 2.0)
+    (
+        BOARD_X + c as f32 * CELL + CELL / 2.0,
+        BOARD_Y + r as f32 * CELL + CELL / 2.0,
+    )
 }
 
 /// The cell under a viewport point.
@@ -73,10 +76,13 @@ pub fn cell_at(x: f32, y: f32) -> Option<Cell> {
 
 /// The up-to-eight neighbours of a cell, in row-major order.
 pub fn neighbours((r, c): Cell) -> impl Iterator<Item = Cell> {
-    (-1i32..=1).flat_map(move |dr| (-1i32..=1).map(move |dc| (dr, dc))).filter_map(move |(dr, dc)| {
-        let (nr, nc) = (r as i32 + dr, c as i32 + dc);
-        ((dr, dc) != (0, 0) && (0..N as i32).contains(&nr) && (0..N as i32).contains(&nc)).then_some((nr as usize, nc as usize))
-    })
+    (-1i32..=1)
+        .flat_map(move |dr| (-1i32..=1).map(move |dc| (dr, dc)))
+        .filter_map(move |(dr, dc)| {
+            let (nr, nc) = (r as i32 + dr, c as i32 + dc);
+            ((dr, dc) != (0, 0) && (0..N as i32).contains(&nr) && (0..N as i32).contains(&nc))
+                .then_some((nr as usize, nc as usize))
+        })
 }
 
 pub type Grid<T> = [[T; N]; N];
@@ -148,7 +154,9 @@ impl Minesweeper {
     }
 
     pub fn revealed_safe(&self) -> usize {
-        self.cells().filter(|&(r, c)| self.revealed[r][c] && !self.mines[r][c]).count()
+        self.cells()
+            .filter(|&(r, c)| self.revealed[r][c] && !self.mines[r][c])
+            .count()
     }
     pub fn flags(&self) -> usize {
         self.flagged.iter().flatten().filter(|&&f| f).count()
@@ -157,7 +165,9 @@ impl Minesweeper {
         if !self.placed {
             return 0;
         }
-        self.cells().filter(|&(r, c)| self.flagged[r][c] && self.mines[r][c]).count()
+        self.cells()
+            .filter(|&(r, c)| self.flagged[r][c] && self.mines[r][c])
+            .count()
     }
 
     pub fn cells(&self) -> impl Iterator<Item = Cell> {
@@ -166,7 +176,10 @@ impl Minesweeper {
 
     /// Place the mines, keeping `first` and its neighbours clear.
     fn place_mines(&mut self, first: Cell) {
-        let mut candidates: Vec<Cell> = self.cells().filter(|&c| c != first && !neighbours(first).any(|n| n == c)).collect();
+        let mut candidates: Vec<Cell> = self
+            .cells()
+            .filter(|&c| c != first && !neighbours(first).any(|n| n == c))
+            .collect();
         for i in 0..MINES {
             let j = i + self.rng.index(candidates.len() - i);
             candidates.swap(i, j);
@@ -189,7 +202,10 @@ impl Minesweeper {
         if self.is_mine(cell) {
             self.revealed[cell.0][cell.1] = true;
             self.exploded = Some(cell);
-            self.terminal = Terminal::ended(Outcome::Fail, format!("revealed a mine at {}", cell_id(cell)));
+            self.terminal = Terminal::ended(
+                Outcome::Fail,
+                format!("revealed a mine at {}", cell_id(cell)),
+            );
             return;
         }
         let mut stack = vec![cell];
@@ -199,7 +215,9 @@ impl Minesweeper {
             }
             self.revealed[cur.0][cur.1] = true;
             if self.count(cur) == 0 {
-                stack.extend(neighbours(cur).filter(|&n| !self.is_revealed(n) && !self.is_flagged(n)));
+                stack.extend(
+                    neighbours(cur).filter(|&n| !self.is_revealed(n) && !self.is_flagged(n)),
+                );
             }
         }
         if self.revealed_safe() == SAFE_CELLS {
@@ -231,7 +249,11 @@ impl Minesweeper {
                         let cell = (r, c);
                         let lost = self.exploded.is_some();
                         if self.is_revealed(cell) {
-                            if self.is_mine(cell) { '*' } else { char::from(b'0' + self.count(cell) as u8) }
+                            if self.is_mine(cell) {
+                                '*'
+                            } else {
+                                char::from(b'0' + self.count(cell) as u8)
+                            }
                         } else if self.is_flagged(cell) {
                             'F'
                         } else if lost && self.is_mine(cell) {
@@ -273,8 +295,18 @@ impl Game for Minesweeper {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let revealed = self.revealed_safe();
         let progress = (revealed as f64 / SAFE_CELLS as f64 * 10_000.0).round() / 10_000.0;
         let flags = self.flags();
@@ -290,7 +322,7 @@ impl Game for Minesweeper {
         set(&mut s.metrics, "revealed_safe_cells", revealed);
         set(&mut s.metrics, "total_safe_cells", SAFE_CELLS);
         set(&mut s.metrics, "correct_flags", self.correct_flags());
-        set(&mut s.metrics, "wrong_flags", if self.placed { flags - self.correct_flags() } else { flags });
+        set(&mut s.metrics, "wrong_flags", flags - self.correct_flags());
         set(&mut s.metrics, "flags_placed", flags);
         set(&mut s.metrics, "total_mines", MINES);
         set(&mut s.metrics, "remaining_mines", MINES - flags);
@@ -302,22 +334,39 @@ impl Game for Minesweeper {
         set(&mut s.raw, "first_click", self.first_click.map(cell_id));
         set(&mut s.raw, "exploded", self.exploded.map(cell_id));
         // The layout is kept out of the state until the episode is over.
-        let mines: Option<Vec<String>> = self.terminal.is_terminal.then(|| self.cells().filter(|&c| self.is_mine(c)).map(cell_id).collect());
+        let mines: Option<Vec<String>> = self.terminal.is_terminal.then(|| {
+            self.cells()
+                .filter(|&c| self.is_mine(c))
+                .map(cell_id)
+                .collect()
+        });
         set(&mut s.raw, "mines", json!(mines));
         s
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
-            InputEvent::MouseDown { x, y, button: MouseButton::Left } => self.pressed = cell_at(*x, *y),
-            InputEvent::MouseUp { x, y, button: MouseButton::Left } => {
+            InputEvent::MouseDown {
+                x,
+                y,
+                button: MouseButton::Left,
+            } => self.pressed = cell_at(*x, *y),
+            InputEvent::MouseUp {
+                x,
+                y,
+                button: MouseButton::Left,
+            } => {
                 if let Some(cell) = self.pressed.take()
                     && cell_at(*x, *y) == Some(cell)
                 {
                     self.reveal(cell);
                 }
             }
-            InputEvent::MouseDown { x, y, button: MouseButton::Right } => {
+            InputEvent::MouseDown {
+                x,
+                y,
+                button: MouseButton::Right,
+            } => {
                 if let Some(cell) = cell_at(*x, *y) {
                     self.toggle_flag(cell);
                 }
@@ -363,12 +412,28 @@ fn draw_flag(pm: &mut Pixmap, cx: f32, cy: f32) {
     draw::rect(pm, cx - 12.0, cy + 14.0, 26.0, 5.0, rgb(30, 30, 30));
     draw::rect(pm, cx - 5.0, cy + 10.0, 12.0, 5.0, rgb(30, 30, 30));
     draw::rect(pm, cx + 1.0, cy - 17.0, 4.0, 29.0, rgb(30, 30, 30));
-    draw::polygon(pm, &[(cx + 3.0, cy - 18.0), (cx + 3.0, cy + 1.0), (cx - 17.0, cy - 8.5)], rgb(225, 30, 30));
+    draw::polygon(
+        pm,
+        &[
+            (cx + 3.0, cy - 18.0),
+            (cx + 3.0, cy + 1.0),
+            (cx - 17.0, cy - 8.5),
+        ],
+        rgb(225, 30, 30),
+    );
 }
 
 fn draw_mine(pm: &mut Pixmap, cx: f32, cy: f32) {
     for (dx, dy) in [(1.0, 0.0), (0.0, 1.0), (0.707, 0.707), (0.707, -0.707)] {
-        draw::line(pm, cx - dx * 19.0, cy - dy * 19.0, cx + dx * 19.0, cy + dy * 19.0, 4.0, rgb(20, 20, 20));
+        draw::line(
+            pm,
+            cx - dx * 19.0,
+            cy - dy * 19.0,
+            cx + dx * 19.0,
+            cy + dy * 19.0,
+            4.0,
+            rgb(20, 20, 20),
+        );
     }
     draw::circle(pm, cx, cy, 13.0, rgb(20, 20, 20));
     draw::circle(pm, cx - 4.5, cy - 4.5, 3.5, rgb(240, 240, 240));
@@ -394,14 +459,29 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
     );
 
     let size = CELL * N as f32;
-    draw::rect(pm, BOARD_X - 6.0, BOARD_Y - 6.0, size + 12.0, size + 12.0, rgb(120, 120, 120));
+    draw::rect(
+        pm,
+        BOARD_X - 6.0,
+        BOARD_Y - 6.0,
+        size + 12.0,
+        size + 12.0,
+        rgb(120, 120, 120),
+    );
     draw::rect(pm, BOARD_X, BOARD_Y, size, size, rgb(128, 128, 128));
     let label = rgb(235, 235, 235);
     for i in 0..N {
         let letter = ((b'a' + i as u8) as char).to_string();
         let x = BOARD_X + i as f32 * CELL + CELL / 2.0;
         draw::text(pm, &letter, x, BOARD_Y - 40.0, 28.0, label, Align::Center);
-        draw::text(pm, &letter, x, BOARD_Y + size + 8.0, 28.0, label, Align::Center);
+        draw::text(
+            pm,
+            &letter,
+            x,
+            BOARD_Y + size + 8.0,
+            28.0,
+            label,
+            Align::Center,
+        );
         let num = (i + 1).to_string();
         let y = BOARD_Y + i as f32 * CELL + CELL / 2.0 - 17.0;
         draw::text(pm, &num, BOARD_X - 22.0, y, 28.0, label, Align::Right);
@@ -414,26 +494,75 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
         let (x, y) = (BOARD_X + c as f32 * CELL, BOARD_Y + r as f32 * CELL);
         let (cx, cy) = cell_center(cell);
         if g.is_revealed(cell) {
-            let bg = if g.exploded == Some(cell) { rgb(230, 40, 40) } else { rgb(214, 214, 214) };
+            let bg = if g.exploded == Some(cell) {
+                rgb(230, 40, 40)
+            } else {
+                rgb(214, 214, 214)
+            };
             draw::rect(pm, x + 1.0, y + 1.0, CELL - 1.0, CELL - 1.0, bg);
             if g.is_mine(cell) {
                 draw_mine(pm, cx, cy);
             } else {
                 let n = g.count(cell);
                 if n > 0 {
-                    draw::text(pm, &n.to_string(), cx, cy - 20.0, 38.0, number_color(n), Align::Center);
+                    draw::text(
+                        pm,
+                        &n.to_string(),
+                        cx,
+                        cy - 20.0,
+                        38.0,
+                        number_color(n),
+                        Align::Center,
+                    );
                 }
             }
         } else {
             // Raised tile with a bevel.
-            draw::rect(pm, x + 1.0, y + 1.0, CELL - 1.0, CELL - 1.0, rgb(250, 250, 250));
-            draw::rect(pm, x + 6.0, y + 6.0, CELL - 6.0, CELL - 6.0, rgb(110, 110, 110));
-            draw::rect(pm, x + 6.0, y + 6.0, CELL - 11.0, CELL - 11.0, rgb(190, 190, 190));
+            draw::rect(
+                pm,
+                x + 1.0,
+                y + 1.0,
+                CELL - 1.0,
+                CELL - 1.0,
+                rgb(250, 250, 250),
+            );
+            draw::rect(
+                pm,
+                x + 6.0,
+                y + 6.0,
+                CELL - 6.0,
+                CELL - 6.0,
+                rgb(110, 110, 110),
+            );
+            draw::rect(
+                pm,
+                x + 6.0,
+                y + 6.0,
+                CELL - 11.0,
+                CELL - 11.0,
+                rgb(190, 190, 190),
+            );
             if g.is_flagged(cell) {
                 draw_flag(pm, cx, cy);
                 if lost && !g.is_mine(cell) {
-                    draw::line(pm, cx - 18.0, cy - 18.0, cx + 18.0, cy + 18.0, 4.0, rgb(200, 0, 0));
-                    draw::line(pm, cx - 18.0, cy + 18.0, cx + 18.0, cy - 18.0, 4.0, rgb(200, 0, 0));
+                    draw::line(
+                        pm,
+                        cx - 18.0,
+                        cy - 18.0,
+                        cx + 18.0,
+                        cy + 18.0,
+                        4.0,
+                        rgb(200, 0, 0),
+                    );
+                    draw::line(
+                        pm,
+                        cx - 18.0,
+                        cy + 18.0,
+                        cx + 18.0,
+                        cy - 18.0,
+                        4.0,
+                        rgb(200, 0, 0),
+                    );
                 }
             } else if lost && g.is_mine(cell) {
                 draw_mine(pm, cx, cy);
@@ -445,9 +574,33 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
     let px = BOARD_X + size + 70.0;
     let info = rgb(225, 228, 235);
     let dim = rgb(170, 176, 190);
-    draw::text(pm, "Board 9 x 9, 10 mines", px, 130.0, 24.0, info, Align::Left);
-    draw::text(pm, &format!("Flags placed: {flags}"), px, 175.0, 24.0, info, Align::Left);
-    draw::text(pm, &format!("Safe cells left: {}", SAFE_CELLS - g.revealed_safe()), px, 215.0, 24.0, info, Align::Left);
+    draw::text(
+        pm,
+        "Board 9 x 9, 10 mines",
+        px,
+        130.0,
+        24.0,
+        info,
+        Align::Left,
+    );
+    draw::text(
+        pm,
+        &format!("Flags placed: {flags}"),
+        px,
+        175.0,
+        24.0,
+        info,
+        Align::Left,
+    );
+    draw::text(
+        pm,
+        &format!("Safe cells left: {}", SAFE_CELLS - g.revealed_safe()),
+        px,
+        215.0,
+        24.0,
+        info,
+        Align::Left,
+    );
     draw::text(pm, "Left click: reveal", px, 290.0, 22.0, dim, Align::Left);
     draw::text(pm, "Right click: flag", px, 322.0, 22.0, dim, Align::Left);
     draw::text(pm, "Cell = letter + row", px, 380.0, 22.0, dim, Align::Left);
@@ -458,13 +611,37 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
     draw::text(pm, "mines in the 8", lx, 160.0, 22.0, dim, Align::Left);
     draw::text(pm, "neighbouring cells", lx, 190.0, 22.0, dim, Align::Left);
     if !g.placed {
-        draw::text(pm, "First click", lx, 260.0, 22.0, rgb(250, 214, 90), Align::Left);
-        draw::text(pm, "is always safe", lx, 290.0, 22.0, rgb(250, 214, 90), Align::Left);
+        draw::text(
+            pm,
+            "First click",
+            lx,
+            260.0,
+            22.0,
+            rgb(250, 214, 90),
+            Align::Left,
+        );
+        draw::text(
+            pm,
+            "is always safe",
+            lx,
+            290.0,
+            22.0,
+            rgb(250, 214, 90),
+            Align::Left,
+        );
     }
 
     match g.terminal.outcome {
-        Some(Outcome::Fail) => draw::banner(pm, "BOOM - GAME OVER", g.terminal.reason.as_deref().unwrap_or("")),
-        Some(Outcome::Success) => draw::banner(pm, "BOARD CLEARED", &format!("{} safe cells revealed", SAFE_CELLS)),
+        Some(Outcome::Fail) => draw::banner(
+            pm,
+            "BOOM - GAME OVER",
+            g.terminal.reason.as_deref().unwrap_or(""),
+        ),
+        Some(Outcome::Success) => draw::banner(
+            pm,
+            "BOARD CLEARED",
+            &format!("{} safe cells revealed", SAFE_CELLS),
+        ),
         None => {}
     }
 }
