@@ -15,8 +15,10 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
+pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g19_minesweeper;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
 pub mod g27_stack;
@@ -33,8 +35,10 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g05_breakout::ID,
     g08_core_ball::ID,
+    g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g19_minesweeper::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
     g27_stack::ID,
@@ -51,8 +55,10 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
