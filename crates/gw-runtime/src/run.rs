@@ -50,7 +50,15 @@ pub struct RunOptions {
 impl RunOptions {
     /// Options with the defaults of `gameworld run` (frames on, paused).
     pub fn new(preset: impl Into<String>, seed: u64, out: impl Into<PathBuf>) -> Self {
-        RunOptions { preset: preset.into(), seed, out: out.into(), realtime: false, max_steps: None, frames: true, memory_rounds: None }
+        RunOptions {
+            preset: preset.into(),
+            seed,
+            out: out.into(),
+            realtime: false,
+            max_steps: None,
+            frames: true,
+            memory_rounds: None,
+        }
     }
 }
 
@@ -153,7 +161,11 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
 }
 
 /// [`run_preset`] that reports `(step, best_progress)` after every step.
-pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut dyn FnMut(u32, f64)) -> Result<RunResult, RunError> {
+pub fn run_preset_observed(
+    registry: &Registry,
+    opts: &RunOptions,
+    on_step: &mut dyn FnMut(u32, f64),
+) -> Result<RunResult, RunError> {
     let started = Instant::now();
     let mut preset = registry
         .resolve_preset(&opts.preset)
@@ -164,7 +176,8 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
         }
         preset.task.max_steps = n;
     }
-    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent) {
+    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent)
+    {
         spec.memory_rounds = Some(rounds);
     }
     let memory_rounds = match &preset.agent {
