@@ -157,6 +157,7 @@ fn dispatch(cli: Cli) -> CmdResult {
                 max_steps: args.max_steps,
                 frames: !args.no_frames,
                 memory_rounds: None,
+                repeat: 0,
             };
             match run_preset(&reg, &opts) {
                 Ok(r) => {

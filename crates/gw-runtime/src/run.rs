@@ -45,6 +45,8 @@ pub struct RunOptions {
     pub frames: bool,
     /// Override the model profile's rolling-memory rounds.
     pub memory_rounds: Option<u32>,
+    /// Repeat index within a suite (0 for a single run).
+    pub repeat: u32,
 }
 
 impl RunOptions {
@@ -58,6 +60,7 @@ impl RunOptions {
             max_steps: None,
             frames: true,
             memory_rounds: None,
+            repeat: 0,
         }
     }
 }
@@ -105,6 +108,8 @@ pub struct RunResult {
     pub game_time_ms: u64,
     #[serde(default)]
     pub memory_rounds: Option<u32>,
+    #[serde(default)]
+    pub repeat: u32,
     #[serde(default)]
     pub error: Option<String>,
 }
@@ -244,6 +249,7 @@ pub fn run_preset_observed(
         max_steps: preset.task.max_steps,
         game_time_ms: 0,
         memory_rounds,
+        repeat: opts.repeat,
         error: None,
     };
 
