@@ -8,6 +8,8 @@
 // Grid games index boards by row and column; range loops read best there.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg(test)]
+mod catalog_tests;
 pub mod draw;
 pub mod testkit;
 
