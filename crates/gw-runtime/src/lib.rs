@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod bench;
+pub mod report;
 pub mod run;
 
 pub use run::{RunError, RunOptions, RunResult, run_preset, run_preset_observed};
