@@ -168,7 +168,8 @@ fn heatmap_svg(s: &Summary) -> String {
     let (cw, ch) = (46.0, 30.0);
     let top = (games.iter().map(|g| g.chars().count()).max().unwrap_or(6) as f64 * 5.4 + 20.0)
         .clamp(50.0, 180.0);
-    let w = left + cw * games.len() as f64 + 20.0;
+    // Room on the right for the last rotated labels and for the legend.
+    let w = (left + cw * games.len() as f64 + top * 0.7).max(left + 380.0);
     let h = top + ch * rows.len() as f64 + 56.0;
     let mut o = String::new();
     let _ = write!(
@@ -274,9 +275,10 @@ fn radar_svg(s: &Summary, interface: &str, colors: &[(String, String, &str)]) ->
         .iter()
         .filter(|r| r.interface == interface)
         .collect();
-    let (cx, cy, rad) = (200.0, 195.0, 140.0);
+    let (cx, cy, rad) = (285.0, 195.0, 140.0);
     let legend_h = 22.0 * rows.len() as f64;
-    let w = 620.0;
+    let lx0 = 560.0;
+    let w = 790.0;
     let h = (390.0f64).max(legend_h + 60.0);
     let ang = |i: usize| (-90.0 + 72.0 * i as f64).to_radians();
     let pt = |i: usize, v: f64| {
@@ -378,15 +380,16 @@ fn radar_svg(s: &Summary, interface: &str, colors: &[(String, String, &str)]) ->
         let ly = 40.0 + 22.0 * k as f64;
         let _ = write!(
             o,
-            "<rect x=\"430\" y=\"{:.1}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{color}\"/><text x=\"452\" y=\"{:.1}\" font-size=\"12\" fill=\"#1d2433\">{}</text>",
+            "<rect x=\"{lx0}\" y=\"{:.1}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{color}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" fill=\"#1d2433\">{}</text>",
             ly - 11.0,
+            lx0 + 22.0,
             ly,
             esc(&row.model)
         );
     }
     let _ = write!(
         o,
-        "<text x=\"430\" y=\"18\" font-size=\"12\" font-weight=\"700\" fill=\"#475467\">{}</text></svg>",
+        "<text x=\"{lx0}\" y=\"18\" font-size=\"12\" font-weight=\"700\" fill=\"#475467\">{} agents</text></svg>",
         esc(interface)
     );
     o
@@ -399,7 +402,7 @@ fn bars_svg(class: &str, title: &str, items: &[(String, f64, Option<f64>)], colo
     let plot = 360.0;
     let bh = 22.0;
     let top = 30.0;
-    let w = left + plot + 70.0;
+    let w = left + plot + 100.0;
     let h = top + bh * items.len() as f64 + 30.0;
     let sx = |v: f64| left + plot * v.clamp(0.0, 100.0) / 100.0;
     let mut o = String::new();
