@@ -918,10 +918,9 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
                 tdl(&format!("{}+{}", r.game_id, r.task_id)),
                 td(&r.seed.to_string()),
                 td(&r.repeat.to_string()),
-                tdl(&res
+                tdl(res
                     .map(|x| if x.realtime { "real-time" } else { "paused" })
-                    .unwrap_or("")
-                    .to_string()),
+                    .unwrap_or("")),
                 format!(
                     "<td class=\"l st-{}\">{}</td>",
                     r.status.as_str(),
