@@ -36,6 +36,9 @@ enum Command {
     Suite(SuiteArgs),
     /// Measure simulation speed and per-step runtime overhead per game.
     Bench(BenchArgs),
+    /// Rebuild summary.json, runs.csv, by_model.csv, report.md and
+    /// report.html from run directories (several folders merge).
+    Report(ReportArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -108,6 +111,43 @@ struct BenchArgs {
     /// Full runtime steps measured per game for the overhead median.
     #[arg(long, default_value_t = 60)]
     steps: usize,
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// Folders searched recursively for result.json / error.json.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Where to write the report (default: the first DIR).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// `gameworld report`: exit 2 when no run is found, 1 when writing fails.
+fn report(args: ReportArgs) -> CmdResult {
+    let rows = gw_runtime::report::collect_runs(&args.dirs).map_err(config)?;
+    if rows.is_empty() {
+        return Err(config(format!(
+            "no runs found: none of {} holds a result.json or error.json",
+            args.dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let out = args.out.unwrap_or_else(|| args.dirs[0].clone());
+    let s = gw_runtime::report::write_report(&args.dirs, &out).map_err(|e| (1, e))?;
+    println!(
+        "report: {} runs ({} ok, {} partial, {} failed), {} model/interface pairs → {}",
+        s.counts.runs,
+        s.counts.ok,
+        s.counts.partial,
+        s.counts.failed,
+        s.counts.models,
+        out.join("report.html").display()
+    );
+    Ok(())
 }
 
 /// The project's registry: $GAMEWORLD_REGISTRY, ./registry, or the one next
@@ -253,8 +293,10 @@ fn dispatch(cli: Cli) -> CmdResult {
             };
             let outcome = gw_runtime::suite::run_suite(&spec, &reg, &opts)
                 .map_err(|e| (e.exit_code() as u8, e.to_string()))?;
+            let summary = gw_runtime::report::write_report(std::slice::from_ref(&out), &out)
+                .map_err(|e| (1, e))?;
             println!(
-                "suite {}: {} runs planned, {} in this shard, {} skipped (already done), {} finished, {} errors → {}",
+                "suite {}: {} runs planned, {} in this shard, {} skipped (already done), {} finished, {} errors → {} (report.html, summary.json)",
                 spec.name,
                 outcome.planned,
                 outcome.in_shard,
@@ -263,8 +305,15 @@ fn dispatch(cli: Cli) -> CmdResult {
                 outcome.errors,
                 out.display()
             );
+            for row in &summary.leaderboard {
+                println!(
+                    "  #{} {:<28} {:<13} SR {:>5.1}%  PG {:>5.1}%  ({} runs)",
+                    row.rank, row.model, row.interface, row.sr, row.pg, row.runs
+                );
+            }
             Ok(())
         }
+        Command::Report(args) => report(args),
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
             let games: Vec<String> = if args.games.is_empty() {
