@@ -1,1 +1,296 @@
-fn main(){}
+//! `gameworld`: the command line. Flags are parsed here, resolved against the
+//! registry, then handed to the runtime; exit codes follow the SPEC (0 ok,
+//! 1 runtime error, 2 configuration error).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use gw_core::registry::Registry;
+use gw_runtime::{RunOptions, run_preset};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "gameworld",
+    version,
+    about = "Build and evaluate multimodal game agents on verifiable native games"
+)]
+struct Cli {
+    /// Extra registry root (repeatable); later roots add entries or replace
+    /// entries with the same id. The project's registry/ always comes first.
+    #[arg(long = "registry", global = true, value_name = "DIR")]
+    registry: Vec<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List games, tasks or models.
+    List(ListArgs),
+    /// Run one task: <game_id>+<task_id>+<model_id>.
+    Run(RunArgs),
+    /// Check the registry; errors name file, line and column.
+    Validate,
+    /// Measure simulation speed and per-step runtime overhead per game.
+    Bench(BenchArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ListWhat {
+    Games,
+    Tasks,
+    Models,
+}
+
+#[derive(Args)]
+struct ListArgs {
+    what: ListWhat,
+    /// Print one JSON array.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    /// <game_id>+<task_id>+<model_id>, e.g. 01_2048+01_01+scripted
+    preset: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Run directory (default runs/<preset>/seed-<N>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Let the game clock run during the agent's inference time.
+    #[arg(long)]
+    realtime: bool,
+    /// Override the task's step budget.
+    #[arg(long)]
+    max_steps: Option<u32>,
+    /// Do not write frames/ (model agents still see frames).
+    #[arg(long)]
+    no_frames: bool,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    #[arg(long)]
+    json: bool,
+    /// Comma-separated game ids (default: every native game).
+    #[arg(long, value_delimiter = ',')]
+    games: Vec<String>,
+    /// Seconds of simulation per game for the steps/s figure.
+    #[arg(long, default_value_t = 1.0)]
+    sim_seconds: f64,
+    /// Full runtime steps measured per game for the overhead median.
+    #[arg(long, default_value_t = 60)]
+    steps: usize,
+}
+
+/// The project's registry: $GAMEWORLD_REGISTRY, ./registry, or the one next
+/// to the sources this binary was built from.
+fn default_registry() -> PathBuf {
+    if let Some(p) = std::env::var_os("GAMEWORLD_REGISTRY") {
+        return PathBuf::from(p);
+    }
+    let local = PathBuf::from("registry");
+    if local.join("games").is_dir() {
+        return local;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")
+}
+
+fn load_registry(extra: &[PathBuf]) -> Result<Registry, String> {
+    let mut roots = vec![default_registry()];
+    roots.extend(extra.iter().cloned());
+    Registry::load(&roots).map_err(|e| {
+        format!("{e}\nthe registry has errors; fix them (run `gameworld validate`) and try again")
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((code, msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+type CmdResult = Result<(), (u8, String)>;
+
+fn config(msg: String) -> (u8, String) {
+    (2, msg)
+}
+
+fn dispatch(cli: Cli) -> CmdResult {
+    match cli.command {
+        Command::Validate => {
+            let reg = load_registry(&cli.registry).map_err(config)?;
+            println!(
+                "registry ok: {} games, {} tasks, {} models ({})",
+                reg.games.len(),
+                reg.tasks.len(),
+                reg.models.len(),
+                reg.roots
+                    .iter()
+                    .map(|r| r.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            Ok(())
+        }
+        Command::List(args) => list(&load_registry(&cli.registry).map_err(config)?, args),
+        Command::Run(args) => {
+            let reg = load_registry(&cli.registry).map_err(config)?;
+            let out = args.out.unwrap_or_else(|| {
+                PathBuf::from("runs")
+                    .join(&args.preset)
+                    .join(format!("seed-{}", args.seed))
+            });
+            let opts = RunOptions {
+                preset: args.preset,
+                seed: args.seed,
+                out: out.clone(),
+                realtime: args.realtime,
+                max_steps: args.max_steps,
+                frames: !args.no_frames,
+                memory_rounds: None,
+            };
+            match run_preset(&reg, &opts) {
+                Ok(r) => {
+                    println!(
+                        "{} seed {}: {} — best {} of target {} (progress {:.2}) in {} steps, {} episode(s), stop: {}; valid {}/{} → {}",
+                        r.preset,
+                        r.seed,
+                        if r.success { "success" } else { "not solved" },
+                        r.best_score,
+                        r.target_score,
+                        r.progress,
+                        r.steps,
+                        r.episodes,
+                        r.stop_reason,
+                        r.valid_actions,
+                        r.proposed_actions,
+                        out.display()
+                    );
+                    Ok(())
+                }
+                Err(e) => Err((e.exit_code() as u8, e.to_string())),
+            }
+        }
+        Command::Bench(args) => {
+            let reg = load_registry(&cli.registry).map_err(config)?;
+            let games: Vec<String> = if args.games.is_empty() {
+                gw_games::GAME_IDS.iter().map(|s| s.to_string()).collect()
+            } else {
+                args.games
+            };
+            let mut rows = Vec::new();
+            for g in &games {
+                if gw_games::create(g).is_none() {
+                    return Err(config(format!(
+                        "unknown game \"{g}\" for --games; native games: {}",
+                        gw_games::GAME_IDS.join(", ")
+                    )));
+                }
+                let row = gw_runtime::bench::bench_game(
+                    &reg,
+                    g,
+                    std::time::Duration::from_secs_f64(args.sim_seconds.max(0.05)),
+                    args.steps.max(5),
+                )
+                .map_err(|e| (1, e))?;
+                if !args.json {
+                    println!(
+                        "{:<28} sim {:>12.0} steps/s   overhead median {:>6.2} ms  (step {:.2} + render {:.2} + png {:.2})",
+                        row.game_id,
+                        row.sim_steps_per_s,
+                        row.step_overhead_ms_median,
+                        row.step_ms_median,
+                        row.render_ms_median,
+                        row.png_ms_median
+                    );
+                }
+                rows.push(row);
+            }
+            if args.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).expect("rows serialize")
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+fn list(reg: &Registry, args: ListArgs) -> CmdResult {
+    let rows: Vec<serde_json::Value> = match args.what {
+        ListWhat::Games => reg
+            .games
+            .values()
+            .map(|g| {
+                let g = &g.value;
+                json!({"game_id": g.id, "name": g.name, "genre": g.genre, "curriculum_level": g.curriculum_level,
+                       "tasks": reg.tasks_of(&g.id).count(), "native": gw_games::create(&g.id).is_some(),
+                       "roles": g.roles.iter().map(|r| r.name.clone()).collect::<Vec<_>>()})
+            })
+            .collect(),
+        ListWhat::Tasks => reg
+            .tasks
+            .values()
+            .map(|t| {
+                let t = &t.value;
+                json!({"game_id": t.game_id, "task_id": t.id, "preset_prefix": format!("{}+{}", t.game_id, t.id),
+                       "max_steps": t.max_steps, "target": t.target, "start": t.start, "score_field": t.score_label(),
+                       "level": t.level, "instruction": t.instruction.trim()})
+            })
+            .collect(),
+        ListWhat::Models => reg
+            .models
+            .values()
+            .map(|m| {
+                let m = &m.value;
+                json!({"model_id": m.id, "provider": m.provider, "model": m.model, "interface": m.interface, "protocol": m.protocol,
+                       "base_url": m.base_url, "api_key_env": m.api_key_env})
+            })
+            .collect(),
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).expect("rows serialize")
+        );
+        return Ok(());
+    }
+    for r in rows {
+        match args.what {
+            ListWhat::Games => println!(
+                "{:<30} {:<12} L{} {:>2} tasks  {}",
+                r["game_id"].as_str().unwrap_or(""),
+                r["genre"].as_str().unwrap_or(""),
+                r["curriculum_level"],
+                r["tasks"],
+                r["name"].as_str().unwrap_or("")
+            ),
+            ListWhat::Tasks => println!(
+                "{:<36} {:<28} {} → {} in {} steps",
+                r["preset_prefix"].as_str().unwrap_or(""),
+                r["score_field"].as_str().unwrap_or(""),
+                r["start"],
+                r["target"],
+                r["max_steps"]
+            ),
+            ListWhat::Models => println!(
+                "{:<32} {:<10} {:<13} {}",
+                r["model_id"].as_str().unwrap_or(""),
+                r["provider"].as_str().unwrap_or(""),
+                r["interface"].as_str().unwrap_or(""),
+                r["model"].as_str().unwrap_or("")
+            ),
+        }
+    }
+    Ok(())
+}

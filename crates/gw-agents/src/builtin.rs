@@ -27,11 +27,27 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(preset: &Preset, seed: u64) -> Self {
-        let letters = preset.role.allowed_keys.iter().filter(|k| k.chars().count() == 1).cloned().collect();
-        RandomAgent { rng: Rng::new(seed, RANDOM_AGENT_STREAM), controls: preset.role.semantic_controls.clone(), letters }
+        let letters = preset
+            .role
+            .allowed_keys
+            .iter()
+            .filter(|k| k.chars().count() == 1)
+            .cloned()
+            .collect();
+        RandomAgent {
+            rng: Rng::new(seed, RANDOM_AGENT_STREAM),
+            controls: preset.role.semantic_controls.clone(),
+            letters,
+        }
     }
 
-    fn sample_argument(&mut self, control: &SemanticControl, name: &str, kind: &str, choices: Option<&Vec<String>>) -> Value {
+    fn sample_argument(
+        &mut self,
+        control: &SemanticControl,
+        name: &str,
+        kind: &str,
+        choices: Option<&Vec<String>>,
+    ) -> Value {
         if let Some(choices) = choices.filter(|c| !c.is_empty()) {
             return json!(choices[self.rng.index(choices.len())]);
         }
@@ -40,7 +56,12 @@ impl RandomAgent {
             && !cells.is_empty()
         {
             let i = self.rng.index(cells.len());
-            return json!(cells.get_index(i).map(|(k, _)| k.clone()).unwrap_or_default());
+            return json!(
+                cells
+                    .get_index(i)
+                    .map(|(k, _)| k.clone())
+                    .unwrap_or_default()
+            );
         }
         match kind {
             "number" | "integer" => json!(self.rng.range_i32(0, 10)),
@@ -51,7 +72,9 @@ impl RandomAgent {
                     return json!("");
                 }
                 let n = 5;
-                let s: String = (0..n).map(|_| self.letters[self.rng.index(self.letters.len())].clone()).collect();
+                let s: String = (0..n)
+                    .map(|_| self.letters[self.rng.index(self.letters.len())].clone())
+                    .collect();
                 json!(s)
             }
         }
@@ -65,9 +88,16 @@ impl Agent for RandomAgent {
     fn interface(&self) -> Interface {
         Interface::Generalist
     }
+    fn needs_frames(&self) -> bool {
+        false
+    }
     fn act(&mut self, _obs: &Observation) -> Result<Reply, AgentError> {
         if self.controls.is_empty() {
-            return Ok(Reply { payload: None, parse_error: Some("the role has no semantic controls".into()), ..Default::default() });
+            return Ok(Reply {
+                payload: None,
+                parse_error: Some("the role has no semantic controls".into()),
+                ..Default::default()
+            });
         }
         let control = self.controls[self.rng.index(self.controls.len())].clone();
         let mut payload = Map::new();
@@ -76,7 +106,10 @@ impl Agent for RandomAgent {
             let v = self.sample_argument(&control, &p.name, &p.kind, p.choices.as_ref());
             payload.insert(p.name.clone(), v);
         }
-        Ok(Reply { payload: Some(Value::Object(payload)), ..Default::default() })
+        Ok(Reply {
+            payload: Some(Value::Object(payload)),
+            ..Default::default()
+        })
     }
 }
 
@@ -86,7 +119,12 @@ pub struct NoopAgent {
 
 impl NoopAgent {
     pub fn new(preset: &Preset) -> Self {
-        let wait_id = preset.role.semantic_controls.iter().find(|c| c.binding.get("action").and_then(Value::as_str) == Some("wait")).map(|c| c.id.clone());
+        let wait_id = preset
+            .role
+            .semantic_controls
+            .iter()
+            .find(|c| c.binding.get("action").and_then(Value::as_str) == Some("wait"))
+            .map(|c| c.id.clone());
         NoopAgent { wait_id }
     }
 }
@@ -98,12 +136,19 @@ impl Agent for NoopAgent {
     fn interface(&self) -> Interface {
         Interface::Generalist
     }
+    fn needs_frames(&self) -> bool {
+        false
+    }
     fn act(&mut self, _obs: &Observation) -> Result<Reply, AgentError> {
         let payload = match &self.wait_id {
             Some(id) => json!({"action": id}),
             None => Value::Null,
         };
-        Ok(Reply { payload: (!payload.is_null()).then_some(payload), parse_error: None, ..Default::default() })
+        Ok(Reply {
+            payload: (!payload.is_null()).then_some(payload),
+            parse_error: None,
+            ..Default::default()
+        })
     }
 }
 
@@ -116,7 +161,13 @@ impl Agent for ScriptedAgent {
     fn interface(&self) -> Interface {
         Interface::Generalist
     }
+    fn needs_frames(&self) -> bool {
+        false
+    }
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
-        Ok(Reply { payload: Some((obs.expert)()), ..Default::default() })
+        Ok(Reply {
+            payload: Some((obs.expert)()),
+            ..Default::default()
+        })
     }
 }

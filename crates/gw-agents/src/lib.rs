@@ -81,6 +81,11 @@ pub trait Agent: Send {
     fn interface(&self) -> Interface;
     /// Choose the next action.
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError>;
+    /// Whether `act` looks at the frame; built-in agents do not, which lets
+    /// the runtime skip rendering when no frames are kept.
+    fn needs_frames(&self) -> bool {
+        true
+    }
     /// Hear how the step went (valid or not), e.g. for rolling memory.
     fn observe_outcome(&mut self, _valid: bool, _summary: &str) {}
     /// Call records of a step whose `act` failed (the provider stayed

@@ -117,7 +117,9 @@ fn one() -> u32 {
 
 impl Action {
     pub fn wait(seconds: f64) -> Action {
-        Action::Wait { duration: Some(seconds) }
+        Action::Wait {
+            duration: Some(seconds),
+        }
     }
 
     pub fn name(&self) -> &'static str {
@@ -146,70 +148,144 @@ impl Action {
         let input = TimedEvent::Input;
         let fx = |v: f64| v as f32;
         match self {
-            Action::Click { x, y, button, clicks } => {
+            Action::Click {
+                x,
+                y,
+                button,
+                clicks,
+            } => {
                 let (x, y) = (fx(*x), fx(*y));
                 let mut out = vec![input(InputEvent::MouseMove { x, y })];
                 for _ in 0..(*clicks).max(1) {
-                    out.push(input(InputEvent::MouseDown { x, y, button: *button }));
-                    out.push(TimedEvent::Wait { wait_ms: ms(CLICK_SECONDS) });
-                    out.push(input(InputEvent::MouseUp { x, y, button: *button }));
+                    out.push(input(InputEvent::MouseDown {
+                        x,
+                        y,
+                        button: *button,
+                    }));
+                    out.push(TimedEvent::Wait {
+                        wait_ms: ms(CLICK_SECONDS),
+                    });
+                    out.push(input(InputEvent::MouseUp {
+                        x,
+                        y,
+                        button: *button,
+                    }));
                 }
                 out
             }
-            Action::ClickHold { x, y, button, duration } => {
+            Action::ClickHold {
+                x,
+                y,
+                button,
+                duration,
+            } => {
                 let (x, y) = (fx(*x), fx(*y));
                 vec![
                     input(InputEvent::MouseMove { x, y }),
-                    input(InputEvent::MouseDown { x, y, button: *button }),
-                    TimedEvent::Wait { wait_ms: ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS)) },
-                    input(InputEvent::MouseUp { x, y, button: *button }),
+                    input(InputEvent::MouseDown {
+                        x,
+                        y,
+                        button: *button,
+                    }),
+                    TimedEvent::Wait {
+                        wait_ms: ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS)),
+                    },
+                    input(InputEvent::MouseUp {
+                        x,
+                        y,
+                        button: *button,
+                    }),
                 ]
             }
-            Action::Drag { from_x, from_y, x, y, duration } => {
+            Action::Drag {
+                from_x,
+                from_y,
+                x,
+                y,
+                duration,
+            } => {
                 let (sx, sy, ex, ey) = (fx(*from_x), fx(*from_y), fx(*x), fx(*y));
                 let total = ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS));
                 let mut out = vec![
                     input(InputEvent::MouseMove { x: sx, y: sy }),
-                    input(InputEvent::MouseDown { x: sx, y: sy, button: MouseButton::Left }),
+                    input(InputEvent::MouseDown {
+                        x: sx,
+                        y: sy,
+                        button: MouseButton::Left,
+                    }),
                 ];
                 // Move in a few segments so games see a path, not a teleport.
                 const SEGMENTS: u64 = 4;
                 for i in 1..=SEGMENTS {
                     let t = i as f32 / SEGMENTS as f32;
-                    out.push(TimedEvent::Wait { wait_ms: total / SEGMENTS });
-                    out.push(input(InputEvent::MouseMove { x: sx + (ex - sx) * t, y: sy + (ey - sy) * t }));
+                    out.push(TimedEvent::Wait {
+                        wait_ms: total / SEGMENTS,
+                    });
+                    out.push(input(InputEvent::MouseMove {
+                        x: sx + (ex - sx) * t,
+                        y: sy + (ey - sy) * t,
+                    }));
                 }
-                out.push(input(InputEvent::MouseUp { x: ex, y: ey, button: MouseButton::Left }));
+                out.push(input(InputEvent::MouseUp {
+                    x: ex,
+                    y: ey,
+                    button: MouseButton::Left,
+                }));
                 out
             }
-            Action::MouseMove { x, y } => vec![input(InputEvent::MouseMove { x: fx(*x), y: fx(*y) })],
+            Action::MouseMove { x, y } => vec![input(InputEvent::MouseMove {
+                x: fx(*x),
+                y: fx(*y),
+            })],
             Action::Scroll { x, y, dx, dy } => vec![
-                input(InputEvent::MouseMove { x: fx(*x), y: fx(*y) }),
-                input(InputEvent::Scroll { x: fx(*x), y: fx(*y), dx: *dx as f32, dy: *dy as f32 }),
+                input(InputEvent::MouseMove {
+                    x: fx(*x),
+                    y: fx(*y),
+                }),
+                input(InputEvent::Scroll {
+                    x: fx(*x),
+                    y: fx(*y),
+                    dx: *dx as f32,
+                    dy: *dy as f32,
+                }),
             ],
             Action::Type { text } => {
                 let mut out = Vec::new();
                 for ch in text.chars() {
                     let key = char_key(ch);
                     out.push(input(InputEvent::KeyDown { key: key.clone() }));
-                    out.push(TimedEvent::Wait { wait_ms: ms(TYPE_KEY_SECONDS) });
+                    out.push(TimedEvent::Wait {
+                        wait_ms: ms(TYPE_KEY_SECONDS),
+                    });
                     out.push(input(InputEvent::KeyUp { key }));
                 }
                 out
             }
             Action::PressKey { key, duration } => vec![
                 input(InputEvent::KeyDown { key: key.clone() }),
-                TimedEvent::Wait { wait_ms: ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS)) },
+                TimedEvent::Wait {
+                    wait_ms: ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS)),
+                },
                 input(InputEvent::KeyUp { key: key.clone() }),
             ],
             Action::PressKeys { keys, duration } => {
-                let mut out: Vec<TimedEvent> =
-                    keys.iter().map(|k| input(InputEvent::KeyDown { key: k.clone() })).collect();
-                out.push(TimedEvent::Wait { wait_ms: ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS)) });
-                out.extend(keys.iter().rev().map(|k| input(InputEvent::KeyUp { key: k.clone() })));
+                let mut out: Vec<TimedEvent> = keys
+                    .iter()
+                    .map(|k| input(InputEvent::KeyDown { key: k.clone() }))
+                    .collect();
+                out.push(TimedEvent::Wait {
+                    wait_ms: ms(duration.unwrap_or(DEFAULT_HOLD_SECONDS)),
+                });
+                out.extend(
+                    keys.iter()
+                        .rev()
+                        .map(|k| input(InputEvent::KeyUp { key: k.clone() })),
+                );
                 out
             }
-            Action::Wait { duration } => vec![TimedEvent::Wait { wait_ms: ms(duration.unwrap_or(DEFAULT_WAIT_SECONDS)) }],
+            Action::Wait { duration } => vec![TimedEvent::Wait {
+                wait_ms: ms(duration.unwrap_or(DEFAULT_WAIT_SECONDS)),
+            }],
         }
     }
 }
@@ -288,10 +364,16 @@ pub struct Invalid {
 
 impl Invalid {
     pub fn ntc(reason: impl Into<String>) -> Self {
-        Invalid { kind: InvalidKind::NoToolCall, reason: reason.into() }
+        Invalid {
+            kind: InvalidKind::NoToolCall,
+            reason: reason.into(),
+        }
     }
     pub fn oos(reason: impl Into<String>) -> Self {
-        Invalid { kind: InvalidKind::OutOfSpace, reason: reason.into() }
+        Invalid {
+            kind: InvalidKind::OutOfSpace,
+            reason: reason.into(),
+        }
     }
 }
 
@@ -304,7 +386,10 @@ fn num(v: &Value) -> Option<f64> {
 }
 
 fn field<'a>(obj: &'a Map<String, Value>, names: &[&str]) -> Option<&'a Value> {
-    names.iter().find_map(|n| obj.get(*n)).filter(|v| !v.is_null())
+    names
+        .iter()
+        .find_map(|n| obj.get(*n))
+        .filter(|v| !v.is_null())
 }
 
 fn point(obj: &Map<String, Value>, xs: &[&str], ys: &[&str], pairs: &[&str]) -> Option<(f64, f64)> {
@@ -314,7 +399,10 @@ fn point(obj: &Map<String, Value>, xs: &[&str], ys: &[&str], pairs: &[&str]) -> 
     let pair = field(obj, pairs)?;
     match pair {
         Value::Array(a) if a.len() >= 2 => Some((num(&a[0])?, num(&a[1])?)),
-        Value::Object(o) => Some((field(o, &["x"]).and_then(num)?, field(o, &["y"]).and_then(num)?)),
+        Value::Object(o) => Some((
+            field(o, &["x"]).and_then(num)?,
+            field(o, &["y"]).and_then(num)?,
+        )),
         Value::String(s) => {
             let nums: Vec<f64> = s
                 .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
@@ -331,11 +419,17 @@ fn duration_of(obj: &Map<String, Value>) -> Option<f64> {
     if let Some(s) = field(obj, &["duration", "hold_duration", "seconds", "time"]).and_then(num) {
         return Some(s);
     }
-    field(obj, &["duration_ms", "ms"]).and_then(num).map(|ms| ms / 1000.0)
+    field(obj, &["duration_ms", "ms"])
+        .and_then(num)
+        .map(|ms| ms / 1000.0)
 }
 
 fn button_of(obj: &Map<String, Value>, default: MouseButton) -> MouseButton {
-    match field(obj, &["button"]).and_then(Value::as_str).map(str::to_ascii_lowercase).as_deref() {
+    match field(obj, &["button"])
+        .and_then(Value::as_str)
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         Some("right") | Some("secondary") => MouseButton::Right,
         Some("middle") | Some("wheel") => MouseButton::Middle,
         Some("left") | Some("primary") => MouseButton::Left,
@@ -351,7 +445,11 @@ fn split_keys(s: &str) -> Vec<String> {
     } else {
         vec![s]
     };
-    parts.into_iter().filter(|p| !p.trim().is_empty() || *p == " ").map(|p| p.to_string()).collect()
+    parts
+        .into_iter()
+        .filter(|p| !p.trim().is_empty() || *p == " ")
+        .map(|p| p.to_string())
+        .collect()
 }
 
 /// Parse a low-level action payload, normalizing action-name aliases
@@ -365,44 +463,108 @@ pub fn parse_action(payload: &Value) -> Result<Action, Invalid> {
         .and_then(Value::as_str)
         .ok_or_else(|| Invalid::ntc("the action object has no \"action\" name"))?;
     let name = name.trim().to_ascii_lowercase().replace(['-', ' '], "_");
-    let xy = || point(obj, &["x"], &["y"], &["coordinate", "coordinates", "point", "position", "pos"]);
-    let need_xy = |what: &str| xy().ok_or_else(|| Invalid::oos(format!("{what} needs x and y coordinates")));
-    let clicks_of = |default: u32| field(obj, &["clicks", "count"]).and_then(num).map(|c| c as u32).unwrap_or(default);
+    let xy = || {
+        point(
+            obj,
+            &["x"],
+            &["y"],
+            &["coordinate", "coordinates", "point", "position", "pos"],
+        )
+    };
+    let need_xy =
+        |what: &str| xy().ok_or_else(|| Invalid::oos(format!("{what} needs x and y coordinates")));
+    let clicks_of = |default: u32| {
+        field(obj, &["clicks", "count"])
+            .and_then(num)
+            .map(|c| c as u32)
+            .unwrap_or(default)
+    };
     let action = match name.as_str() {
         "click" | "left_click" | "tap" | "mouse_click" => {
             let (x, y) = need_xy("click")?;
-            Action::Click { x, y, button: button_of(obj, MouseButton::Left), clicks: clicks_of(1) }
+            Action::Click {
+                x,
+                y,
+                button: button_of(obj, MouseButton::Left),
+                clicks: clicks_of(1),
+            }
         }
         "right_click" | "right_single" | "secondary_click" => {
             let (x, y) = need_xy("right_click")?;
-            Action::Click { x, y, button: MouseButton::Right, clicks: 1 }
+            Action::Click {
+                x,
+                y,
+                button: MouseButton::Right,
+                clicks: 1,
+            }
         }
         "middle_click" => {
             let (x, y) = need_xy("middle_click")?;
-            Action::Click { x, y, button: MouseButton::Middle, clicks: 1 }
+            Action::Click {
+                x,
+                y,
+                button: MouseButton::Middle,
+                clicks: 1,
+            }
         }
         "double_click" | "left_double" => {
             let (x, y) = need_xy("double_click")?;
-            Action::Click { x, y, button: button_of(obj, MouseButton::Left), clicks: 2 }
+            Action::Click {
+                x,
+                y,
+                button: button_of(obj, MouseButton::Left),
+                clicks: 2,
+            }
         }
         "triple_click" => {
             let (x, y) = need_xy("triple_click")?;
-            Action::Click { x, y, button: MouseButton::Left, clicks: 3 }
+            Action::Click {
+                x,
+                y,
+                button: MouseButton::Left,
+                clicks: 3,
+            }
         }
         "click_hold" | "left_click_hold" | "hold" | "long_press" | "mouse_hold" => {
             let (x, y) = need_xy("click_hold")?;
-            Action::ClickHold { x, y, button: button_of(obj, MouseButton::Left), duration: duration_of(obj) }
+            Action::ClickHold {
+                x,
+                y,
+                button: button_of(obj, MouseButton::Left),
+                duration: duration_of(obj),
+            }
         }
         "right_click_hold" => {
             let (x, y) = need_xy("right_click_hold")?;
-            Action::ClickHold { x, y, button: MouseButton::Right, duration: duration_of(obj) }
+            Action::ClickHold {
+                x,
+                y,
+                button: MouseButton::Right,
+                duration: duration_of(obj),
+            }
         }
         "drag" | "left_click_drag" | "drag_and_drop" | "swipe" => {
-            let (fx, fy) = point(obj, &["from_x", "start_x", "x1"], &["from_y", "start_y", "y1"], &["start_coordinate", "start_box", "start", "from"])
-                .ok_or_else(|| Invalid::oos("drag needs a start point (from_x, from_y)"))?;
-            let (x, y) = point(obj, &["x", "to_x", "end_x", "x2"], &["y", "to_y", "end_y", "y2"], &["coordinate", "end_coordinate", "end_box", "end", "to"])
-                .ok_or_else(|| Invalid::oos("drag needs an end point (x, y)"))?;
-            Action::Drag { from_x: fx, from_y: fy, x, y, duration: duration_of(obj) }
+            let (fx, fy) = point(
+                obj,
+                &["from_x", "start_x", "x1"],
+                &["from_y", "start_y", "y1"],
+                &["start_coordinate", "start_box", "start", "from"],
+            )
+            .ok_or_else(|| Invalid::oos("drag needs a start point (from_x, from_y)"))?;
+            let (x, y) = point(
+                obj,
+                &["x", "to_x", "end_x", "x2"],
+                &["y", "to_y", "end_y", "y2"],
+                &["coordinate", "end_coordinate", "end_box", "end", "to"],
+            )
+            .ok_or_else(|| Invalid::oos("drag needs an end point (x, y)"))?;
+            Action::Drag {
+                from_x: fx,
+                from_y: fy,
+                x,
+                y,
+                duration: duration_of(obj),
+            }
         }
         "mouse_move" | "move" | "move_mouse" | "hover" | "mousemove" => {
             let (x, y) = need_xy("mouse_move")?;
@@ -410,11 +572,21 @@ pub fn parse_action(payload: &Value) -> Result<Action, Invalid> {
         }
         "scroll" | "wheel" | "mouse_scroll" => {
             let (x, y) = xy().unwrap_or((0.0, 0.0));
-            let mut dx = field(obj, &["dx", "delta_x", "scroll_x"]).and_then(num).unwrap_or(0.0);
-            let mut dy = field(obj, &["dy", "delta_y", "scroll_y"]).and_then(num).unwrap_or(0.0);
+            let mut dx = field(obj, &["dx", "delta_x", "scroll_x"])
+                .and_then(num)
+                .unwrap_or(0.0);
+            let mut dy = field(obj, &["dy", "delta_y", "scroll_y"])
+                .and_then(num)
+                .unwrap_or(0.0);
             if dx == 0.0 && dy == 0.0 {
-                let amount = field(obj, &["amount", "scroll_amount", "clicks"]).and_then(num).unwrap_or(3.0) * 100.0;
-                match field(obj, &["direction", "scroll_direction"]).and_then(Value::as_str).unwrap_or("down") {
+                let amount = field(obj, &["amount", "scroll_amount", "clicks"])
+                    .and_then(num)
+                    .unwrap_or(3.0)
+                    * 100.0;
+                match field(obj, &["direction", "scroll_direction"])
+                    .and_then(Value::as_str)
+                    .unwrap_or("down")
+                {
                     "up" => dy = -amount,
                     "left" => dx = -amount,
                     "right" => dx = amount,
@@ -427,35 +599,62 @@ pub fn parse_action(payload: &Value) -> Result<Action, Invalid> {
             let text = field(obj, &["text", "content", "value", "string"])
                 .and_then(Value::as_str)
                 .ok_or_else(|| Invalid::oos("type needs a \"text\" argument"))?;
-            Action::Type { text: text.to_string() }
+            Action::Type {
+                text: text.to_string(),
+            }
         }
         "press_key" | "key_press" | "keypress" | "key" | "press" | "keydown" | "key_down" => {
-            let key_val = field(obj, &["key", "keys", "text", "value"]).ok_or_else(|| Invalid::oos("press_key needs a \"key\" argument"))?;
+            let key_val = field(obj, &["key", "keys", "text", "value"])
+                .ok_or_else(|| Invalid::oos("press_key needs a \"key\" argument"))?;
             let keys: Vec<String> = match key_val {
                 Value::String(s) => split_keys(s),
-                Value::Array(a) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                Value::Array(a) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
                 _ => vec![],
             };
             match keys.len() {
                 0 => return Err(Invalid::oos("press_key needs a non-empty \"key\"")),
-                1 => Action::PressKey { key: keys[0].clone(), duration: duration_of(obj) },
-                _ => Action::PressKeys { keys, duration: duration_of(obj) },
+                1 => Action::PressKey {
+                    key: keys[0].clone(),
+                    duration: duration_of(obj),
+                },
+                _ => Action::PressKeys {
+                    keys,
+                    duration: duration_of(obj),
+                },
             }
         }
-        "press_keys" | "hotkey" | "key_combo" | "keys" | "key_combination" | "keyboard_shortcut" => {
-            let key_val = field(obj, &["keys", "key", "hotkey", "combo"]).ok_or_else(|| Invalid::oos("press_keys needs a \"keys\" argument"))?;
+        "press_keys" | "hotkey" | "key_combo" | "keys" | "key_combination"
+        | "keyboard_shortcut" => {
+            let key_val = field(obj, &["keys", "key", "hotkey", "combo"])
+                .ok_or_else(|| Invalid::oos("press_keys needs a \"keys\" argument"))?;
             let keys: Vec<String> = match key_val {
                 Value::String(s) => split_keys(s),
-                Value::Array(a) => a.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+                Value::Array(a) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
                 _ => vec![],
             };
             match keys.len() {
                 0 => return Err(Invalid::oos("press_keys needs at least one key")),
-                1 => Action::PressKey { key: keys[0].clone(), duration: duration_of(obj) },
-                _ => Action::PressKeys { keys, duration: duration_of(obj) },
+                1 => Action::PressKey {
+                    key: keys[0].clone(),
+                    duration: duration_of(obj),
+                },
+                _ => Action::PressKeys {
+                    keys,
+                    duration: duration_of(obj),
+                },
             }
         }
-        "wait" | "sleep" | "noop" | "no_op" | "idle" | "pause" => Action::Wait { duration: duration_of(obj) },
+        "wait" | "sleep" | "noop" | "no_op" | "idle" | "pause" => Action::Wait {
+            duration: duration_of(obj),
+        },
         other => return Err(Invalid::oos(format!("unknown action \"{other}\""))),
     };
     Ok(action)
@@ -479,12 +678,21 @@ impl RoleControls {
     /// The legal key equal to `raw` after alias normalization, if any.
     pub fn legal_key(&self, raw: &str) -> Option<String> {
         let want = canonical_key(raw);
-        self.allowed_keys.iter().find(|k| canonical_key(k) == want).cloned()
+        self.allowed_keys
+            .iter()
+            .find(|k| canonical_key(k) == want)
+            .cloned()
     }
 
     fn key_hold(&self, key: &str, explicit: Option<f64>) -> f64 {
         explicit
-            .or_else(|| self.key_durations.as_ref().and_then(|m| m.iter().find(|(k, _)| canonical_key(k) == canonical_key(key)).map(|(_, d)| *d)))
+            .or_else(|| {
+                self.key_durations.as_ref().and_then(|m| {
+                    m.iter()
+                        .find(|(k, _)| canonical_key(k) == canonical_key(key))
+                        .map(|(_, d)| *d)
+                })
+            })
             .or(self.hold_duration)
             .unwrap_or(DEFAULT_HOLD_SECONDS)
     }
@@ -493,47 +701,109 @@ impl RoleControls {
     /// their allowed spelling and every duration resolved.
     pub fn legalize(&self, action: Action, viewport: (u32, u32)) -> Result<Action, Invalid> {
         let in_view = |x: f64, y: f64| -> Result<(), Invalid> {
-            if x.is_finite() && y.is_finite() && x >= 0.0 && y >= 0.0 && x < viewport.0 as f64 && y < viewport.1 as f64 {
+            if x.is_finite()
+                && y.is_finite()
+                && x >= 0.0
+                && y >= 0.0
+                && x < viewport.0 as f64
+                && y < viewport.1 as f64
+            {
                 Ok(())
             } else {
-                Err(Invalid::oos(format!("point ({x}, {y}) lies outside the {}x{} viewport", viewport.0, viewport.1)))
+                Err(Invalid::oos(format!(
+                    "point ({x}, {y}) lies outside the {}x{} viewport",
+                    viewport.0, viewport.1
+                )))
             }
         };
         let mouse = |what: &str| -> Result<(), Invalid> {
-            if self.allow_clicks { Ok(()) } else { Err(Invalid::oos(format!("{what} is not allowed: this role has no mouse control"))) }
+            if self.allow_clicks {
+                Ok(())
+            } else {
+                Err(Invalid::oos(format!(
+                    "{what} is not allowed: this role has no mouse control"
+                )))
+            }
         };
         let key = |raw: &str| -> Result<String, Invalid> {
             self.legal_key(raw).ok_or_else(|| {
-                Invalid::oos(format!("key \"{raw}\" is not allowed; allowed keys: {}", if self.allowed_keys.is_empty() { "none".to_string() } else { self.allowed_keys.join(", ") }))
+                Invalid::oos(format!(
+                    "key \"{raw}\" is not allowed; allowed keys: {}",
+                    if self.allowed_keys.is_empty() {
+                        "none".to_string()
+                    } else {
+                        self.allowed_keys.join(", ")
+                    }
+                ))
             })
         };
         let positive = |d: Option<f64>| -> Result<Option<f64>, Invalid> {
             match d {
-                Some(s) if !(s.is_finite() && (0.0..=10.0).contains(&s)) => Err(Invalid::oos(format!("duration {s} s is outside 0..10 s"))),
+                Some(s) if !(s.is_finite() && (0.0..=10.0).contains(&s)) => {
+                    Err(Invalid::oos(format!("duration {s} s is outside 0..10 s")))
+                }
                 other => Ok(other),
             }
         };
         Ok(match action {
-            Action::Click { x, y, button, clicks } => {
+            Action::Click {
+                x,
+                y,
+                button,
+                clicks,
+            } => {
                 mouse("click")?;
                 in_view(x, y)?;
                 if !(1..=3).contains(&clicks) {
-                    return Err(Invalid::oos(format!("{clicks} clicks in one action; use 1 to 3")));
+                    return Err(Invalid::oos(format!(
+                        "{clicks} clicks in one action; use 1 to 3"
+                    )));
                 }
-                Action::Click { x, y, button, clicks }
+                Action::Click {
+                    x,
+                    y,
+                    button,
+                    clicks,
+                }
             }
-            Action::ClickHold { x, y, button, duration } => {
+            Action::ClickHold {
+                x,
+                y,
+                button,
+                duration,
+            } => {
                 mouse("click_hold")?;
                 in_view(x, y)?;
-                let d = positive(duration)?.or(self.hold_duration).unwrap_or(DEFAULT_HOLD_SECONDS);
-                Action::ClickHold { x, y, button, duration: Some(d) }
+                let d = positive(duration)?
+                    .or(self.hold_duration)
+                    .unwrap_or(DEFAULT_HOLD_SECONDS);
+                Action::ClickHold {
+                    x,
+                    y,
+                    button,
+                    duration: Some(d),
+                }
             }
-            Action::Drag { from_x, from_y, x, y, duration } => {
+            Action::Drag {
+                from_x,
+                from_y,
+                x,
+                y,
+                duration,
+            } => {
                 mouse("drag")?;
                 in_view(from_x, from_y)?;
                 in_view(x, y)?;
-                let d = positive(duration)?.or(self.hold_duration).unwrap_or(DEFAULT_HOLD_SECONDS);
-                Action::Drag { from_x, from_y, x, y, duration: Some(d) }
+                let d = positive(duration)?
+                    .or(self.hold_duration)
+                    .unwrap_or(DEFAULT_HOLD_SECONDS);
+                Action::Drag {
+                    from_x,
+                    from_y,
+                    x,
+                    y,
+                    duration: Some(d),
+                }
             }
             Action::MouseMove { x, y } => {
                 mouse("mouse_move")?;
@@ -557,14 +827,24 @@ impl RoleControls {
             Action::PressKey { key: k, duration } => {
                 let k = key(&k)?;
                 let d = self.key_hold(&k, positive(duration)?);
-                Action::PressKey { key: k, duration: Some(d) }
+                Action::PressKey {
+                    key: k,
+                    duration: Some(d),
+                }
             }
             Action::PressKeys { keys, duration } => {
                 let keys = keys.iter().map(|k| key(k)).collect::<Result<Vec<_>, _>>()?;
-                let d = positive(duration)?.or(self.hold_duration).unwrap_or(DEFAULT_HOLD_SECONDS);
-                Action::PressKeys { keys, duration: Some(d) }
+                let d = positive(duration)?
+                    .or(self.hold_duration)
+                    .unwrap_or(DEFAULT_HOLD_SECONDS);
+                Action::PressKeys {
+                    keys,
+                    duration: Some(d),
+                }
             }
-            Action::Wait { duration } => Action::Wait { duration: Some(positive(duration)?.unwrap_or(DEFAULT_WAIT_SECONDS)) },
+            Action::Wait { duration } => Action::Wait {
+                duration: Some(positive(duration)?.unwrap_or(DEFAULT_WAIT_SECONDS)),
+            },
         })
     }
 }
@@ -629,7 +909,10 @@ impl SemanticMap {
                 index.entry(normalize_id(a)).or_insert(i);
             }
         }
-        SemanticMap { controls: controls.to_vec(), index }
+        SemanticMap {
+            controls: controls.to_vec(),
+            index,
+        }
     }
 
     pub fn controls(&self) -> &[SemanticControl] {
@@ -637,7 +920,9 @@ impl SemanticMap {
     }
 
     pub fn get(&self, id: &str) -> Option<&SemanticControl> {
-        self.index.get(&normalize_id(id)).map(|&i| &self.controls[i])
+        self.index
+            .get(&normalize_id(id))
+            .map(|&i| &self.controls[i])
     }
 
     /// Resolve a semantic payload (`{"action": "reveal_cell", "cell": "c4"}`,
@@ -651,15 +936,26 @@ impl SemanticMap {
                 o.insert("action".into(), Value::String(s.clone()));
                 o
             }
-            other => return Err(Invalid::ntc(format!("expected a semantic action object, got {other}"))),
+            other => {
+                return Err(Invalid::ntc(format!(
+                    "expected a semantic action object, got {other}"
+                )));
+            }
         };
         let id = ID_KEYS
             .iter()
             .find_map(|k| obj.get(*k).and_then(Value::as_str))
-            .ok_or_else(|| Invalid::ntc("the reply names no action (expected \"action\", \"tool_name\" or \"tool_id\")"))?;
+            .ok_or_else(|| {
+                Invalid::ntc(
+                    "the reply names no action (expected \"action\", \"tool_name\" or \"tool_id\")",
+                )
+            })?;
         let control = self.get(id).ok_or_else(|| {
             let known: Vec<&str> = self.controls.iter().map(|c| c.id.as_str()).collect();
-            Invalid::oos(format!("unknown action \"{id}\"; known actions: {}", known.join(", ")))
+            Invalid::oos(format!(
+                "unknown action \"{id}\"; known actions: {}",
+                known.join(", ")
+            ))
         })?;
         // Runtime arguments: either nested (`arguments`/`args`/`parameters`) or top-level.
         let mut args = Map::new();
@@ -683,11 +979,16 @@ impl SemanticMap {
         }
         for req in &control.required {
             if args.get(req).is_none_or(Value::is_null) {
-                return Err(Invalid::oos(format!("action \"{}\" needs the argument \"{req}\"", control.id)));
+                return Err(Invalid::oos(format!(
+                    "action \"{}\" needs the argument \"{req}\"",
+                    control.id
+                )));
             }
         }
         let mut merged = control.binding.clone();
-        let cell_param = merged.remove("cell_param").is_some_and(|v| v == Value::Bool(true));
+        let cell_param = merged
+            .remove("cell_param")
+            .is_some_and(|v| v == Value::Bool(true));
         // Only declared parameters (and duration) may override the binding.
         for (k, v) in args {
             let declared = control.parameters.iter().any(|p| p.name == k);
@@ -699,9 +1000,21 @@ impl SemanticMap {
             let cell = merged
                 .remove("cell")
                 .and_then(|v| v.as_str().map(|s| s.trim().to_ascii_lowercase()))
-                .ok_or_else(|| Invalid::oos(format!("action \"{}\" needs a \"cell\" such as \"a1\"", control.id)))?;
-            let cells = control.cell_bindings.as_ref().ok_or_else(|| Invalid::oos(format!("action \"{}\" has no cell bindings", control.id)))?;
-            let [x, y] = cells.get(&cell).ok_or_else(|| Invalid::oos(format!("unknown cell \"{cell}\" for action \"{}\"", control.id)))?;
+                .ok_or_else(|| {
+                    Invalid::oos(format!(
+                        "action \"{}\" needs a \"cell\" such as \"a1\"",
+                        control.id
+                    ))
+                })?;
+            let cells = control.cell_bindings.as_ref().ok_or_else(|| {
+                Invalid::oos(format!("action \"{}\" has no cell bindings", control.id))
+            })?;
+            let [x, y] = cells.get(&cell).ok_or_else(|| {
+                Invalid::oos(format!(
+                    "unknown cell \"{cell}\" for action \"{}\"",
+                    control.id
+                ))
+            })?;
             merged.insert("x".into(), json!(x));
             merged.insert("y".into(), json!(y));
         }
@@ -715,7 +1028,12 @@ mod tests {
     use super::*;
 
     fn role(keys: &[&str], clicks: bool) -> RoleControls {
-        RoleControls { allowed_keys: keys.iter().map(|k| k.to_string()).collect(), allow_clicks: clicks, hold_duration: Some(0.2), key_durations: None }
+        RoleControls {
+            allowed_keys: keys.iter().map(|k| k.to_string()).collect(),
+            allow_clicks: clicks,
+            hold_duration: Some(0.2),
+            key_durations: None,
+        }
     }
 
     #[test]
@@ -733,47 +1051,176 @@ mod tests {
     #[test]
     fn action_aliases_normalize() {
         let a = parse_action(&json!({"action": "left_click", "coordinate": [10, 20]})).unwrap();
-        assert_eq!(a, Action::Click { x: 10.0, y: 20.0, button: MouseButton::Left, clicks: 1 });
+        assert_eq!(
+            a,
+            Action::Click {
+                x: 10.0,
+                y: 20.0,
+                button: MouseButton::Left,
+                clicks: 1
+            }
+        );
         let a = parse_action(&json!({"action": "right_click", "x": 5, "y": 6})).unwrap();
-        assert!(matches!(a, Action::Click { button: MouseButton::Right, .. }));
+        assert!(matches!(
+            a,
+            Action::Click {
+                button: MouseButton::Right,
+                ..
+            }
+        ));
         let a = parse_action(&json!({"action": "key_press", "key": "left"})).unwrap();
-        assert_eq!(a, Action::PressKey { key: "left".into(), duration: None });
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "left".into(),
+                duration: None
+            }
+        );
         let a = parse_action(&json!({"action": "hotkey", "keys": "ctrl+c"})).unwrap();
-        assert_eq!(a, Action::PressKeys { keys: vec!["ctrl".into(), "c".into()], duration: None });
+        assert_eq!(
+            a,
+            Action::PressKeys {
+                keys: vec!["ctrl".into(), "c".into()],
+                duration: None
+            }
+        );
         let a = parse_action(&json!({"action": "sleep", "duration_ms": 300})).unwrap();
-        assert_eq!(a, Action::Wait { duration: Some(0.3) });
-        assert_eq!(parse_action(&json!({"action": "fly"})).unwrap_err().kind, InvalidKind::OutOfSpace);
-        assert_eq!(parse_action(&json!("hello")).unwrap_err().kind, InvalidKind::NoToolCall);
+        assert_eq!(
+            a,
+            Action::Wait {
+                duration: Some(0.3)
+            }
+        );
+        assert_eq!(
+            parse_action(&json!({"action": "fly"})).unwrap_err().kind,
+            InvalidKind::OutOfSpace
+        );
+        assert_eq!(
+            parse_action(&json!("hello")).unwrap_err().kind,
+            InvalidKind::NoToolCall
+        );
     }
 
     #[test]
     fn legality_is_role_aware() {
         let r = role(&["ArrowUp", "Space"], false);
-        let a = r.legalize(Action::PressKey { key: "up".into(), duration: None }, (1280, 720)).unwrap();
-        assert_eq!(a, Action::PressKey { key: "ArrowUp".into(), duration: Some(0.2) });
-        let a = r.legalize(Action::PressKey { key: " ".into(), duration: None }, (1280, 720)).unwrap();
-        assert_eq!(a, Action::PressKey { key: "Space".into(), duration: Some(0.2) });
-        let e = r.legalize(Action::PressKey { key: "ArrowDown".into(), duration: None }, (1280, 720)).unwrap_err();
+        let a = r
+            .legalize(
+                Action::PressKey {
+                    key: "up".into(),
+                    duration: None,
+                },
+                (1280, 720),
+            )
+            .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "ArrowUp".into(),
+                duration: Some(0.2)
+            }
+        );
+        let a = r
+            .legalize(
+                Action::PressKey {
+                    key: " ".into(),
+                    duration: None,
+                },
+                (1280, 720),
+            )
+            .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "Space".into(),
+                duration: Some(0.2)
+            }
+        );
+        let e = r
+            .legalize(
+                Action::PressKey {
+                    key: "ArrowDown".into(),
+                    duration: None,
+                },
+                (1280, 720),
+            )
+            .unwrap_err();
         assert_eq!(e.kind, InvalidKind::OutOfSpace);
-        assert!(e.reason.contains("allowed keys: ArrowUp, Space"), "{}", e.reason);
-        let e = r.legalize(Action::Click { x: 1.0, y: 1.0, button: MouseButton::Left, clicks: 1 }, (1280, 720)).unwrap_err();
+        assert!(
+            e.reason.contains("allowed keys: ArrowUp, Space"),
+            "{}",
+            e.reason
+        );
+        let e = r
+            .legalize(
+                Action::Click {
+                    x: 1.0,
+                    y: 1.0,
+                    button: MouseButton::Left,
+                    clicks: 1,
+                },
+                (1280, 720),
+            )
+            .unwrap_err();
         assert!(e.reason.contains("no mouse control"));
         let r = role(&[], true);
-        assert!(r.legalize(Action::Click { x: 1300.0, y: 1.0, button: MouseButton::Left, clicks: 1 }, (1280, 720)).is_err());
+        assert!(
+            r.legalize(
+                Action::Click {
+                    x: 1300.0,
+                    y: 1.0,
+                    button: MouseButton::Left,
+                    clicks: 1
+                },
+                (1280, 720)
+            )
+            .is_err()
+        );
         let mut kd = BTreeMap::new();
         kd.insert("Space".to_string(), 0.5);
-        let r = RoleControls { allowed_keys: vec!["Space".into()], allow_clicks: false, hold_duration: None, key_durations: Some(kd) };
-        let a = r.legalize(Action::PressKey { key: "space".into(), duration: None }, (1280, 720)).unwrap();
-        assert_eq!(a, Action::PressKey { key: "Space".into(), duration: Some(0.5) });
+        let r = RoleControls {
+            allowed_keys: vec!["Space".into()],
+            allow_clicks: false,
+            hold_duration: None,
+            key_durations: Some(kd),
+        };
+        let a = r
+            .legalize(
+                Action::PressKey {
+                    key: "space".into(),
+                    duration: None,
+                },
+                (1280, 720),
+            )
+            .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "Space".into(),
+                duration: Some(0.5)
+            }
+        );
     }
 
     #[test]
     fn events_follow_durations() {
-        let ev = Action::PressKey { key: "Space".into(), duration: Some(0.25) }.to_events(2.0);
+        let ev = Action::PressKey {
+            key: "Space".into(),
+            duration: Some(0.25),
+        }
+        .to_events(2.0);
         assert_eq!(ev[1], TimedEvent::Wait { wait_ms: 500 });
-        let ev = Action::Type { text: "ab\n".into() }.to_events(1.0);
+        let ev = Action::Type {
+            text: "ab\n".into(),
+        }
+        .to_events(1.0);
         assert_eq!(ev.len(), 9);
-        assert_eq!(ev[6], TimedEvent::Input(InputEvent::KeyDown { key: "Enter".into() }));
+        assert_eq!(
+            ev[6],
+            TimedEvent::Input(InputEvent::KeyDown {
+                key: "Enter".into()
+            })
+        );
     }
 
     fn controls() -> Vec<SemanticControl> {
@@ -784,7 +1231,10 @@ mod tests {
                 id: "move_up".into(),
                 description: String::new(),
                 aliases: vec!["up".into()],
-                binding: json!({"action": "press_key", "key": "ArrowUp"}).as_object().unwrap().clone(),
+                binding: json!({"action": "press_key", "key": "ArrowUp"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
                 parameters: vec![],
                 required: vec![],
                 cell_bindings: None,
@@ -793,8 +1243,16 @@ mod tests {
                 id: "flag_cell".into(),
                 description: String::new(),
                 aliases: vec![],
-                binding: json!({"action": "click", "button": "right", "cell_param": true}).as_object().unwrap().clone(),
-                parameters: vec![ControlParameter { name: "cell".into(), kind: "string".into(), description: String::new(), choices: None }],
+                binding: json!({"action": "click", "button": "right", "cell_param": true})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+                parameters: vec![ControlParameter {
+                    name: "cell".into(),
+                    kind: "string".into(),
+                    description: String::new(),
+                    choices: None,
+                }],
                 required: vec!["cell".into()],
                 cell_bindings: Some(cells),
             },
@@ -805,18 +1263,61 @@ mod tests {
     fn semantic_parsing() {
         let map = SemanticMap::new(&controls());
         let (id, a) = map.resolve(&json!({"action": "MOVE_UP"})).unwrap();
-        assert_eq!((id.as_str(), a), ("move_up", Action::PressKey { key: "ArrowUp".into(), duration: None }));
+        assert_eq!(
+            (id.as_str(), a),
+            (
+                "move_up",
+                Action::PressKey {
+                    key: "ArrowUp".into(),
+                    duration: None
+                }
+            )
+        );
         let (_, a) = map.resolve(&json!({"tool_name": "up"})).unwrap();
         assert!(matches!(a, Action::PressKey { .. }));
-        let (id, a) = map.resolve(&json!({"tool_id": "flag_cell", "arguments": {"cell": "A1"}})).unwrap();
+        let (id, a) = map
+            .resolve(&json!({"tool_id": "flag_cell", "arguments": {"cell": "A1"}}))
+            .unwrap();
         assert_eq!(id, "flag_cell");
-        assert_eq!(a, Action::Click { x: 100.0, y: 200.0, button: MouseButton::Right, clicks: 1 });
-        assert_eq!(map.resolve(&json!({"action": "jump"})).unwrap_err().kind, InvalidKind::OutOfSpace);
-        assert_eq!(map.resolve(&json!({"action": "flag_cell"})).unwrap_err().kind, InvalidKind::OutOfSpace);
-        assert_eq!(map.resolve(&json!({"action": "flag_cell", "cell": "z9"})).unwrap_err().kind, InvalidKind::OutOfSpace);
-        assert_eq!(map.resolve(&json!({"thoughts": "hmm"})).unwrap_err().kind, InvalidKind::NoToolCall);
+        assert_eq!(
+            a,
+            Action::Click {
+                x: 100.0,
+                y: 200.0,
+                button: MouseButton::Right,
+                clicks: 1
+            }
+        );
+        assert_eq!(
+            map.resolve(&json!({"action": "jump"})).unwrap_err().kind,
+            InvalidKind::OutOfSpace
+        );
+        assert_eq!(
+            map.resolve(&json!({"action": "flag_cell"}))
+                .unwrap_err()
+                .kind,
+            InvalidKind::OutOfSpace
+        );
+        assert_eq!(
+            map.resolve(&json!({"action": "flag_cell", "cell": "z9"}))
+                .unwrap_err()
+                .kind,
+            InvalidKind::OutOfSpace
+        );
+        assert_eq!(
+            map.resolve(&json!({"thoughts": "hmm"})).unwrap_err().kind,
+            InvalidKind::NoToolCall
+        );
         // Undeclared arguments cannot rewrite the binding.
-        let (_, a) = map.resolve(&json!({"action": "move_up", "key": "ArrowDown"})).unwrap();
-        assert_eq!(a, Action::PressKey { key: "ArrowUp".into(), duration: None });
+        let (_, a) = map
+            .resolve(&json!({"action": "move_up", "key": "ArrowDown"}))
+            .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "ArrowUp".into(),
+                duration: None
+            }
+        );
     }
 }

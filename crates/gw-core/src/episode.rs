@@ -3,8 +3,10 @@
 //! of the run loop — the runtime adds agents, frames and files around it, and
 //! game tests use it directly to prove their scripted experts.
 
-use crate::action::{Action, Invalid, InvalidKind, RoleControls, SemanticMap, TimedEvent, parse_action};
-use crate::evaluator::{Decision, StepEval, Evaluator};
+use crate::action::{
+    Action, Invalid, InvalidKind, RoleControls, SemanticMap, TimedEvent, parse_action,
+};
+use crate::evaluator::{Decision, Evaluator, StepEval};
 use crate::game::{Game, GameConfig, TaskInfo};
 use crate::registry::{Interface, Preset};
 use serde_json::Value;
@@ -52,7 +54,12 @@ pub struct Stepper {
 
 /// The init config a task asks for.
 pub fn game_config(preset: &Preset, seed: u64) -> GameConfig {
-    GameConfig { seed, level: preset.task.level, difficulty: preset.task.difficulty.clone(), options: preset.task.init.clone() }
+    GameConfig {
+        seed,
+        level: preset.task.level,
+        difficulty: preset.task.difficulty.clone(),
+        options: preset.task.init.clone(),
+    }
 }
 
 impl Stepper {
@@ -90,7 +97,11 @@ impl Stepper {
         let mut waited = 0;
         while !self.game.state().status.is_actionable() {
             if waited >= READINESS_LIMIT_MS {
-                return Err(format!("game {} did not become ready within {} s of game time", self.game.game_id(), READINESS_LIMIT_MS / 1000));
+                return Err(format!(
+                    "game {} did not become ready within {} s of game time",
+                    self.game.game_id(),
+                    READINESS_LIMIT_MS / 1000
+                ));
             }
             self.game.advance(READINESS_TICK_MS);
             waited += READINESS_TICK_MS;
@@ -141,7 +152,11 @@ impl Stepper {
     }
 
     /// Read a proposal into an executable, legal action.
-    pub fn interpret(&self, interface: Interface, payload: Option<&Value>) -> Result<(Option<String>, Action), Invalid> {
+    pub fn interpret(
+        &self,
+        interface: Interface,
+        payload: Option<&Value>,
+    ) -> Result<(Option<String>, Action), Invalid> {
         let payload = payload.ok_or_else(|| Invalid::ntc("the agent proposed no action"))?;
         let (control, action) = match interface {
             Interface::Generalist => {
@@ -163,7 +178,11 @@ impl Stepper {
     }
 
     /// Execute one proposal as one step: invalid proposals are no-ops.
-    pub fn step(&mut self, interface: Interface, payload: Option<&Value>) -> Result<StepRecord, String> {
+    pub fn step(
+        &mut self,
+        interface: Interface,
+        payload: Option<&Value>,
+    ) -> Result<StepRecord, String> {
         if self.finished.is_some() {
             return Err("the run has already ended".into());
         }
@@ -171,7 +190,10 @@ impl Stepper {
             Ok((c, a)) => (c, Some(a), None),
             Err(e) => (None, None, Some(e)),
         };
-        let events = action.as_ref().map(|a| a.to_events(self.speed)).unwrap_or_default();
+        let events = action
+            .as_ref()
+            .map(|a| a.to_events(self.speed))
+            .unwrap_or_default();
         for ev in &events {
             match ev {
                 TimedEvent::Input(input) => self.game.handle_event(input),
@@ -181,7 +203,16 @@ impl Stepper {
         self.step += 1;
         let state = self.game.state().to_value();
         let eval = self.evaluator.evaluate_step(&state, self.step);
-        let record = StepRecord { step: self.step, episode: self.episode, control, action, invalid, events, state, eval: eval.clone() };
+        let record = StepRecord {
+            step: self.step,
+            episode: self.episode,
+            control,
+            action,
+            invalid,
+            events,
+            state,
+            eval: eval.clone(),
+        };
         match eval.decision {
             Decision::Continue => {}
             Decision::Reset => {

@@ -70,7 +70,10 @@ pub struct Evaluator {
 
 impl Evaluator {
     pub fn new(spec: EvalSpec) -> Self {
-        Evaluator { spec, best_score: None }
+        Evaluator {
+            spec,
+            best_score: None,
+        }
     }
 
     pub fn spec(&self) -> &EvalSpec {
@@ -80,7 +83,11 @@ impl Evaluator {
     /// The task score in a state: the score field, or the sum of the aggregate
     /// fields. Missing or non-numeric fields count as 0.
     pub fn score_of(&self, state: &Value) -> f64 {
-        self.spec.score_fields.iter().map(|f| lookup(state, f).and_then(as_number).unwrap_or(0.0)).sum()
+        self.spec
+            .score_fields
+            .iter()
+            .map(|f| lookup(state, f).and_then(as_number).unwrap_or(0.0))
+            .sum()
     }
 
     pub fn progress_of(&self, score: f64) -> f64 {
@@ -116,7 +123,9 @@ impl Evaluator {
         let score = self.score_of(state);
         self.observe(state);
         let terminal = lookup(state, "terminal.isTerminal").is_some_and(is_truthy);
-        let failed = terminal && lookup(state, "terminal.outcome").and_then(Value::as_str) == Some(outcome_str(Outcome::Fail));
+        let failed = terminal
+            && lookup(state, "terminal.outcome").and_then(Value::as_str)
+                == Some(outcome_str(Outcome::Fail));
         let reached = self.success();
         let exhausted = step >= self.spec.max_steps;
         let decision = if failed && self.spec.continue_on_fail {
@@ -131,14 +140,25 @@ impl Evaluator {
             Decision::Stop(StopReason::TargetReached)
         } else if exhausted {
             Decision::Stop(StopReason::MaxStepsExhausted)
-        } else if self.spec.end_field.as_deref().and_then(|f| lookup(state, f)).is_some_and(is_truthy) {
+        } else if self
+            .spec
+            .end_field
+            .as_deref()
+            .and_then(|f| lookup(state, f))
+            .is_some_and(is_truthy)
+        {
             Decision::Stop(StopReason::EndField)
         } else if terminal {
             Decision::Stop(StopReason::GameTerminal)
         } else {
             Decision::Continue
         };
-        StepEval { score, progress: self.progress_of(score), best_progress: self.best_progress(), decision }
+        StepEval {
+            score,
+            progress: self.progress_of(score),
+            best_progress: self.best_progress(),
+            decision,
+        }
     }
 }
 
@@ -188,20 +208,41 @@ mod tests {
     #[test]
     fn stop_reason_order() {
         let mut e = Evaluator::new(spec(false));
-        assert_eq!(e.evaluate_step(&st(1.0, true, Some("fail")), 1).decision, Decision::Stop(StopReason::EndField));
-        let mut e = Evaluator::new(EvalSpec { end_field: None, ..spec(false) });
-        assert_eq!(e.evaluate_step(&st(1.0, true, Some("fail")), 1).decision, Decision::Stop(StopReason::GameTerminal));
+        assert_eq!(
+            e.evaluate_step(&st(1.0, true, Some("fail")), 1).decision,
+            Decision::Stop(StopReason::EndField)
+        );
+        let mut e = Evaluator::new(EvalSpec {
+            end_field: None,
+            ..spec(false)
+        });
+        assert_eq!(
+            e.evaluate_step(&st(1.0, true, Some("fail")), 1).decision,
+            Decision::Stop(StopReason::GameTerminal)
+        );
         let mut e = Evaluator::new(spec(true));
-        assert_eq!(e.evaluate_step(&st(1.0, true, Some("fail")), 5).decision, Decision::Stop(StopReason::MaxStepsExhausted));
+        assert_eq!(
+            e.evaluate_step(&st(1.0, true, Some("fail")), 5).decision,
+            Decision::Stop(StopReason::MaxStepsExhausted)
+        );
         let mut e = Evaluator::new(spec(true));
-        assert_eq!(e.evaluate_step(&st(10.0, true, Some("fail")), 2).decision, Decision::Stop(StopReason::TargetReached));
+        assert_eq!(
+            e.evaluate_step(&st(10.0, true, Some("fail")), 2).decision,
+            Decision::Stop(StopReason::TargetReached)
+        );
         let mut e = Evaluator::new(spec(true));
-        assert_eq!(e.evaluate_step(&st(3.0, false, None), 5).decision, Decision::Stop(StopReason::MaxStepsExhausted));
+        assert_eq!(
+            e.evaluate_step(&st(3.0, false, None), 5).decision,
+            Decision::Stop(StopReason::MaxStepsExhausted)
+        );
     }
 
     #[test]
     fn aggregate_fields_sum() {
-        let e = Evaluator::new(EvalSpec { score_fields: vec!["metrics.a".into(), "metrics.b".into()], ..spec(true) });
+        let e = Evaluator::new(EvalSpec {
+            score_fields: vec!["metrics.a".into(), "metrics.b".into()],
+            ..spec(true)
+        });
         assert_eq!(e.score_of(&json!({"metrics": {"a": 2, "b": 3.5}})), 5.5);
         assert_eq!(e.score_of(&json!({"metrics": {"a": 2}})), 2.0);
     }

@@ -53,7 +53,10 @@ impl Write for HexWriter<'_> {
 /// Write `bytes` to `path` atomically (temp file in the same folder + rename),
 /// so a crash never leaves a half-written result behind.
 pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
     std::fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
@@ -75,7 +78,7 @@ mod tests {
         let png = encode_png(&rgb, 4, 3);
         assert_eq!(&png[1..4], b"PNG");
         assert_eq!(frame_hash(&rgb).len(), 64);
-        assert_ne!(frame_hash(&rgb), frame_hash(&vec![0u8; 36]));
+        assert_ne!(frame_hash(&rgb), frame_hash(&[0u8; 36]));
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! simulated clock) and randomness comes from [`crate::rng::Rng`] seeded by
 //! [`GameConfig::seed`].
 
-use crate::state::GameApiState;
 use crate::action::InputEvent;
+use crate::state::GameApiState;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -80,7 +80,10 @@ pub struct FixedStep {
 impl FixedStep {
     pub fn new(tick_ms: u64) -> Self {
         assert!(tick_ms > 0);
-        FixedStep { tick_ms, pending_ms: 0 }
+        FixedStep {
+            tick_ms,
+            pending_ms: 0,
+        }
     }
 
     /// Add `dt_ms` and return how many ticks to simulate now.

@@ -12,10 +12,12 @@ pub mod registry;
 pub mod rng;
 pub mod state;
 
-pub use action::{Action, InputEvent, InvalidKind, MouseButton, RoleControls, SemanticControl, SemanticMap};
+pub use action::{
+    Action, InputEvent, InvalidKind, MouseButton, RoleControls, SemanticControl, SemanticMap,
+};
+pub use episode::{StepRecord, Stepper};
 pub use evaluator::{Decision, EvalSpec, Evaluator, StepEval, StopReason};
 pub use game::{FixedStep, Game, GameConfig, TaskInfo};
 pub use registry::{AgentRef, GameSpec, ModelSpec, Preset, Registry, RoleSpec, TaskSpec};
 pub use rng::Rng;
 pub use state::{GameApiState, Outcome, Status, Terminal};
-pub use episode::{StepRecord, Stepper};

@@ -27,7 +27,10 @@ pub struct Viewport {
 
 impl Default for Viewport {
     fn default() -> Self {
-        Viewport { width: 1280, height: 720 }
+        Viewport {
+            width: 1280,
+            height: 720,
+        }
     }
 }
 
@@ -170,7 +173,9 @@ pub enum ProviderKind {
     Gemini,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default, Hash, PartialOrd, Ord,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Interface {
     #[default]
@@ -288,7 +293,14 @@ pub struct RegistryError {
 
 impl fmt::Display for RegistryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )
     }
 }
 
@@ -321,7 +333,12 @@ pub struct Sourced<T> {
 impl<T> Sourced<T> {
     fn err_at(&self, key: &str, message: impl Into<String>) -> RegistryError {
         let (line, column) = locate_key(&self.source, key);
-        RegistryError { file: self.file.clone(), line, column, message: message.into() }
+        RegistryError {
+            file: self.file.clone(),
+            line,
+            column,
+            message: message.into(),
+        }
     }
 }
 
@@ -351,7 +368,13 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml") | Some("yml")))
+                .filter(|p| {
+                    p.is_file()
+                        && matches!(
+                            p.extension().and_then(|e| e.to_str()),
+                            Some("yaml") | Some("yml")
+                        )
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -359,28 +382,51 @@ fn yaml_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn parse_file<T: for<'de> Deserialize<'de>>(path: &Path, errors: &mut Vec<RegistryError>) -> Option<Sourced<T>> {
+fn parse_file<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    errors: &mut Vec<RegistryError>,
+) -> Option<Sourced<T>> {
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => {
-            errors.push(RegistryError { file: path.to_path_buf(), line: 1, column: 1, message: format!("cannot read file: {e}") });
+            errors.push(RegistryError {
+                file: path.to_path_buf(),
+                line: 1,
+                column: 1,
+                message: format!("cannot read file: {e}"),
+            });
             return None;
         }
     };
     match serde_saphyr::from_str::<T>(&source) {
-        Ok(value) => Some(Sourced { value, file: path.to_path_buf(), source }),
+        Ok(value) => Some(Sourced {
+            value,
+            file: path.to_path_buf(),
+            source,
+        }),
         Err(e) => {
-            let (line, column) = e.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
+            let (line, column) = e
+                .location()
+                .map(|l| (l.line() as usize, l.column() as usize))
+                .unwrap_or((1, 1));
             let msg = e.to_string();
             let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
-            errors.push(RegistryError { file: path.to_path_buf(), line, column, message: format!("invalid YAML: {first}") });
+            errors.push(RegistryError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                message: format!("invalid YAML: {first}"),
+            });
             None
         }
     }
 }
 
 fn stem(path: &Path) -> String {
-    path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string()
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string()
 }
 
 impl Registry {
@@ -388,7 +434,10 @@ impl Registry {
     /// parse and validation errors together.
     pub fn load(roots: &[PathBuf]) -> Result<Registry, RegistryErrors> {
         let mut errors = Vec::new();
-        let mut reg = Registry { roots: roots.to_vec(), ..Default::default() };
+        let mut reg = Registry {
+            roots: roots.to_vec(),
+            ..Default::default()
+        };
         for root in roots {
             if !root.is_dir() {
                 errors.push(RegistryError {
@@ -405,13 +454,18 @@ impl Registry {
                 }
             }
             let mut task_dirs: Vec<PathBuf> = std::fs::read_dir(root.join("tasks"))
-                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect())
+                .map(|rd| {
+                    rd.filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| p.is_dir())
+                        .collect()
+                })
                 .unwrap_or_default();
             task_dirs.sort();
             for dir in task_dirs {
                 for path in yaml_files(&dir) {
                     if let Some(t) = parse_file::<TaskSpec>(&path, &mut errors) {
-                        reg.tasks.insert((t.value.game_id.clone(), t.value.id.clone()), t);
+                        reg.tasks
+                            .insert((t.value.game_id.clone(), t.value.id.clone()), t);
                     }
                 }
             }
@@ -422,7 +476,11 @@ impl Registry {
             }
         }
         errors.extend(reg.validate());
-        if errors.is_empty() { Ok(reg) } else { Err(RegistryErrors(errors)) }
+        if errors.is_empty() {
+            Ok(reg)
+        } else {
+            Err(RegistryErrors(errors))
+        }
     }
 
     /// Semantic checks beyond the YAML schema.
@@ -434,26 +492,58 @@ impl Registry {
         for t in self.tasks.values() {
             let task = &t.value;
             if stem(&t.file) != task.id {
-                errors.push(t.err_at("id", format!("task id \"{}\" does not match its file name \"{}\"", task.id, stem(&t.file))));
+                errors.push(t.err_at(
+                    "id",
+                    format!(
+                        "task id \"{}\" does not match its file name \"{}\"",
+                        task.id,
+                        stem(&t.file)
+                    ),
+                ));
             }
-            let dir = t.file.parent().and_then(|p| p.file_name()).and_then(|n| n.to_str()).unwrap_or_default();
+            let dir = t
+                .file
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
             if dir != task.game_id {
-                errors.push(t.err_at("game_id", format!("task is in tasks/{dir}/ but names game_id \"{}\"", task.game_id)));
+                errors.push(t.err_at(
+                    "game_id",
+                    format!(
+                        "task is in tasks/{dir}/ but names game_id \"{}\"",
+                        task.game_id
+                    ),
+                ));
             }
             match self.games.get(&task.game_id) {
-                None => errors.push(t.err_at("game_id", format!("unknown game \"{}\"; add registry/games/{}.yaml first", task.game_id, task.game_id))),
+                None => errors.push(t.err_at(
+                    "game_id",
+                    format!(
+                        "unknown game \"{}\"; add registry/games/{}.yaml first",
+                        task.game_id, task.game_id
+                    ),
+                )),
                 Some(g) => {
                     if let Some(role) = &task.role
                         && !g.value.roles.iter().any(|r| &r.name == role)
                     {
-                        errors.push(t.err_at("role", format!("game \"{}\" has no role \"{role}\"", task.game_id)));
+                        errors.push(t.err_at(
+                            "role",
+                            format!("game \"{}\" has no role \"{role}\"", task.game_id),
+                        ));
                     }
                 }
             }
             match (&task.score_field, &task.aggregate_score_fields) {
-                (Some(_), Some(_)) => errors.push(t.err_at("aggregate_score_fields", "set either score_field or aggregate_score_fields, not both")),
-                (None, None) => errors.push(t.err_at("id", "the task needs score_field or aggregate_score_fields")),
-                (None, Some(v)) if v.is_empty() => errors.push(t.err_at("aggregate_score_fields", "aggregate_score_fields is empty")),
+                (Some(_), Some(_)) => errors.push(t.err_at(
+                    "aggregate_score_fields",
+                    "set either score_field or aggregate_score_fields, not both",
+                )),
+                (None, None) => errors
+                    .push(t.err_at("id", "the task needs score_field or aggregate_score_fields")),
+                (None, Some(v)) if v.is_empty() => errors
+                    .push(t.err_at("aggregate_score_fields", "aggregate_score_fields is empty")),
                 _ => {}
             }
             if task.target == task.start {
@@ -469,13 +559,29 @@ impl Registry {
         for m in self.models.values() {
             let model = &m.value;
             if stem(&m.file) != model.id {
-                errors.push(m.err_at("id", format!("model id \"{}\" does not match its file name \"{}\"", model.id, stem(&m.file))));
+                errors.push(m.err_at(
+                    "id",
+                    format!(
+                        "model id \"{}\" does not match its file name \"{}\"",
+                        model.id,
+                        stem(&m.file)
+                    ),
+                ));
             }
             if BUILTIN_AGENTS.contains(&model.id.as_str()) {
-                errors.push(m.err_at("id", format!("\"{}\" is a built-in agent name; choose another id", model.id)));
+                errors.push(m.err_at(
+                    "id",
+                    format!(
+                        "\"{}\" is a built-in agent name; choose another id",
+                        model.id
+                    ),
+                ));
             }
             if model.id.contains('+') {
-                errors.push(m.err_at("id", "model ids may not contain '+' (it separates preset parts)"));
+                errors.push(m.err_at(
+                    "id",
+                    "model ids may not contain '+' (it separates preset parts)",
+                ));
             }
             if let Some(env) = &model.api_key_env
                 && (env.is_empty() || !env.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -491,14 +597,19 @@ impl Registry {
     }
 
     pub fn tasks_of<'a>(&'a self, game_id: &'a str) -> impl Iterator<Item = &'a TaskSpec> + 'a {
-        self.tasks.values().map(|t| &t.value).filter(move |t| t.game_id == game_id)
+        self.tasks
+            .values()
+            .map(|t| &t.value)
+            .filter(move |t| t.game_id == game_id)
     }
 
     /// Resolve `<game_id>+<task_id>+<model_id>`.
     pub fn resolve_preset(&self, preset: &str) -> Result<Preset, String> {
         let parts: Vec<&str> = preset.split('+').collect();
         if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
-            return Err(format!("preset \"{preset}\" must have three parts: <game_id>+<task_id>+<model_id> (e.g. 01_2048+01_01+scripted)"));
+            return Err(format!(
+                "preset \"{preset}\" must have three parts: <game_id>+<task_id>+<model_id> (e.g. 01_2048+01_01+scripted)"
+            ));
         }
         let (game_id, task_id, model_id) = (parts[0], parts[1], parts[2]);
         let game = self.game(game_id).ok_or_else(|| {
@@ -524,7 +635,13 @@ impl Registry {
             None => game.roles.first().cloned(),
         }
         .ok_or_else(|| format!("game \"{game_id}\" has no playable role"))?;
-        Ok(Preset { preset: preset.to_string(), game: game.clone(), task: task.clone(), role, agent })
+        Ok(Preset {
+            preset: preset.to_string(),
+            game: game.clone(),
+            task: task.clone(),
+            role,
+            agent,
+        })
     }
 }
 
@@ -563,16 +680,36 @@ pub struct Preset {
 fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
     let game = &g.value;
     if stem(&g.file) != game.id {
-        errors.push(g.err_at("id", format!("game id \"{}\" does not match its file name \"{}\"", game.id, stem(&g.file))));
+        errors.push(g.err_at(
+            "id",
+            format!(
+                "game id \"{}\" does not match its file name \"{}\"",
+                game.id,
+                stem(&g.file)
+            ),
+        ));
     }
     if !GENRES.contains(&game.genre.as_str()) {
-        errors.push(g.err_at("genre", format!("unknown genre \"{}\"; use one of {}", game.genre, GENRES.join(", "))));
+        errors.push(g.err_at(
+            "genre",
+            format!(
+                "unknown genre \"{}\"; use one of {}",
+                game.genre,
+                GENRES.join(", ")
+            ),
+        ));
     }
     if !(1..=5).contains(&game.curriculum_level) {
-        errors.push(g.err_at("curriculum_level", format!("curriculum_level {} is outside 1..5", game.curriculum_level)));
+        errors.push(g.err_at(
+            "curriculum_level",
+            format!("curriculum_level {} is outside 1..5", game.curriculum_level),
+        ));
     }
     if !(game.speed_multiplier.is_finite() && game.speed_multiplier > 0.0) {
-        errors.push(g.err_at("speed_multiplier", "speed_multiplier must be a positive number"));
+        errors.push(g.err_at(
+            "speed_multiplier",
+            "speed_multiplier must be a positive number",
+        ));
     }
     if game.roles.is_empty() {
         errors.push(g.err_at("roles", "a game needs at least one role"));
@@ -583,11 +720,23 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
         let mut seen = std::collections::BTreeSet::new();
         for c in &role.semantic_controls {
             if !seen.insert(c.id.to_ascii_lowercase()) {
-                errors.push(g.err_at("id", format!("role \"{}\": duplicate semantic control \"{}\"", role.name, c.id)));
+                errors.push(g.err_at(
+                    "id",
+                    format!(
+                        "role \"{}\": duplicate semantic control \"{}\"",
+                        role.name, c.id
+                    ),
+                ));
             }
             for req in &c.required {
                 if !c.parameters.iter().any(|p| &p.name == req) {
-                    errors.push(g.err_at("required", format!("control \"{}\": required \"{req}\" is not a declared parameter", c.id)));
+                    errors.push(g.err_at(
+                        "required",
+                        format!(
+                            "control \"{}\": required \"{req}\" is not a declared parameter",
+                            c.id
+                        ),
+                    ));
                 }
             }
             let cell_param = c.binding.get("cell_param") == Some(&Value::Bool(true));
@@ -603,20 +752,32 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
                             probes.push(b);
                         }
                     }
-                    _ => errors.push(g.err_at("cell_param", format!("control \"{}\" has cell_param but no cell_bindings", c.id))),
+                    _ => errors.push(g.err_at(
+                        "cell_param",
+                        format!("control \"{}\" has cell_param but no cell_bindings", c.id),
+                    )),
                 }
             } else {
                 let mut b = c.binding.clone();
                 // Parameters filled at run time get a harmless probe value.
                 for p in &c.parameters {
-                    b.entry(p.name.clone()).or_insert_with(|| Value::String(probe_text(&controls)));
+                    b.entry(p.name.clone())
+                        .or_insert_with(|| Value::String(probe_text(&controls)));
                 }
                 probes.push(b);
             }
             for b in probes {
-                let checked: Result<Action, String> = parse_action(&Value::Object(b)).map_err(|e| e.reason).and_then(|a| controls.legalize(a, viewport).map_err(|e| e.reason));
+                let checked: Result<Action, String> = parse_action(&Value::Object(b))
+                    .map_err(|e| e.reason)
+                    .and_then(|a| controls.legalize(a, viewport).map_err(|e| e.reason));
                 if let Err(reason) = checked {
-                    errors.push(g.err_at("binding", format!("role \"{}\", control \"{}\": binding is not executable: {reason}", role.name, c.id)));
+                    errors.push(g.err_at(
+                        "binding",
+                        format!(
+                            "role \"{}\", control \"{}\": binding is not executable: {reason}",
+                            role.name, c.id
+                        ),
+                    ));
                     break;
                 }
             }
@@ -626,5 +787,10 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
 
 /// A short text typed with allowed keys only (to probe `type` bindings).
 fn probe_text(controls: &RoleControls) -> String {
-    controls.allowed_keys.iter().find(|k| k.chars().count() == 1).cloned().unwrap_or_else(|| "a".into())
+    controls
+        .allowed_keys
+        .iter()
+        .find(|k| k.chars().count() == 1)
+        .cloned()
+        .unwrap_or_else(|| "a".into())
 }

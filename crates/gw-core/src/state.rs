@@ -76,7 +76,13 @@ pub struct GameApiState {
 
 impl GameApiState {
     /// A snapshot with the common fields set and empty sections.
-    pub fn new(game_id: &str, seed: u64, game_time_ms: u64, status: Status, terminal: Terminal) -> Self {
+    pub fn new(
+        game_id: &str,
+        seed: u64,
+        game_time_ms: u64,
+        status: Status,
+        terminal: Terminal,
+    ) -> Self {
         GameApiState {
             game_id: game_id.to_string(),
             seed,
@@ -156,7 +162,17 @@ mod tests {
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         assert_eq!(
             keys,
-            ["gameId", "seed", "timestampMs", "gameTimeMs", "status", "terminal", "game_state", "metrics", "raw"]
+            [
+                "gameId",
+                "seed",
+                "timestampMs",
+                "gameTimeMs",
+                "status",
+                "terminal",
+                "game_state",
+                "metrics",
+                "raw"
+            ]
         );
     }
 

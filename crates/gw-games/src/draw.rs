@@ -74,19 +74,34 @@ pub fn rounded_rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, radius: f32
     pb.cubic_to(x, y + r - k, x + r - k, y, x + r, y);
     pb.close();
     if let Some(path) = pb.finish() {
-        pm.fill_path(&path, &c.paint(), FillRule::Winding, Transform::identity(), None);
+        pm.fill_path(
+            &path,
+            &c.paint(),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
     }
 }
 
 pub fn circle(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, c: Rgb) {
     if let Some(path) = PathBuilder::from_circle(cx, cy, radius.max(0.1)) {
-        pm.fill_path(&path, &c.paint(), FillRule::Winding, Transform::identity(), None);
+        pm.fill_path(
+            &path,
+            &c.paint(),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
     }
 }
 
 pub fn ring(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, width: f32, c: Rgb) {
     if let Some(path) = PathBuilder::from_circle(cx, cy, radius.max(0.1)) {
-        let stroke = Stroke { width, ..Stroke::default() };
+        let stroke = Stroke {
+            width,
+            ..Stroke::default()
+        };
         pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
     }
 }
@@ -96,7 +111,11 @@ pub fn line(pm: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: 
     pb.move_to(x0, y0);
     pb.line_to(x1, y1);
     if let Some(path) = pb.finish() {
-        let stroke = Stroke { width, line_cap: tiny_skia::LineCap::Round, ..Stroke::default() };
+        let stroke = Stroke {
+            width,
+            line_cap: tiny_skia::LineCap::Round,
+            ..Stroke::default()
+        };
         pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
     }
 }
@@ -113,7 +132,13 @@ pub fn polygon(pm: &mut Pixmap, points: &[(f32, f32)], c: Rgb) {
     }
     pb.close();
     if let Some(path) = pb.finish() {
-        pm.fill_path(&path, &c.paint(), FillRule::Winding, Transform::identity(), None);
+        pm.fill_path(
+            &path,
+            &c.paint(),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
     }
 }
 
@@ -121,7 +146,10 @@ pub fn polygon(pm: &mut Pixmap, points: &[(f32, f32)], c: Rgb) {
 pub fn rect_outline(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, width: f32, c: Rgb) {
     if let Some(r) = Rect::from_xywh(x, y, w, h) {
         let path = PathBuilder::from_rect(r);
-        let stroke = Stroke { width, ..Stroke::default() };
+        let stroke = Stroke {
+            width,
+            ..Stroke::default()
+        };
         pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
     }
 }
@@ -164,12 +192,29 @@ fn glyph(ch: char, size: f32) -> std::sync::Arc<Glyph> {
                     coverage[i] = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
                 }
             });
-            Glyph { advance, left: b.min.x as i32, top: b.min.y as i32, width: w, height: h, coverage }
+            Glyph {
+                advance,
+                left: b.min.x as i32,
+                top: b.min.y as i32,
+                width: w,
+                height: h,
+                coverage,
+            }
         }
-        None => Glyph { advance, left: 0, top: 0, width: 0, height: 0, coverage: vec![] },
+        None => Glyph {
+            advance,
+            left: 0,
+            top: 0,
+            width: 0,
+            height: 0,
+            coverage: vec![],
+        },
     };
     let arc = std::sync::Arc::new(rendered);
-    glyph_cache().lock().expect("glyph cache").insert(key, arc.clone());
+    glyph_cache()
+        .lock()
+        .expect("glyph cache")
+        .insert(key, arc.clone());
     arc
 }
 
@@ -238,10 +283,34 @@ pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
 /// A centred banner (e.g. "GAME OVER") over a translucent box.
 pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
     let (w, h) = (pm.width() as f32, pm.height() as f32);
-    rounded_rect(pm, w / 2.0 - 300.0, h / 2.0 - 70.0, 600.0, 140.0, 18.0, rgba(0, 0, 0, 200));
-    text(pm, msg, w / 2.0, h / 2.0 - 55.0, 52.0, rgb(255, 255, 255), Align::Center);
+    rounded_rect(
+        pm,
+        w / 2.0 - 300.0,
+        h / 2.0 - 70.0,
+        600.0,
+        140.0,
+        18.0,
+        rgba(0, 0, 0, 200),
+    );
+    text(
+        pm,
+        msg,
+        w / 2.0,
+        h / 2.0 - 55.0,
+        52.0,
+        rgb(255, 255, 255),
+        Align::Center,
+    );
     if !sub.is_empty() {
-        text(pm, sub, w / 2.0, h / 2.0 + 12.0, 26.0, rgb(220, 220, 220), Align::Center);
+        text(
+            pm,
+            sub,
+            w / 2.0,
+            h / 2.0 + 12.0,
+            26.0,
+            rgb(220, 220, 220),
+            Align::Center,
+        );
     }
 }
 
@@ -253,12 +322,28 @@ mod tests {
     fn text_draws_pixels_deterministically() {
         let mut a = Pixmap::new(200, 60).unwrap();
         clear(&mut a, rgb(0, 0, 0));
-        text(&mut a, "Score 128", 10.0, 10.0, 24.0, rgb(255, 255, 255), Align::Left);
+        text(
+            &mut a,
+            "Score 128",
+            10.0,
+            10.0,
+            24.0,
+            rgb(255, 255, 255),
+            Align::Left,
+        );
         let lit = a.data().chunks(4).filter(|p| p[0] > 128).count();
         assert!(lit > 100, "text should light pixels, lit {lit}");
         let mut b = Pixmap::new(200, 60).unwrap();
         clear(&mut b, rgb(0, 0, 0));
-        text(&mut b, "Score 128", 10.0, 10.0, 24.0, rgb(255, 255, 255), Align::Left);
+        text(
+            &mut b,
+            "Score 128",
+            10.0,
+            10.0,
+            24.0,
+            rgb(255, 255, 255),
+            Align::Left,
+        );
         assert_eq!(a.data(), b.data());
         assert!(text_width("WW", 24.0) > text_width("ii", 24.0));
     }

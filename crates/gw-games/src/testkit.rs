@@ -17,16 +17,22 @@ pub fn registry_root() -> PathBuf {
 /// located errors if it does not validate).
 pub fn registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
-    REG.get_or_init(|| Registry::load(&[registry_root()]).unwrap_or_else(|e| panic!("registry does not validate:\n{e}")))
+    REG.get_or_init(|| {
+        Registry::load(&[registry_root()])
+            .unwrap_or_else(|e| panic!("registry does not validate:\n{e}"))
+    })
 }
 
 pub fn preset(game_id: &str, task_id: &str) -> Preset {
-    registry().resolve_preset(&format!("{game_id}+{task_id}+scripted")).unwrap_or_else(|e| panic!("{e}"))
+    registry()
+        .resolve_preset(&format!("{game_id}+{task_id}+scripted"))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A new stepper for a task and seed.
 pub fn stepper(game_id: &str, task_id: &str, seed: u64) -> Stepper {
-    let game = crate::create(game_id).unwrap_or_else(|| panic!("game {game_id} is not in the catalog"));
+    let game =
+        crate::create(game_id).unwrap_or_else(|| panic!("game {game_id} is not in the catalog"));
     Stepper::new(game, &preset(game_id, task_id), seed).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -41,12 +47,19 @@ pub struct PlayResult {
 }
 
 /// Play a task to its end with `policy` choosing semantic payloads.
-pub fn play(game_id: &str, task_id: &str, seed: u64, mut policy: impl FnMut(&Stepper) -> Option<Value>) -> PlayResult {
+pub fn play(
+    game_id: &str,
+    task_id: &str,
+    seed: u64,
+    mut policy: impl FnMut(&Stepper) -> Option<Value>,
+) -> PlayResult {
     let mut s = stepper(game_id, task_id, seed);
     let mut stop = None;
     while s.finished().is_none() {
         let payload = policy(&s);
-        let rec = s.step(Interface::Generalist, payload.as_ref()).unwrap_or_else(|e| panic!("{e}"));
+        let rec = s
+            .step(Interface::Generalist, payload.as_ref())
+            .unwrap_or_else(|e| panic!("{e}"));
         if let gw_core::Decision::Stop(r) = rec.eval.decision {
             stop = Some(r);
         }
@@ -71,22 +84,44 @@ pub fn assert_expert_solves_all(game_id: &str, min_successes: usize) {
     assert_eq!(tasks.len(), 5, "{game_id} should have five tasks");
     let mut failures = Vec::new();
     for task in &tasks {
-        let results: Vec<PlayResult> = (1..=5).map(|seed| play_expert(game_id, task, seed)).collect();
+        let results: Vec<PlayResult> = (1..=5)
+            .map(|seed| play_expert(game_id, task, seed))
+            .collect();
         let wins = results.iter().filter(|r| r.success).count();
-        let max_steps = registry().tasks.get(&(game_id.to_string(), task.clone())).unwrap().value.max_steps;
+        let max_steps = registry()
+            .tasks
+            .get(&(game_id.to_string(), task.clone()))
+            .unwrap()
+            .value
+            .max_steps;
         assert!(results.iter().all(|r| r.steps <= max_steps));
         if wins < min_successes {
-            let scores: Vec<String> = results.iter().map(|r| format!("{}", r.best_score)).collect();
-            failures.push(format!("{task}: {wins}/5 (best scores {})", scores.join(", ")));
+            let scores: Vec<String> = results
+                .iter()
+                .map(|r| format!("{}", r.best_score))
+                .collect();
+            failures.push(format!(
+                "{task}: {wins}/5 (best scores {})",
+                scores.join(", ")
+            ));
         }
     }
-    assert!(failures.is_empty(), "expert falls short on {game_id}:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "expert falls short on {game_id}:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// SHA-256 of the frame after `expert_steps` expert steps of the game's
 /// first task at `seed`.
 pub fn frame_hash_after(game_id: &str, seed: u64, expert_steps: u32) -> String {
-    let task = registry().tasks_of(game_id).next().expect("a task").id.clone();
+    let task = registry()
+        .tasks_of(game_id)
+        .next()
+        .expect("a task")
+        .id
+        .clone();
     let mut s = stepper(game_id, &task, seed);
     for _ in 0..expert_steps {
         if s.finished().is_some() {

@@ -1,1 +1,11 @@
+//! The runtime: resolves a preset, runs the observe → infer → parse →
+//! execute → snapshot → evaluate loop, and writes the run directory.
+//!
+//! Architecture invariant: only the runtime writes files. Games, agents and
+//! the evaluator hand it values; it records them (atomically for results).
 
+pub mod agents;
+pub mod bench;
+pub mod run;
+
+pub use run::{RunError, RunOptions, RunResult, run_preset, run_preset_observed};

@@ -18,9 +18,17 @@ fn heuristic(b: &Board) -> f64 {
             }
             if k < 3 {
                 let (a, c) = (lg(b[i][k]), lg(b[i][k + 1]));
-                if a > c { dec_r += a - c } else { inc_r += c - a }
+                if a > c {
+                    dec_r += a - c
+                } else {
+                    inc_r += c - a
+                }
                 let (a2, c2) = (lg(b[k][i]), lg(b[k + 1][i]));
-                if a2 > c2 { dec_c += a2 - c2 } else { inc_c += c2 - a2 }
+                if a2 > c2 {
+                    dec_c += a2 - c2
+                } else {
+                    inc_c += c2 - a2
+                }
                 if b[i][k] != 0 && b[i][k + 1] != 0 {
                     smooth -= (a - c).abs();
                 }
@@ -70,7 +78,11 @@ fn max_node(b: &Board, depth: u32) -> f64 {
             best = best.max(gained as f64 * 2.0 + chance(&nb, depth - 1));
         }
     }
-    if best == f64::NEG_INFINITY { -1000.0 } else { best }
+    if best == f64::NEG_INFINITY {
+        -1000.0
+    } else {
+        best
+    }
 }
 
 /// The move the expert plays on `board`.

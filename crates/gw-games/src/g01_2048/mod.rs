@@ -241,18 +241,36 @@ impl Game for Game2048 {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal { Status::Terminal } else { Status::Playing };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let status = if self.terminal.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        };
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let max = max_tile(&self.board);
         set(&mut s.game_state, "score", self.score);
         set(&mut s.game_state, "level", max);
-        set(&mut s.game_state, "progress", (max as f64).log2() / (WIN_TILE as f64).log2());
+        set(
+            &mut s.game_state,
+            "progress",
+            (max as f64).log2() / (WIN_TILE as f64).log2(),
+        );
         set(&mut s.game_state, "player", Value::Null);
         set(&mut s.game_state, "board", json!(self.board));
         set(&mut s.game_state, "entities", Value::Null);
         set(&mut s.metrics, "max_tile", max);
         set(&mut s.metrics, "moves", self.moves);
-        set(&mut s.metrics, "empty_cells", empty_cells(&self.board).len());
+        set(
+            &mut s.metrics,
+            "empty_cells",
+            empty_cells(&self.board).len(),
+        );
         set(&mut s.metrics, "merges", self.merges_total);
         set(&mut s.raw, "best_tile", max);
         set(&mut s.raw, "last_spawn", json!(self.last_spawn));
@@ -271,8 +289,16 @@ impl Game for Game2048 {
                 };
                 self.do_move(dir);
             }
-            InputEvent::MouseDown { x, y, button: MouseButton::Left } => self.swipe_from = Some((*x, *y)),
-            InputEvent::MouseUp { x, y, button: MouseButton::Left } => {
+            InputEvent::MouseDown {
+                x,
+                y,
+                button: MouseButton::Left,
+            } => self.swipe_from = Some((*x, *y)),
+            InputEvent::MouseUp {
+                x,
+                y,
+                button: MouseButton::Left,
+            } => {
                 if let Some((sx, sy)) = self.swipe_from.take() {
                     let (dx, dy) = (x - sx, y - sy);
                     if dx.abs().max(dy.abs()) >= 30.0 {
@@ -301,9 +327,21 @@ impl Game for Game2048 {
         draw::hud(
             pm,
             "2048",
-            &[("Score", self.score.to_string()), ("Best tile", max_tile(&self.board).to_string()), ("Moves", self.moves.to_string())],
+            &[
+                ("Score", self.score.to_string()),
+                ("Best tile", max_tile(&self.board).to_string()),
+                ("Moves", self.moves.to_string()),
+            ],
         );
-        draw::rounded_rect(pm, BOARD_X, BOARD_Y, BOARD_PX, BOARD_PX, 12.0, rgb(187, 173, 160));
+        draw::rounded_rect(
+            pm,
+            BOARD_X,
+            BOARD_Y,
+            BOARD_PX,
+            BOARD_PX,
+            12.0,
+            rgb(187, 173, 160),
+        );
         for r in 0..N {
             for c in 0..N {
                 let x = BOARD_X + GAP + c as f32 * (CELL + GAP);
@@ -321,12 +359,32 @@ impl Game for Game2048 {
                     3 => 50.0,
                     _ => 40.0,
                 };
-                draw::text(pm, &label, x + CELL / 2.0, y + CELL / 2.0 - size * 0.6, size, fg, Align::Center);
+                draw::text(
+                    pm,
+                    &label,
+                    x + CELL / 2.0,
+                    y + CELL / 2.0 - size * 0.6,
+                    size,
+                    fg,
+                    Align::Center,
+                );
             }
         }
-        draw::text(pm, "Arrow keys slide all tiles", 40.0, 660.0, 22.0, rgb(119, 110, 101), Align::Left);
+        draw::text(
+            pm,
+            "Arrow keys slide all tiles",
+            40.0,
+            660.0,
+            22.0,
+            rgb(119, 110, 101),
+            Align::Left,
+        );
         if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) { "YOU WIN" } else { "GAME OVER" };
+            let msg = if self.terminal.outcome == Some(Outcome::Success) {
+                "YOU WIN"
+            } else {
+                "GAME OVER"
+            };
             draw::banner(pm, msg, &format!("Score {}", self.score));
         }
     }

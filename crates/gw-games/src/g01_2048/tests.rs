@@ -16,7 +16,10 @@ fn slide_merges_once_per_pair() {
 #[test]
 fn start_board_has_two_tiles_and_state_fields() {
     let mut g = Game2048::new();
-    g.init(&GameConfig { seed: 9, ..Default::default() });
+    g.init(&GameConfig {
+        seed: 9,
+        ..Default::default()
+    });
     let st = g.state().to_value();
     let tiles = g.board().iter().flatten().filter(|&&v| v != 0).count();
     assert_eq!(tiles, 2);
@@ -29,21 +32,37 @@ fn start_board_has_two_tiles_and_state_fields() {
 #[test]
 fn key_and_swipe_move_the_board() {
     let mut g = Game2048::new();
-    g.init(&GameConfig { seed: 3, ..Default::default() });
+    g.init(&GameConfig {
+        seed: 3,
+        ..Default::default()
+    });
     g.board = [[2, 2, 0, 0], [0; 4], [0; 4], [0; 4]];
-    g.handle_event(&InputEvent::KeyDown { key: "ArrowLeft".into() });
+    g.handle_event(&InputEvent::KeyDown {
+        key: "ArrowLeft".into(),
+    });
     assert_eq!(g.board[0][0], 4);
     assert_eq!(g.score, 4);
     g.board = [[0, 0, 0, 8], [0; 4], [0; 4], [0; 4]];
-    g.handle_event(&InputEvent::MouseDown { x: 700.0, y: 300.0, button: MouseButton::Left });
-    g.handle_event(&InputEvent::MouseUp { x: 500.0, y: 310.0, button: MouseButton::Left });
+    g.handle_event(&InputEvent::MouseDown {
+        x: 700.0,
+        y: 300.0,
+        button: MouseButton::Left,
+    });
+    g.handle_event(&InputEvent::MouseUp {
+        x: 500.0,
+        y: 310.0,
+        button: MouseButton::Left,
+    });
     assert_eq!(g.board[0][0], 8);
 }
 
 #[test]
 fn full_board_without_merges_is_terminal_fail() {
     let mut g = Game2048::new();
-    g.init(&GameConfig { seed: 1, ..Default::default() });
+    g.init(&GameConfig {
+        seed: 1,
+        ..Default::default()
+    });
     g.board = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 0]];
     g.board[3][3] = 0;
     // Moving right fills the last cell via spawn; the board may then be stuck.
@@ -74,7 +93,10 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 10), "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146");
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 10),
+        "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146"
+    );
 }
 
 #[test]
@@ -83,7 +105,63 @@ fn save_sample_frame() {
     let mut s = testkit::stepper(ID, "01_01", 1);
     for _ in 0..25 {
         let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p)).unwrap();
+        s.step(gw_core::registry::Interface::Generalist, Some(&p))
+            .unwrap();
     }
     testkit::save_frame(&s, std::path::Path::new("/tmp/2048.png"));
+}
+
+#[test]
+fn invalid_actions_are_classified_and_execute_as_no_ops() {
+    use gw_core::InvalidKind;
+    use gw_core::registry::Interface;
+    let mut s = testkit::stepper(ID, "01_01", 2);
+    let before = s.state_value();
+    let r = s
+        .step(Interface::Generalist, Some(&json!({"action": "jump"})))
+        .unwrap();
+    assert_eq!(r.invalid_kind(), Some(InvalidKind::OutOfSpace));
+    assert!(
+        r.invalid
+            .as_ref()
+            .unwrap()
+            .reason
+            .contains("unknown action \"jump\"")
+    );
+    assert!(r.events.is_empty());
+    assert_eq!(r.state["game_state"], before["game_state"]);
+    let r = s.step(Interface::Generalist, None).unwrap();
+    assert_eq!(r.invalid_kind(), Some(InvalidKind::NoToolCall));
+    let r = s
+        .step(
+            Interface::ComputerUse,
+            Some(&json!({"action": "key_press", "key": "space"})),
+        )
+        .unwrap();
+    assert_eq!(r.invalid_kind(), Some(InvalidKind::OutOfSpace));
+    assert!(
+        r.invalid
+            .as_ref()
+            .unwrap()
+            .reason
+            .contains("key \"space\" is not allowed"),
+        "{:?}",
+        r.invalid
+    );
+    // A legal computer-use action with an alias executes.
+    let r = s
+        .step(
+            Interface::ComputerUse,
+            Some(&json!({"action": "key_press", "key": "left"})),
+        )
+        .unwrap();
+    assert!(r.valid());
+    assert_eq!(
+        r.action,
+        Some(gw_core::Action::PressKey {
+            key: "ArrowLeft".into(),
+            duration: Some(0.2)
+        })
+    );
+    assert_eq!(s.step_index(), 4);
 }

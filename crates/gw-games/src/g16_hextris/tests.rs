@@ -1,0 +1,225 @@
+use super::*;
+use crate::testkit;
+
+fn game(level: u32, seed: u64) -> Hextris {
+    let mut g = Hextris::new();
+    g.init(&GameConfig {
+        seed,
+        level: Some(level),
+        ..Default::default()
+    });
+    g.stacks = Default::default();
+    g.falling.clear();
+    g
+}
+
+fn key(g: &mut Hextris, k: &str, down: bool) {
+    let k = k.to_string();
+    g.handle_event(&if down {
+        InputEvent::KeyDown { key: k }
+    } else {
+        InputEvent::KeyUp { key: k }
+    });
+}
+
+#[test]
+fn three_in_a_pile_clear_and_score() {
+    let mut s: Stacks = Default::default();
+    s[2] = vec![1, 0, 0];
+    let res = settle(&mut s, 2, 0, 1);
+    assert_eq!(res.cleared, 3);
+    assert_eq!(res.points, clear_points(3, 1, 1));
+    assert_eq!(s[2], vec![1]);
+    // Two of a kind do not clear.
+    let res = settle(&mut s, 2, 1, 1);
+    assert_eq!((res.cleared, s[2].len()), (0, 2));
+}
+
+#[test]
+fn neighbouring_sides_touch_at_the_same_row() {
+    let mut s: Stacks = Default::default();
+    s[5] = vec![3];
+    s[1] = vec![3];
+    let res = settle(&mut s, 0, 3, 1);
+    assert_eq!(res.cleared, 3, "side 5, 0 and 1 wrap around");
+    assert!(s.iter().all(Vec::is_empty));
+    // Not touching: different rows on neighbouring sides.
+    let mut s: Stacks = Default::default();
+    s[1] = vec![0, 2];
+    s[2] = vec![2];
+    assert_eq!(settle(&mut s, 0, 2, 1).cleared, 0);
+}
+
+#[test]
+fn chain_reaction_scores_second_link_double() {
+    let mut s: Stacks = Default::default();
+    // Side 0: red, blue. Side 1: red, blue. Side 2: red -> adding red on side 2? use side 5 blue at row 0.
+    s[0] = vec![0, 2];
+    s[1] = vec![0, 2];
+    s[5] = vec![2];
+    let res = settle(&mut s, 2, 0, 1);
+    // Reds on sides 0,1,2 row 0 clear; blues drop to row 0 next to the blue on side 5.
+    assert_eq!(res.groups, 2);
+    assert_eq!(res.cleared, 6);
+    assert_eq!(res.points, clear_points(3, 1, 1) + clear_points(3, 2, 1));
+    assert!(s.iter().all(Vec::is_empty));
+}
+
+#[test]
+fn blocks_land_on_the_side_facing_their_lane_and_rotation_moves_piles() {
+    let mut g = game(1, 3);
+    g.spawn_timer = 100.0;
+    key(&mut g, "ArrowRight", true);
+    assert_eq!(g.rotation, 1);
+    key(&mut g, "ArrowLeft", true);
+    key(&mut g, "ArrowLeft", true);
+    assert_eq!(g.rotation, 5);
+    g.falling.push(Falling {
+        lane: 0,
+        dist: HEX_R + 30.0,
+        color: 1,
+    });
+    g.advance(1000);
+    assert!(g.falling.is_empty());
+    assert_eq!(g.stacks[side_for_lane(0, 5)], vec![1]);
+    assert_eq!(side_for_lane(0, 5), 1);
+    let st = g.state().to_value();
+    assert_eq!(st["game_state"]["environment"]["settled_blocks"], 1);
+    assert_eq!(st["game_state"]["environment"]["highest_column_height"], 1);
+}
+
+#[test]
+fn arrow_down_fast_forwards_falling() {
+    let mut a = game(1, 1);
+    let mut b = game(1, 1);
+    for g in [&mut a, &mut b] {
+        g.spawn_timer = 100.0;
+        g.falling.push(Falling {
+            lane: 2,
+            dist: SPAWN_D,
+            color: 0,
+        });
+    }
+    key(&mut b, "ArrowDown", true);
+    a.advance(500);
+    b.advance(500);
+    let fell_a = SPAWN_D - a.falling[0].dist;
+    let fell_b = SPAWN_D - b.falling[0].dist;
+    assert!((fell_b / fell_a - ACCEL).abs() < 0.05, "{fell_a} {fell_b}");
+    key(&mut b, "ArrowDown", false);
+    let before = b.falling[0].dist;
+    b.advance(100);
+    assert!((before - b.falling[0].dist) < base_speed(1) * 0.11 * 1.1);
+}
+
+#[test]
+fn a_pile_at_the_outer_limit_ends_the_game() {
+    let mut g = game(1, 2);
+    g.spawn_timer = 100.0;
+    g.stacks[0] = (0..MAX_ROWS - 1).map(|r| (r % 2) as u8).collect();
+    g.falling.push(Falling {
+        lane: 0,
+        dist: g.landing_dist(0) + 5.0,
+        color: 3,
+    });
+    g.advance(500);
+    let st = g.state();
+    assert_eq!(st.status, Status::Terminal);
+    assert_eq!(st.terminal.outcome, Some(Outcome::Fail));
+    // Input after the end changes nothing.
+    key(&mut g, "ArrowRight", true);
+    assert_eq!(g.rotation, 0);
+}
+
+#[test]
+fn level_comes_from_the_task_and_sets_the_pace() {
+    let s1 = testkit::stepper(ID, "16_01", 1).state_value();
+    let s4 = testkit::stepper(ID, "16_04", 1).state_value();
+    assert_eq!(s1["game_state"]["level"], 1);
+    assert_eq!(s4["game_state"]["level"], 4);
+    assert!(
+        s4["metrics"]["difficulty"].as_f64().unwrap()
+            > s1["metrics"]["difficulty"].as_f64().unwrap()
+    );
+    assert!(spawn_interval(4) < spawn_interval(1));
+    for path in testkit::preset(ID, "16_01").task.state_fields {
+        assert!(
+            gw_core::state::lookup(&s1, &path).is_some(),
+            "missing {path}"
+        );
+    }
+    let mut g = game(2, 1);
+    g.clears = CLEARS_PER_LEVEL;
+    assert_eq!(g.level(), 3);
+}
+
+#[test]
+fn expert_solves_every_task() {
+    testkit::assert_expert_solves_all(ID, 4);
+}
+
+#[test]
+fn random_play_falls_short() {
+    let ids = ["wait", "rotate_left", "rotate_right", "accelerate"];
+    let mut wins = 0;
+    for seed in 1..=5 {
+        let mut rng = Rng::new(seed, 99);
+        let r = testkit::play(ID, "16_01", seed, |_| {
+            Some(json!({"action": ids[rng.index(4)]}))
+        });
+        wins += r.success as u32;
+    }
+    assert!(wins <= 1, "random play won {wins}/5");
+}
+
+#[test]
+fn deterministic_per_seed() {
+    let a = testkit::expert_states(ID, "16_02", 4, 40);
+    let b = testkit::expert_states(ID, "16_02", 4, 40);
+    assert_eq!(a, b);
+    let c = testkit::expert_states(ID, "16_02", 5, 40);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn golden_frame() {
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 20),
+        "5c95bb4cb531ac64b66985f98298d6be3fdcab310d4a82feb3a0a16fc11ec9a1"
+    );
+}
+
+#[test]
+#[ignore = "writes a PNG for a person to look at"]
+fn save_sample_frame() {
+    let mut s = testkit::stepper(ID, "16_03", 1);
+    for _ in 0..30 {
+        let p = s.expert_payload();
+        s.step(gw_core::registry::Interface::Generalist, Some(&p))
+            .unwrap();
+    }
+    testkit::save_frame(&s, std::path::Path::new("/tmp/hextris.png"));
+}
+
+#[test]
+#[ignore = "prints expert and random scores for tuning"]
+fn tuning_report() {
+    for t in 1..=5 {
+        let task = format!("16_0{t}");
+        let mut line = format!("{task}: expert");
+        for seed in 1..=5 {
+            let r = testkit::play_expert(ID, &task, seed);
+            line += &format!(" {}/{}ep{}", r.best_score, r.steps, r.episodes);
+        }
+        line += " | random";
+        for seed in 1..=5 {
+            let mut rng = Rng::new(seed, 99);
+            let ids = ["wait", "rotate_left", "rotate_right", "accelerate"];
+            let r = testkit::play(ID, &task, seed, |_| {
+                Some(json!({"action": ids[rng.index(4)]}))
+            });
+            line += &format!(" {}e{}", r.best_score, r.episodes);
+        }
+        println!("{line}");
+    }
+}

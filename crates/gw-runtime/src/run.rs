@@ -1,0 +1,358 @@
+//! One run: a preset, a seed, a run directory.
+//!
+//! Layout (SPEC "Run directory"): `result.json`, `trajectory.jsonl`,
+//! `frames/step_NNNNNN.png` (frame N shows the state after step N; frame 0 is
+//! the first observation), `model_calls.jsonl` for model-backed agents.
+
+use crate::agents::make_agent;
+use gw_agents::Observation;
+use gw_core::frame::{encode_png, pixmap_rgb, write_atomic};
+use gw_core::registry::Registry;
+use gw_core::{Decision, StepRecord, Stepper, StopReason};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Bad preset, registry or options: exit code 2.
+    #[error("configuration error: {0}")]
+    Config(String),
+    /// Something failed while running: exit code 1.
+    #[error("runtime error: {0}")]
+    Runtime(String),
+}
+
+impl RunError {
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunError::Config(_) => 2,
+            RunError::Runtime(_) => 1,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub preset: String,
+    pub seed: u64,
+    pub out: PathBuf,
+    pub realtime: bool,
+    pub max_steps: Option<u32>,
+    pub frames: bool,
+    /// Override the model profile's rolling-memory rounds.
+    pub memory_rounds: Option<u32>,
+}
+
+impl RunOptions {
+    /// Options with the defaults of `gameworld run` (frames on, paused).
+    pub fn new(preset: impl Into<String>, seed: u64, out: impl Into<PathBuf>) -> Self {
+        RunOptions { preset: preset.into(), seed, out: out.into(), realtime: false, max_steps: None, frames: true, memory_rounds: None }
+    }
+}
+
+/// `result.json` (SPEC field names first, then extensions).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub preset: String,
+    pub game_id: String,
+    pub task_id: String,
+    pub model: String,
+    pub interface: String,
+    pub seed: u64,
+    pub realtime: bool,
+    pub steps: u32,
+    pub episodes: u32,
+    pub success: bool,
+    pub progress: f64,
+    pub best_score: f64,
+    pub start_score: f64,
+    pub target_score: f64,
+    pub stop_reason: String,
+    pub proposed_actions: u32,
+    pub valid_actions: u32,
+    pub invalid_no_tool_call: u32,
+    pub invalid_out_of_space: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: f64,
+    pub wall_ms: u64,
+    // Extensions.
+    #[serde(default)]
+    pub cached_input_tokens: u64,
+    #[serde(default)]
+    pub latency_ms: u64,
+    #[serde(default)]
+    pub genre: String,
+    #[serde(default)]
+    pub curriculum_level: u8,
+    #[serde(default)]
+    pub score_field: String,
+    #[serde(default)]
+    pub max_steps: u32,
+    #[serde(default)]
+    pub game_time_ms: u64,
+    #[serde(default)]
+    pub memory_rounds: Option<u32>,
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+fn io_err(path: &Path, e: std::io::Error) -> RunError {
+    RunError::Runtime(format!("cannot write {}: {e}", path.display()))
+}
+
+/// Render the current frame to PNG bytes.
+fn frame_png(stepper: &Stepper, pixmap: &mut tiny_skia::Pixmap) -> Vec<u8> {
+    stepper.render(pixmap);
+    let (w, h) = stepper.viewport();
+    encode_png(&pixmap_rgb(pixmap), w, h)
+}
+
+fn frame_name(step: u32) -> String {
+    format!("frames/step_{step:06}.png")
+}
+
+/// One `trajectory.jsonl` line.
+fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) -> Value {
+    let mut state = rec.state.clone();
+    state["timestampMs"] = json!(now_ms());
+    json!({
+        "step": rec.step,
+        "episode": rec.episode,
+        "action": rec.action.as_ref().map(|a| a.to_value()),
+        "control": rec.control,
+        "proposed": proposed,
+        "valid": rec.valid(),
+        "invalid_kind": rec.invalid_kind(),
+        "invalid_reason": rec.invalid.as_ref().map(|i| i.reason.clone()),
+        "events": rec.events,
+        "game_time_ms": rec.state["gameTimeMs"],
+        "score": rec.eval.score,
+        "progress": rec.eval.progress,
+        "best_progress": rec.eval.best_progress,
+        "latency_ms": latency_ms,
+        "state": state,
+    })
+}
+
+/// Run one preset and write its run directory. A run that starts always
+/// leaves a `result.json`, even when the agent fails part-way.
+pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, RunError> {
+    run_preset_observed(registry, opts, &mut |_, _| {})
+}
+
+/// [`run_preset`] that reports `(step, best_progress)` after every step.
+pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut dyn FnMut(u32, f64)) -> Result<RunResult, RunError> {
+    let started = Instant::now();
+    let mut preset = registry
+        .resolve_preset(&opts.preset)
+        .map_err(RunError::Config)?;
+    if let Some(n) = opts.max_steps {
+        if n == 0 {
+            return Err(RunError::Config("--max-steps must be at least 1".into()));
+        }
+        preset.task.max_steps = n;
+    }
+    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent) {
+        spec.memory_rounds = Some(rounds);
+    }
+    let memory_rounds = match &preset.agent {
+        gw_core::AgentRef::Model(spec) => Some(spec.memory_rounds.unwrap_or(2)),
+        gw_core::AgentRef::Builtin(_) => None,
+    };
+    let game = gw_games::create(&preset.game.id).ok_or_else(|| {
+        RunError::Config(format!(
+            "game \"{}\" is in the registry but has no native implementation in this build",
+            preset.game.id
+        ))
+    })?;
+    let mut agent = make_agent(&preset, opts.seed)?;
+    let interface = agent.interface();
+    let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
+
+    std::fs::create_dir_all(&opts.out).map_err(|e| io_err(&opts.out, e))?;
+    let result_path = opts.out.join("result.json");
+    if result_path.exists() {
+        std::fs::remove_file(&result_path).map_err(|e| io_err(&result_path, e))?;
+    }
+    if opts.frames {
+        std::fs::create_dir_all(opts.out.join("frames")).map_err(|e| io_err(&opts.out, e))?;
+    }
+    let traj_path = opts.out.join("trajectory.jsonl");
+    let mut traj = BufWriter::new(File::create(&traj_path).map_err(|e| io_err(&traj_path, e))?);
+    let calls_path = opts.out.join("model_calls.jsonl");
+    let mut calls_out: Option<BufWriter<File>> = None;
+
+    let (w, h) = stepper.viewport();
+    let mut pixmap = tiny_skia::Pixmap::new(w, h)
+        .ok_or_else(|| RunError::Runtime("viewport too large".into()))?;
+    let needs_png = opts.frames || agent.needs_frames();
+
+    let mut result = RunResult {
+        preset: preset.preset.clone(),
+        game_id: preset.game.id.clone(),
+        task_id: preset.task.id.clone(),
+        model: agent.id().to_string(),
+        interface: interface.as_str().to_string(),
+        seed: opts.seed,
+        realtime: opts.realtime,
+        steps: 0,
+        episodes: 1,
+        success: false,
+        progress: 0.0,
+        best_score: stepper.evaluator().best_score(),
+        start_score: preset.task.start,
+        target_score: preset.task.target,
+        stop_reason: String::new(),
+        proposed_actions: 0,
+        valid_actions: 0,
+        invalid_no_tool_call: 0,
+        invalid_out_of_space: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: 0.0,
+        wall_ms: 0,
+        cached_input_tokens: 0,
+        latency_ms: 0,
+        genre: preset.game.genre.clone(),
+        curriculum_level: preset.game.curriculum_level,
+        score_field: preset.task.score_label(),
+        max_steps: preset.task.max_steps,
+        game_time_ms: 0,
+        memory_rounds,
+        error: None,
+    };
+
+    let mut png = if needs_png {
+        frame_png(&stepper, &mut pixmap)
+    } else {
+        Vec::new()
+    };
+    if opts.frames {
+        let p = opts.out.join(frame_name(0));
+        std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
+    }
+    let stop: StopReason = loop {
+        let step = stepper.step_index() + 1;
+        let frame_rel = frame_name(step - 1);
+        let state = stepper.state_value();
+        let expert = || stepper.expert_payload();
+        let obs = Observation {
+            step,
+            episode: stepper.episode(),
+            frame_png: &png,
+            frame_path: opts.frames.then_some(frame_rel.as_str()),
+            viewport: (w, h),
+            state: &state,
+            expert: &expert,
+        };
+        // Paused mode: the game clock does not move while the agent thinks.
+        let t0 = Instant::now();
+        let reply = agent.act(&obs);
+        let measured_ms = t0.elapsed().as_millis() as u64;
+        let reply = match reply {
+            Ok(r) => r,
+            Err(e) => {
+                result.error = Some(e.to_string());
+                break StopReason::AgentError;
+            }
+        };
+        if !reply.calls.is_empty() {
+            if calls_out.is_none() {
+                calls_out = Some(BufWriter::new(
+                    File::create(&calls_path).map_err(|e| io_err(&calls_path, e))?,
+                ));
+            }
+            let out = calls_out.as_mut().expect("opened above");
+            for call in &reply.calls {
+                serde_json::to_writer(&mut *out, call)
+                    .map_err(|e| RunError::Runtime(e.to_string()))?;
+                out.write_all(b"\n").map_err(|e| io_err(&calls_path, e))?;
+            }
+            out.flush().map_err(|e| io_err(&calls_path, e))?;
+        }
+        let latency_ms = if reply.latency_ms > 0 {
+            reply.latency_ms
+        } else {
+            measured_ms
+        };
+        if opts.realtime {
+            // Real-time mode: the world kept moving while the agent thought.
+            stepper.idle(latency_ms);
+        }
+        result.input_tokens += reply.usage.input_tokens;
+        result.output_tokens += reply.usage.output_tokens;
+        result.cached_input_tokens += reply.usage.cached_input_tokens;
+        result.cost_usd += reply.cost_usd;
+        result.latency_ms += latency_ms;
+
+        let rec = stepper
+            .step(interface, reply.payload.as_ref())
+            .map_err(RunError::Runtime)?;
+        result.proposed_actions += 1;
+        match rec.invalid_kind() {
+            None => result.valid_actions += 1,
+            Some(gw_core::InvalidKind::NoToolCall) => result.invalid_no_tool_call += 1,
+            Some(gw_core::InvalidKind::OutOfSpace) => result.invalid_out_of_space += 1,
+        }
+        let summary = match (&rec.action, &rec.invalid) {
+            (_, Some(inv)) => format!(
+                "invalid ({}): {}",
+                if inv.kind == gw_core::InvalidKind::NoToolCall {
+                    "no tool call"
+                } else {
+                    "out of action space"
+                },
+                inv.reason
+            ),
+            (Some(a), None) => format!("executed {}", a.to_value()),
+            (None, None) => String::new(),
+        };
+        agent.observe_outcome(rec.valid(), &summary);
+        let line = trajectory_line(&rec, reply.payload.as_ref(), latency_ms);
+        serde_json::to_writer(&mut traj, &line).map_err(|e| RunError::Runtime(e.to_string()))?;
+        traj.write_all(b"\n").map_err(|e| io_err(&traj_path, e))?;
+        traj.flush().map_err(|e| io_err(&traj_path, e))?;
+
+        if needs_png {
+            png = frame_png(&stepper, &mut pixmap);
+        }
+        if opts.frames {
+            let p = opts.out.join(frame_name(rec.step));
+            std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
+        }
+        on_step(rec.step, rec.eval.best_progress);
+        if let Decision::Stop(reason) = rec.eval.decision {
+            break reason;
+        }
+    };
+    let eval = stepper.evaluator();
+    result.steps = stepper.step_index();
+    result.episodes = stepper.episode() + 1;
+    result.success = eval.success();
+    result.progress = eval.best_progress();
+    result.best_score = eval.best_score();
+    result.stop_reason = stop.as_str().to_string();
+    result.game_time_ms = stepper.state_value()["gameTimeMs"].as_u64().unwrap_or(0);
+    result.wall_ms = started.elapsed().as_millis() as u64;
+    let bytes = serde_json::to_vec_pretty(&result).map_err(|e| RunError::Runtime(e.to_string()))?;
+    write_atomic(&result_path, &bytes).map_err(|e| io_err(&result_path, e))?;
+    if let Some(err) = &result.error {
+        return Err(RunError::Runtime(format!(
+            "{err} (partial results written to {})",
+            result_path.display()
+        )));
+    }
+    Ok(result)
+}
