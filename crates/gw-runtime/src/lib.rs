@@ -8,4 +8,4 @@ pub mod agents;
 pub mod bench;
 pub mod run;
 
-pub use run::{RunError, RunOptions, RunResult, run_preset, run_preset_observed};
+pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};

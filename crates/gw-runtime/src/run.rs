@@ -45,12 +45,14 @@ pub struct RunOptions {
     pub frames: bool,
     /// Override the model profile's rolling-memory rounds.
     pub memory_rounds: Option<u32>,
+    /// Answer model calls from this recorded run directory instead of the network.
+    pub replay: Option<PathBuf>,
 }
 
 impl RunOptions {
     /// Options with the defaults of `gameworld run` (frames on, paused).
     pub fn new(preset: impl Into<String>, seed: u64, out: impl Into<PathBuf>) -> Self {
-        RunOptions { preset: preset.into(), seed, out: out.into(), realtime: false, max_steps: None, frames: true, memory_rounds: None }
+        RunOptions { preset: preset.into(), seed, out: out.into(), realtime: false, max_steps: None, frames: true, memory_rounds: None, replay: None }
     }
 }
 
@@ -177,7 +179,10 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
             preset.game.id
         ))
     })?;
-    let mut agent = make_agent(&preset, opts.seed)?;
+    if let Some(dir) = &opts.replay {
+        check_replay_source(dir, &preset.preset, opts.seed)?;
+    }
+    let mut agent = make_agent(&preset, opts.seed, opts.replay.as_deref())?;
     let interface = agent.interface();
     let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
 
@@ -265,23 +270,13 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
             Ok(r) => r,
             Err(e) => {
                 result.error = Some(e.to_string());
+                // Keep the record of the calls that failed.
+                let calls = agent.take_unreported_calls();
+                write_calls(&mut calls_out, &calls_path, &calls)?;
                 break StopReason::AgentError;
             }
         };
-        if !reply.calls.is_empty() {
-            if calls_out.is_none() {
-                calls_out = Some(BufWriter::new(
-                    File::create(&calls_path).map_err(|e| io_err(&calls_path, e))?,
-                ));
-            }
-            let out = calls_out.as_mut().expect("opened above");
-            for call in &reply.calls {
-                serde_json::to_writer(&mut *out, call)
-                    .map_err(|e| RunError::Runtime(e.to_string()))?;
-                out.write_all(b"\n").map_err(|e| io_err(&calls_path, e))?;
-            }
-            out.flush().map_err(|e| io_err(&calls_path, e))?;
-        }
+        write_calls(&mut calls_out, &calls_path, &reply.calls)?;
         let latency_ms = if reply.latency_ms > 0 {
             reply.latency_ms
         } else {
@@ -355,4 +350,44 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
         )));
     }
     Ok(result)
+}
+
+/// Append call records to `model_calls.jsonl`, creating it on first use.
+fn write_calls(out: &mut Option<BufWriter<File>>, path: &Path, calls: &[Value]) -> Result<(), RunError> {
+    if calls.is_empty() {
+        return Ok(());
+    }
+    if out.is_none() {
+        *out = Some(BufWriter::new(File::create(path).map_err(|e| io_err(path, e))?));
+    }
+    let out = out.as_mut().expect("opened above");
+    for call in calls {
+        serde_json::to_writer(&mut *out, call).map_err(|e| RunError::Runtime(e.to_string()))?;
+        out.write_all(b"\n").map_err(|e| io_err(path, e))?;
+    }
+    out.flush().map_err(|e| io_err(path, e))
+}
+
+/// A replay must re-run the recorded preset and seed, or its answers would
+/// belong to another game.
+fn check_replay_source(dir: &Path, preset: &str, seed: u64) -> Result<(), RunError> {
+    let Ok(text) = std::fs::read_to_string(dir.join("result.json")) else { return Ok(()) };
+    let recorded: Value = serde_json::from_str(&text).map_err(|e| RunError::Config(format!("{}: {e}", dir.join("result.json").display())))?;
+    if let Some(p) = recorded["preset"].as_str()
+        && p != preset
+    {
+        return Err(RunError::Config(format!("--replay {} recorded preset {p}, not {preset}", dir.display())));
+    }
+    if let Some(s) = recorded["seed"].as_u64()
+        && s != seed
+    {
+        return Err(RunError::Config(format!("--replay {} recorded seed {s}; run with --seed {s}", dir.display())));
+    }
+    Ok(())
+}
+
+/// The seed a recorded run used (from its `result.json`), for `--replay`.
+pub fn recorded_seed(dir: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(dir.join("result.json")).ok()?;
+    serde_json::from_str::<Value>(&text).ok()?["seed"].as_u64()
 }
