@@ -6,6 +6,7 @@
 use crate::conversation::Image;
 use crate::providers::HttpRequest;
 use serde_json::{Map, Value, json};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -88,7 +89,11 @@ pub fn retry_delay(attempt: u32, base_s: f64, retry_after: Option<&str>) -> Dura
 /// Rewrites requests for the record: secret headers redacted, image bytes
 /// replaced by frame paths, and any stray copy of the key masked.
 pub struct Redactor {
-    images: HashMap<String, String>,
+    /// Base64 → label, in prompt order; identical screenshots (a step that
+    /// changed nothing) are told apart by their position.
+    images: Vec<(String, String)>,
+    by_data: HashMap<String, String>,
+    cursor: Cell<usize>,
     secrets: Vec<String>,
 }
 
@@ -96,8 +101,9 @@ pub const REDACTED: &str = "[REDACTED]";
 
 impl Redactor {
     pub fn new<'a>(images: impl Iterator<Item = &'a Image>, secrets: &[&str]) -> Redactor {
-        let images = images.map(|i| (i.base64(), i.record_label())).collect();
-        Redactor { images, secrets: secrets.iter().filter(|s| !s.is_empty()).map(|s| s.to_string()).collect() }
+        let images: Vec<(String, String)> = images.map(|i| (i.base64(), i.record_label())).collect();
+        let by_data = images.iter().cloned().collect();
+        Redactor { images, by_data, cursor: Cell::new(0), secrets: secrets.iter().filter(|s| !s.is_empty()).map(|s| s.to_string()).collect() }
     }
 
     pub fn text(&self, s: &str) -> String {
@@ -112,7 +118,14 @@ impl Redactor {
         match v {
             Value::String(s) => {
                 let data = s.strip_prefix("data:image/png;base64,").unwrap_or(s);
-                match self.images.get(data) {
+                let at = self.cursor.get();
+                if let Some((b64, label)) = self.images.get(at)
+                    && b64 == data
+                {
+                    self.cursor.set(at + 1);
+                    return Value::String(label.clone());
+                }
+                match self.by_data.get(data) {
                     Some(label) => Value::String(label.clone()),
                     None => Value::String(self.text(s)),
                 }
@@ -124,6 +137,7 @@ impl Redactor {
     }
 
     pub fn request(&self, req: &HttpRequest) -> Value {
+        self.cursor.set(0);
         let headers: Map<String, Value> =
             req.headers.iter().map(|h| (h.name.clone(), json!(if h.secret { REDACTED.to_string() } else { self.text(&h.value) }))).collect();
         json!({"url": self.text(&req.url), "headers": headers, "body": self.value(&req.body)})
@@ -201,5 +215,14 @@ mod tests {
         assert_eq!(rec["body"]["a"][0]["url"], json!("<image frames/step_000001.png>"));
         assert_eq!(rec["body"]["a"][1]["data"], json!("<image frames/step_000001.png>"));
         assert_eq!(rec["headers"]["authorization"], json!(REDACTED));
+    }
+
+    #[test]
+    fn identical_screens_keep_their_own_frame_paths() {
+        let a = Image { png: Arc::from(&b"same"[..]), frame_path: Some("frames/step_000001.png".into()) };
+        let b = Image { png: Arc::from(&b"same"[..]), frame_path: Some("frames/step_000002.png".into()) };
+        let r = Redactor::new([&a, &b].into_iter(), &[]);
+        let req = HttpRequest { url: "u".into(), headers: vec![], body: json!([a.base64(), b.base64()]) };
+        assert_eq!(r.request(&req)["body"], json!(["<image frames/step_000001.png>", "<image frames/step_000002.png>"]));
     }
 }

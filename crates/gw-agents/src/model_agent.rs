@@ -43,7 +43,9 @@ pub fn api_key(spec: &ModelSpec) -> Result<Option<String>, AgentError> {
 /// the first step) or replaying `replay_dir`'s recorded calls.
 pub fn create(preset: &Preset, spec: &ModelSpec, replay_dir: Option<&Path>) -> Result<Box<dyn Agent>, AgentError> {
     let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
-        Some(dir) => (Box::new(ReplayTransport::open(dir)?), None),
+        // A replay needs no key; a placeholder keeps its requests shaped
+        // (and recorded) exactly like the live ones.
+        Some(dir) => (Box::new(ReplayTransport::open(dir)?), spec.api_key_env.as_ref().map(|_| crate::http::REDACTED.to_string())),
         None => (Box::new(NetTransport), api_key(spec)?),
     };
     Ok(Box::new(ModelAgent::new(preset, spec, transport, key)?))
