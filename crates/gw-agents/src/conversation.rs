@@ -53,7 +53,10 @@ pub enum Tools {
     Functions(Vec<ToolSpec>),
     /// Computer-use agents: the provider's own computer tool where it has one,
     /// else these generic low-level functions.
-    ComputerUse { display: (u32, u32), functions: Vec<ToolSpec> },
+    ComputerUse {
+        display: (u32, u32),
+        functions: Vec<ToolSpec>,
+    },
 }
 
 /// One request, before any provider shapes it.

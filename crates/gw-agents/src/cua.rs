@@ -13,13 +13,27 @@ use serde_json::{Map, Value, json};
 
 /// Names of the generic low-level functions offered where a provider has no
 /// computer tool of its own.
-pub const GENERIC_TOOLS: [&str; 7] = ["click", "press_key", "mouse_move", "drag", "scroll", "type", "wait"];
+pub const GENERIC_TOOLS: [&str; 7] = [
+    "click",
+    "press_key",
+    "mouse_move",
+    "drag",
+    "scroll",
+    "type",
+    "wait",
+];
 
 /// The generic low-level functions, in the model's coordinate space.
 pub fn generic_tools(viewport: (u32, u32), space: CoordinateSpace) -> Vec<ToolSpec> {
     let coords = match space {
-        CoordinateSpace::Pixels => format!("Screen pixels: x from 0 to {}, y from 0 to {}, origin at the top-left corner.", viewport.0 - 1, viewport.1 - 1),
-        CoordinateSpace::Normalized1000 => "Coordinates scaled to 0..1000 on both axes, origin at the top-left corner.".to_string(),
+        CoordinateSpace::Pixels => format!(
+            "Screen pixels: x from 0 to {}, y from 0 to {}, origin at the top-left corner.",
+            viewport.0 - 1,
+            viewport.1 - 1
+        ),
+        CoordinateSpace::Normalized1000 => {
+            "Coordinates scaled to 0..1000 on both axes, origin at the top-left corner.".to_string()
+        }
     };
     let num = |d: &str| json!({"type": "number", "description": d});
     let obj = |props: Value, required: &[&str]| json!({"type": "object", "properties": props, "required": required});
@@ -85,7 +99,9 @@ pub fn generic_tools(viewport: (u32, u32), space: CoordinateSpace) -> Vec<ToolSp
 pub fn qwen_computer_use_tool(viewport: (u32, u32), space: CoordinateSpace) -> ToolSpec {
     let coords = match space {
         CoordinateSpace::Pixels => format!("The screen is {}x{} pixels.", viewport.0, viewport.1),
-        CoordinateSpace::Normalized1000 => "Coordinates run from 0 to 1000 on both axes.".to_string(),
+        CoordinateSpace::Normalized1000 => {
+            "Coordinates run from 0 to 1000 on both axes.".to_string()
+        }
     };
     ToolSpec {
         name: "computer_use".into(),
@@ -128,7 +144,11 @@ pub fn point_of(v: &Value) -> Option<(f64, f64)> {
         Value::Array(a) if a.len() >= 2 => Some((num(&a[0])?, num(&a[1])?)),
         Value::Object(o) => Some((num(o.get("x")?)?, num(o.get("y")?)?)),
         Value::String(s) => {
-            let n: Vec<f64> = s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
+            let n: Vec<f64> = s
+                .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                .filter(|p| !p.is_empty())
+                .filter_map(|p| p.parse().ok())
+                .collect();
             (n.len() >= 2).then(|| (n[0], n[1]))
         }
         _ => None,
@@ -137,14 +157,21 @@ pub fn point_of(v: &Value) -> Option<(f64, f64)> {
 
 impl CuaNormalizer {
     pub fn new(viewport: (u32, u32), space: CoordinateSpace) -> Self {
-        CuaNormalizer { viewport, space, pointer: None }
+        CuaNormalizer {
+            viewport,
+            space,
+            pointer: None,
+        }
     }
 
     /// A model point in `space` → viewport pixels.
     pub fn scale(&self, (x, y): (f64, f64), space: CoordinateSpace) -> (f64, f64) {
         match space {
             CoordinateSpace::Pixels => (x, y),
-            CoordinateSpace::Normalized1000 => (x / 1000.0 * self.viewport.0 as f64, y / 1000.0 * self.viewport.1 as f64),
+            CoordinateSpace::Normalized1000 => (
+                x / 1000.0 * self.viewport.0 as f64,
+                y / 1000.0 * self.viewport.1 as f64,
+            ),
         }
     }
 
@@ -155,9 +182,8 @@ impl CuaNormalizer {
             // Anthropic's `computer` tool and Qwen's `computer_use` share most verbs.
             "computer" | "computer_use" => self.action_dialect(args, self.space),
             crate::providers::openai_responses::COMPUTER_CALL => self.openai_dialect(args),
-            "click_at" | "hover_at" | "type_text_at" | "key_combination" | "scroll_document" | "scroll_at" | "drag_and_drop" | "wait_5_seconds" => {
-                self.gemini_dialect(&lname, args)
-            }
+            "click_at" | "hover_at" | "type_text_at" | "key_combination" | "scroll_document"
+            | "scroll_at" | "drag_and_drop" | "wait_5_seconds" => self.gemini_dialect(&lname, args),
             _ => {
                 // Generic functions (or anything else: the action layer decides).
                 let mut m = Map::new();
@@ -185,7 +211,10 @@ impl CuaNormalizer {
                 m.insert(ky.into(), json!(y));
             }
         }
-        for (key, kx, ky) in [("coordinate", "x", "y"), ("start_coordinate", "from_x", "from_y")] {
+        for (key, kx, ky) in [
+            ("coordinate", "x", "y"),
+            ("start_coordinate", "from_x", "from_y"),
+        ] {
             if let Some(p) = m.remove(key).as_ref().and_then(point_of) {
                 let (x, y) = self.scale(p, space);
                 m.insert(kx.into(), json!(x));
@@ -200,11 +229,23 @@ impl CuaNormalizer {
     }
 
     /// Anthropic `computer` / Qwen `computer_use`: `{"action": verb, …}`.
-    fn action_dialect(&self, args: &Map<String, Value>, space: CoordinateSpace) -> Map<String, Value> {
+    fn action_dialect(
+        &self,
+        args: &Map<String, Value>,
+        space: CoordinateSpace,
+    ) -> Map<String, Value> {
         let mut m = args.clone();
         self.scale_fields(&mut m, space);
-        let verb = m.get("action").and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
-        let keys = m.get("text").or_else(|| m.get("keys")).or_else(|| m.get("key")).cloned();
+        let verb = m
+            .get("action")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let keys = m
+            .get("text")
+            .or_else(|| m.get("keys"))
+            .or_else(|| m.get("key"))
+            .cloned();
         match verb.as_str() {
             "key" | "hold_key" => {
                 m.insert("action".into(), json!("press_key"));
@@ -213,7 +254,8 @@ impl CuaNormalizer {
                     m.insert("key".into(), k);
                 }
             }
-            "left_click" | "right_click" | "middle_click" | "double_click" | "triple_click" | "mouse_move" | "scroll" => {
+            "left_click" | "right_click" | "middle_click" | "double_click" | "triple_click"
+            | "mouse_move" | "scroll" => {
                 if !m.contains_key("x")
                     && let Some(p) = self.pointer
                 {
@@ -272,23 +314,39 @@ impl CuaNormalizer {
             "scroll" => {
                 m.insert("action".into(), json!("scroll"));
                 put_xy(&mut m);
-                m.insert("dx".into(), json!(args.get("scroll_x").and_then(num).unwrap_or(0.0)));
-                m.insert("dy".into(), json!(args.get("scroll_y").and_then(num).unwrap_or(0.0)));
+                m.insert(
+                    "dx".into(),
+                    json!(args.get("scroll_x").and_then(num).unwrap_or(0.0)),
+                );
+                m.insert(
+                    "dy".into(),
+                    json!(args.get("scroll_y").and_then(num).unwrap_or(0.0)),
+                );
             }
             "keypress" => {
                 m.insert("action".into(), json!("press_keys"));
-                m.insert("keys".into(), args.get("keys").cloned().unwrap_or(json!([])));
+                m.insert(
+                    "keys".into(),
+                    args.get("keys").cloned().unwrap_or(json!([])),
+                );
             }
             "type" => {
                 m.insert("action".into(), json!("type"));
-                m.insert("text".into(), args.get("text").cloned().unwrap_or(json!("")));
+                m.insert(
+                    "text".into(),
+                    args.get("text").cloned().unwrap_or(json!("")),
+                );
             }
             "wait" => {
                 m.insert("action".into(), json!("wait"));
             }
             "drag" => {
                 m.insert("action".into(), json!("drag"));
-                let path: Vec<(f64, f64)> = args.get("path").and_then(Value::as_array).map(|p| p.iter().filter_map(point_of).collect()).unwrap_or_default();
+                let path: Vec<(f64, f64)> = args
+                    .get("path")
+                    .and_then(Value::as_array)
+                    .map(|p| p.iter().filter_map(point_of).collect())
+                    .unwrap_or_default();
                 if let (Some(first), Some(last)) = (path.first(), path.last()) {
                     m.insert("from_x".into(), json!(first.0));
                     m.insert("from_y".into(), json!(first.1));
@@ -307,7 +365,8 @@ impl CuaNormalizer {
     fn gemini_dialect(&self, name: &str, args: &Map<String, Value>) -> Map<String, Value> {
         let mut m = Map::new();
         let n = CoordinateSpace::Normalized1000;
-        let at = |kx: &str, ky: &str| match (args.get(kx).and_then(num), args.get(ky).and_then(num)) {
+        let at = |kx: &str, ky: &str| match (args.get(kx).and_then(num), args.get(ky).and_then(num))
+        {
             (Some(x), Some(y)) => Some(self.scale((x, y), n)),
             _ => None,
         };
@@ -333,15 +392,25 @@ impl CuaNormalizer {
                 }
             }
             "type_text_at" => {
-                m.insert("text".into(), args.get("text").cloned().unwrap_or(json!("")));
+                m.insert(
+                    "text".into(),
+                    args.get("text").cloned().unwrap_or(json!("")),
+                );
             }
             "key_combination" => {
-                m.insert("keys".into(), args.get("keys").cloned().unwrap_or(json!("")));
+                m.insert(
+                    "keys".into(),
+                    args.get("keys").cloned().unwrap_or(json!("")),
+                );
             }
             "scroll_document" | "scroll_at" => {
-                let p = point.unwrap_or((self.viewport.0 as f64 / 2.0, self.viewport.1 as f64 / 2.0));
+                let p =
+                    point.unwrap_or((self.viewport.0 as f64 / 2.0, self.viewport.1 as f64 / 2.0));
                 self.set_point(&mut m, p);
-                m.insert("direction".into(), args.get("direction").cloned().unwrap_or(json!("down")));
+                m.insert(
+                    "direction".into(),
+                    args.get("direction").cloned().unwrap_or(json!("down")),
+                );
                 if let Some(mag) = args.get("magnitude").and_then(num) {
                     m.insert("amount".into(), json!(mag / 100.0));
                 }
@@ -372,36 +441,159 @@ mod tests {
     #[test]
     fn dialects_become_one_action_space() {
         let mut n = CuaNormalizer::new((1280, 720), CoordinateSpace::Pixels);
-        let a = parse_action(&n.normalize("computer", &args(json!({"action": "key", "text": "Up"})))).unwrap();
-        assert_eq!(a, Action::PressKey { key: "Up".into(), duration: None });
-        let a = parse_action(&n.normalize("computer", &args(json!({"action": "hold_key", "text": "space", "duration": 0.6})))).unwrap();
-        assert_eq!(a, Action::PressKey { key: "space".into(), duration: Some(0.6) });
-        let a = parse_action(&n.normalize("computer", &args(json!({"action": "left_click", "coordinate": [100, 200]})))).unwrap();
-        assert_eq!(a, Action::Click { x: 100.0, y: 200.0, button: MouseButton::Left, clicks: 1 });
+        let a =
+            parse_action(&n.normalize("computer", &args(json!({"action": "key", "text": "Up"}))))
+                .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "Up".into(),
+                duration: None
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "computer",
+            &args(json!({"action": "hold_key", "text": "space", "duration": 0.6})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "space".into(),
+                duration: Some(0.6)
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "computer",
+            &args(json!({"action": "left_click", "coordinate": [100, 200]})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::Click {
+                x: 100.0,
+                y: 200.0,
+                button: MouseButton::Left,
+                clicks: 1
+            }
+        );
         // A Qwen drag starts where the pointer is.
-        let a = parse_action(&n.normalize("computer_use", &args(json!({"action": "left_click_drag", "coordinate": [300, 200]})))).unwrap();
-        assert_eq!(a, Action::Drag { from_x: 100.0, from_y: 200.0, x: 300.0, y: 200.0, duration: None });
-        let a = parse_action(&n.normalize("computer_use", &args(json!({"action": "key", "keys": ["w", "d"]})))).unwrap();
-        assert_eq!(a, Action::PressKeys { keys: vec!["w".into(), "d".into()], duration: None });
+        let a = parse_action(&n.normalize(
+            "computer_use",
+            &args(json!({"action": "left_click_drag", "coordinate": [300, 200]})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::Drag {
+                from_x: 100.0,
+                from_y: 200.0,
+                x: 300.0,
+                y: 200.0,
+                duration: None
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "computer_use",
+            &args(json!({"action": "key", "keys": ["w", "d"]})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKeys {
+                keys: vec!["w".into(), "d".into()],
+                duration: None
+            }
+        );
         let a = parse_action(&n.normalize("click_at", &args(json!({"x": 500, "y": 500})))).unwrap();
-        assert_eq!(a, Action::Click { x: 640.0, y: 360.0, button: MouseButton::Left, clicks: 1 });
-        let a = parse_action(&n.normalize("key_combination", &args(json!({"keys": "Control+C"})))).unwrap();
-        assert_eq!(a, Action::PressKeys { keys: vec!["Control".into(), "C".into()], duration: None });
-        let a = parse_action(&n.normalize("computer_call", &args(json!({"type": "keypress", "keys": ["ArrowLeft"]})))).unwrap();
-        assert_eq!(a, Action::PressKey { key: "ArrowLeft".into(), duration: None });
-        let a = parse_action(&n.normalize("computer_call", &args(json!({"type": "drag", "path": [{"x": 1, "y": 2}, {"x": 5, "y": 6}]})))).unwrap();
-        assert_eq!(a, Action::Drag { from_x: 1.0, from_y: 2.0, x: 5.0, y: 6.0, duration: None });
-        let a = parse_action(&n.normalize("press_key", &args(json!({"keys": "w d", "hold_duration": 0.4})))).unwrap();
-        assert_eq!(a, Action::PressKeys { keys: vec!["w".into(), "d".into()], duration: Some(0.4) });
-        assert!(parse_action(&n.normalize("computer", &args(json!({"action": "screenshot"})))).is_err());
+        assert_eq!(
+            a,
+            Action::Click {
+                x: 640.0,
+                y: 360.0,
+                button: MouseButton::Left,
+                clicks: 1
+            }
+        );
+        let a = parse_action(&n.normalize("key_combination", &args(json!({"keys": "Control+C"}))))
+            .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKeys {
+                keys: vec!["Control".into(), "C".into()],
+                duration: None
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "computer_call",
+            &args(json!({"type": "keypress", "keys": ["ArrowLeft"]})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKey {
+                key: "ArrowLeft".into(),
+                duration: None
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "computer_call",
+            &args(json!({"type": "drag", "path": [{"x": 1, "y": 2}, {"x": 5, "y": 6}]})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::Drag {
+                from_x: 1.0,
+                from_y: 2.0,
+                x: 5.0,
+                y: 6.0,
+                duration: None
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "press_key",
+            &args(json!({"keys": "w d", "hold_duration": 0.4})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::PressKeys {
+                keys: vec!["w".into(), "d".into()],
+                duration: Some(0.4)
+            }
+        );
+        assert!(
+            parse_action(&n.normalize("computer", &args(json!({"action": "screenshot"})))).is_err()
+        );
     }
 
     #[test]
     fn normalized_coordinates_scale_to_the_viewport() {
         let mut n = CuaNormalizer::new((1280, 720), CoordinateSpace::Normalized1000);
         let a = parse_action(&n.normalize("click", &args(json!({"x": 250, "y": 500})))).unwrap();
-        assert_eq!(a, Action::Click { x: 320.0, y: 360.0, button: MouseButton::Left, clicks: 1 });
-        let a = parse_action(&n.normalize("computer_use", &args(json!({"action": "left_click", "coordinate": [1000, 0]})))).unwrap();
-        assert_eq!(a, Action::Click { x: 1280.0, y: 0.0, button: MouseButton::Left, clicks: 1 });
+        assert_eq!(
+            a,
+            Action::Click {
+                x: 320.0,
+                y: 360.0,
+                button: MouseButton::Left,
+                clicks: 1
+            }
+        );
+        let a = parse_action(&n.normalize(
+            "computer_use",
+            &args(json!({"action": "left_click", "coordinate": [1000, 0]})),
+        ))
+        .unwrap();
+        assert_eq!(
+            a,
+            Action::Click {
+                x: 1280.0,
+                y: 0.0,
+                button: MouseButton::Left,
+                clicks: 1
+            }
+        );
     }
 }

@@ -34,17 +34,24 @@ pub fn parse_lenient(text: &str) -> Option<Value> {
             cuts.push(i);
         }
     }
-    cuts.iter().rev().find_map(|&i| first_value(&close(&s[..i])))
+    cuts.iter()
+        .rev()
+        .find_map(|&i| first_value(&close(&s[..i])))
 }
 
 fn strip_fences(s: &str) -> &str {
-    let Some(rest) = s.strip_prefix("```") else { return s };
+    let Some(rest) = s.strip_prefix("```") else {
+        return s;
+    };
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
     rest.rfind("```").map_or(rest, |end| &rest[..end])
 }
 
 fn first_value(s: &str) -> Option<Value> {
-    serde_json::Deserializer::from_str(s).into_iter::<Value>().next()?.ok()
+    serde_json::Deserializer::from_str(s)
+        .into_iter::<Value>()
+        .next()?
+        .ok()
 }
 
 /// `s` with an open string closed, a dangling `:`/`,` settled, and every
@@ -81,8 +88,8 @@ fn close(s: &str) -> String {
         out.push('"');
     }
     let trimmed = out.trim_end();
-    if trimmed.ends_with(',') {
-        out = trimmed[..trimmed.len() - 1].to_string();
+    if let Some(head) = trimmed.strip_suffix(',') {
+        out = head.to_string();
     } else if trimmed.ends_with(':') {
         out = format!("{trimmed} null");
     }
@@ -100,12 +107,30 @@ mod tests {
     #[test]
     fn reads_what_models_write() {
         assert_eq!(parse_lenient(r#"{"a": 1}"#), Some(json!({"a": 1})));
-        assert_eq!(parse_lenient("```json\n{\"a\": 1}\n```"), Some(json!({"a": 1})));
-        assert_eq!(parse_lenient(r#"{"a": 1} and then I thought {"b": 2}"#), Some(json!({"a": 1})));
-        assert_eq!(parse_lenient(r#"Sure: {"name": "x", "arguments": {"k": "v"#), Some(json!({"name": "x", "arguments": {"k": "v"}})));
-        assert_eq!(parse_lenient(r#"{"name": "move_up", "argum"#), Some(json!({"name": "move_up"})));
-        assert_eq!(parse_lenient(r#"{"name": "move_up", "arguments": "#), Some(json!({"name": "move_up", "arguments": null})));
-        assert_eq!(parse_lenient(r#"{"keys": ["a", "b"#), Some(json!({"keys": ["a", "b"]})));
+        assert_eq!(
+            parse_lenient("```json\n{\"a\": 1}\n```"),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"a": 1} and then I thought {"b": 2}"#),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(
+            parse_lenient(r#"Sure: {"name": "x", "arguments": {"k": "v"#),
+            Some(json!({"name": "x", "arguments": {"k": "v"}}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"name": "move_up", "argum"#),
+            Some(json!({"name": "move_up"}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"name": "move_up", "arguments": "#),
+            Some(json!({"name": "move_up", "arguments": null}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"keys": ["a", "b"#),
+            Some(json!({"keys": ["a", "b"]}))
+        );
         assert_eq!(parse_lenient("no json here"), None);
     }
 }

@@ -10,7 +10,13 @@ use std::collections::VecDeque;
 
 /// Rounds kept when a model profile sets no `memory_rounds`.
 pub const DEFAULT_ROUNDS: u32 = 2;
-pub const FIELDS: [&str; 5] = ["user_prompt", "screenshot", "reasoning", "action", "outcome"];
+pub const FIELDS: [&str; 5] = [
+    "user_prompt",
+    "screenshot",
+    "reasoning",
+    "action",
+    "outcome",
+];
 pub const DEFAULT_FIELDS: [&str; 4] = ["user_prompt", "screenshot", "reasoning", "action"];
 
 /// One past step.
@@ -36,13 +42,22 @@ pub struct Memory {
 impl Memory {
     /// `fields` must be names from [`FIELDS`] (checked by [`Memory::check_fields`]).
     pub fn new(rounds: u32, fields: Option<&[String]>) -> Memory {
-        let fields = fields.map(<[String]>::to_vec).unwrap_or_else(|| DEFAULT_FIELDS.iter().map(|s| s.to_string()).collect());
-        Memory { rounds: rounds as usize, fields, history: VecDeque::new() }
+        let fields = fields
+            .map(<[String]>::to_vec)
+            .unwrap_or_else(|| DEFAULT_FIELDS.iter().map(|s| s.to_string()).collect());
+        Memory {
+            rounds: rounds as usize,
+            fields,
+            history: VecDeque::new(),
+        }
     }
 
     pub fn check_fields(fields: &[String]) -> Result<(), String> {
         match fields.iter().find(|f| !FIELDS.contains(&f.as_str())) {
-            Some(bad) => Err(format!("unknown memory_include_fields entry \"{bad}\"; use any of {}", FIELDS.join(", "))),
+            Some(bad) => Err(format!(
+                "unknown memory_include_fields entry \"{bad}\"; use any of {}",
+                FIELDS.join(", ")
+            )),
             None => Ok(()),
         }
     }
@@ -96,7 +111,10 @@ impl Memory {
             }
             let mut after = Vec::new();
             if self.has("reasoning") {
-                after.push(format!("Reasoning: {}", r.reasoning.as_deref().unwrap_or("(none given)")));
+                after.push(format!(
+                    "Reasoning: {}",
+                    r.reasoning.as_deref().unwrap_or("(none given)")
+                ));
             }
             if self.has("action") {
                 after.push(format!("Action: {}", r.action));
@@ -124,7 +142,10 @@ mod tests {
         Round {
             step,
             user_prompt: format!("Step {step}."),
-            screenshot: Some(Image { png: Arc::from(vec![step as u8].as_slice()), frame_path: Some(format!("frames/step_{step:06}.png")) }),
+            screenshot: Some(Image {
+                png: Arc::from(vec![step as u8].as_slice()),
+                frame_path: Some(format!("frames/step_{step:06}.png")),
+            }),
             reasoning: Some(format!("why {step}")),
             action: format!("move_up #{step}"),
             outcome: None,
@@ -139,11 +160,37 @@ mod tests {
         }
         m.set_outcome("executed".into());
         let parts = m.render();
-        let images: Vec<_> = parts.iter().filter_map(|p| if let Part::Image(i) = p { i.frame_path.clone() } else { None }).collect();
-        assert_eq!(images, vec!["frames/step_000002.png", "frames/step_000003.png"]);
-        let text: String = parts.iter().filter_map(|p| if let Part::Text(t) = p { Some(t.as_str()) } else { None }).collect::<Vec<_>>().join("\n");
+        let images: Vec<_> = parts
+            .iter()
+            .filter_map(|p| {
+                if let Part::Image(i) = p {
+                    i.frame_path.clone()
+                } else {
+                    None
+                }
+            })
+            .collect();
+        assert_eq!(
+            images,
+            vec!["frames/step_000002.png", "frames/step_000003.png"]
+        );
+        let text: String = parts
+            .iter()
+            .filter_map(|p| {
+                if let Part::Text(t) = p {
+                    Some(t.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
         assert!(text.starts_with("## Action History"));
-        assert!(text.contains("Prompt: Step 2.") && text.contains("Reasoning: why 3") && text.contains("Action: move_up #3"));
+        assert!(
+            text.contains("Prompt: Step 2.")
+                && text.contains("Reasoning: why 3")
+                && text.contains("Action: move_up #3")
+        );
         assert!(!text.contains("step 1)") && !text.contains("Outcome"));
         // Images sit between the prompt and the reasoning of their round.
         assert!(matches!(&parts[2], Part::Image(_)));
@@ -156,7 +203,16 @@ mod tests {
         m.set_outcome("out of the action space".into());
         let parts = m.render();
         assert!(parts.iter().all(|p| matches!(p, Part::Text(_))));
-        let text: Vec<_> = parts.iter().filter_map(|p| if let Part::Text(t) = p { Some(t.clone()) } else { None }).collect();
+        let text: Vec<_> = parts
+            .iter()
+            .filter_map(|p| {
+                if let Part::Text(t) = p {
+                    Some(t.clone())
+                } else {
+                    None
+                }
+            })
+            .collect();
         assert!(text.join("\n").contains("Outcome: out of the action space"));
         assert!(!text.join("\n").contains("Reasoning"));
         let mut off = Memory::new(0, None);

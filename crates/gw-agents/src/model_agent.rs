@@ -7,7 +7,9 @@
 
 use crate::conversation::{Conversation, Image, ModelOutput, Part, ToolCall, Tools};
 use crate::cua::{CuaNormalizer, generic_tools};
-use crate::http::{CallMeta, NetTransport, Redactor, Transport, call_record, retry_delay, retryable};
+use crate::http::{
+    CallMeta, NetTransport, Redactor, Transport, call_record, retry_delay, retryable,
+};
 use crate::memory::{DEFAULT_ROUNDS, Memory, Round};
 use crate::prompt::{PromptBuilder, REASONING_ARG, semantic_tools};
 use crate::protocols::{TextReply, qwen, ui_tars};
@@ -28,7 +30,9 @@ pub const DEFAULT_BACKOFF_S: f64 = 1.0;
 /// keyless profiles (local servers); an error naming the variable when it is
 /// unset or empty.
 pub fn api_key(spec: &ModelSpec) -> Result<Option<String>, AgentError> {
-    let Some(var) = &spec.api_key_env else { return Ok(None) };
+    let Some(var) = &spec.api_key_env else {
+        return Ok(None);
+    };
     match std::env::var(var) {
         Ok(v) if !v.trim().is_empty() => Ok(Some(v.trim().to_string())),
         _ => Err(AgentError::Config(format!(
@@ -41,11 +45,20 @@ pub fn api_key(spec: &ModelSpec) -> Result<Option<String>, AgentError> {
 
 /// Build the agent for a model preset: live (the key is checked now, before
 /// the first step) or replaying `replay_dir`'s recorded calls.
-pub fn create(preset: &Preset, spec: &ModelSpec, replay_dir: Option<&Path>) -> Result<Box<dyn Agent>, AgentError> {
+pub fn create(
+    preset: &Preset,
+    spec: &ModelSpec,
+    replay_dir: Option<&Path>,
+) -> Result<Box<dyn Agent>, AgentError> {
     let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
         // A replay needs no key; a placeholder keeps its requests shaped
         // (and recorded) exactly like the live ones.
-        Some(dir) => (Box::new(ReplayTransport::open(dir)?), spec.api_key_env.as_ref().map(|_| crate::http::REDACTED.to_string())),
+        Some(dir) => (
+            Box::new(ReplayTransport::open(dir)?),
+            spec.api_key_env
+                .as_ref()
+                .map(|_| crate::http::REDACTED.to_string()),
+        ),
         None => (Box::new(NetTransport), api_key(spec)?),
     };
     Ok(Box::new(ModelAgent::new(preset, spec, transport, key)?))
@@ -65,15 +78,26 @@ pub struct ModelAgent {
 }
 
 impl ModelAgent {
-    pub fn new(preset: &Preset, spec: &ModelSpec, transport: Box<dyn Transport>, api_key: Option<String>) -> Result<ModelAgent, AgentError> {
+    pub fn new(
+        preset: &Preset,
+        spec: &ModelSpec,
+        transport: Box<dyn Transport>,
+        api_key: Option<String>,
+    ) -> Result<ModelAgent, AgentError> {
         if let Some(fields) = &spec.memory_include_fields {
-            Memory::check_fields(fields).map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
+            Memory::check_fields(fields)
+                .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
         }
-        let prompt = PromptBuilder::new(preset, spec).map_err(|e| AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id)))?;
+        let prompt = PromptBuilder::new(preset, spec).map_err(|e| {
+            AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id))
+        })?;
         let viewport = (preset.game.viewport.width, preset.game.viewport.height);
         let tools = match (spec.protocol, spec.interface) {
             (Protocol::Native, Interface::Generalist) => Tools::Functions(semantic_tools(preset)),
-            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse { display: viewport, functions: generic_tools(viewport, spec.coordinate_space) },
+            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse {
+                display: viewport,
+                functions: generic_tools(viewport, spec.coordinate_space),
+            },
             _ => Tools::None,
         };
         Ok(ModelAgent {
@@ -83,7 +107,10 @@ impl ModelAgent {
             api_key,
             prompt,
             tools,
-            memory: Memory::new(spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS), spec.memory_include_fields.as_deref()),
+            memory: Memory::new(
+                spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS),
+                spec.memory_include_fields.as_deref(),
+            ),
             cua: CuaNormalizer::new(viewport, spec.coordinate_space),
             unreported: Vec::new(),
         })
@@ -102,10 +129,20 @@ impl ModelAgent {
     }
 
     /// Send with retries; every attempt is recorded in `calls`.
-    fn call(&mut self, conv: &Conversation, step: u32, episode: u32, calls: &mut Vec<Value>, latency: &mut u64) -> Result<ModelOutput, AgentError> {
-        let req = self.provider.build(&self.spec, conv, self.api_key.as_deref());
+    fn call(
+        &mut self,
+        conv: &Conversation,
+        step: u32,
+        episode: u32,
+        calls: &mut Vec<Value>,
+        latency: &mut u64,
+    ) -> Result<ModelOutput, AgentError> {
+        let req = self
+            .provider
+            .build(&self.spec, conv, self.api_key.as_deref());
         let redactor = Redactor::new(conv.images(), &[self.api_key.as_deref().unwrap_or("")]);
-        let timeout = Duration::from_secs_f64(self.spec.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S).max(0.001));
+        let timeout =
+            Duration::from_secs_f64(self.spec.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S).max(0.001));
         let max_retries = self.spec.max_retries.unwrap_or(DEFAULT_MAX_RETRIES);
         let base = self.spec.retry_backoff_s.unwrap_or(DEFAULT_BACKOFF_S);
         let name = self.provider.name();
@@ -113,28 +150,48 @@ impl ModelAgent {
         for attempt in 1..=max_retries + 1 {
             let meta = CallMeta { step, attempt };
             let result = self.transport.send(&req, meta, timeout);
-            calls.push(call_record(&redactor, name, &self.spec.id, meta, episode, &req, &result));
+            calls.push(call_record(
+                &redactor,
+                name,
+                &self.spec.id,
+                meta,
+                episode,
+                &req,
+                &result,
+            ));
             let retry_after = match result {
                 Ok(resp) => {
                     *latency += resp.latency_ms;
                     if (200..300).contains(&resp.status) {
                         match serde_json::from_str::<Value>(&resp.body) {
                             Ok(body) => {
-                                return self.provider.parse(&body).map_err(|e| AgentError::Provider(format!("{name} answered step {step} in an unexpected shape: {e}")));
+                                return self.provider.parse(&body).map_err(|e| {
+                                    AgentError::Provider(format!(
+                                        "{name} answered step {step} in an unexpected shape: {e}"
+                                    ))
+                                });
                             }
                             Err(e) => {
-                                last_problem = format!("{name} returned a body that is not JSON ({e})");
+                                last_problem =
+                                    format!("{name} returned a body that is not JSON ({e})");
                                 None
                             }
                         }
                     } else {
-                        let message = serde_json::from_str::<Value>(&resp.body).ok().and_then(|b| providers::error_message(&b)).unwrap_or_else(|| resp.body.chars().take(300).collect());
+                        let message = serde_json::from_str::<Value>(&resp.body)
+                            .ok()
+                            .and_then(|b| providers::error_message(&b))
+                            .unwrap_or_else(|| resp.body.chars().take(300).collect());
                         let message = redactor.text(&message);
                         last_problem = format!("{name} returned HTTP {}: {message}", resp.status);
                         if !retryable(resp.status) {
                             let hint = match (resp.status, &self.spec.api_key_env) {
                                 (401 | 403, Some(var)) => format!(" (check the key in {var})"),
-                                (404, _) => format!(" (check model \"{}\" and base_url {})", self.spec.model, providers::base_url(&self.spec)),
+                                (404, _) => format!(
+                                    " (check model \"{}\" and base_url {})",
+                                    self.spec.model,
+                                    providers::base_url(&self.spec)
+                                ),
                                 _ => String::new(),
                             };
                             return Err(AgentError::Provider(format!("{last_problem}{hint}")));
@@ -149,17 +206,27 @@ impl ModelAgent {
                 }
             };
             if attempt <= max_retries {
-                self.transport.pause(retry_delay(attempt, base, retry_after.as_deref()));
+                self.transport
+                    .pause(retry_delay(attempt, base, retry_after.as_deref()));
             }
         }
-        Err(AgentError::Provider(format!("step {step}: giving up after {} attempts; last: {last_problem}", max_retries + 1)))
+        Err(AgentError::Provider(format!(
+            "step {step}: giving up after {} attempts; last: {last_problem}",
+            max_retries + 1
+        )))
     }
 
     /// The payload for the action layer from one tool call.
     fn payload(&mut self, call: &ToolCall) -> (Value, Option<String>) {
         let (args, problem) = match &call.arguments {
             Ok(a) => (a.clone(), None),
-            Err(raw) => (Map::new(), Some(format!("the arguments of {} could not be read: {raw}", call.name))),
+            Err(raw) => (
+                Map::new(),
+                Some(format!(
+                    "the arguments of {} could not be read: {raw}",
+                    call.name
+                )),
+            ),
         };
         match self.spec.interface {
             Interface::Generalist => {
@@ -173,7 +240,12 @@ impl ModelAgent {
 }
 
 fn reasoning_arg(call: &ToolCall) -> Option<String> {
-    call.arguments.as_ref().ok()?.get(REASONING_ARG)?.as_str().map(str::to_string)
+    call.arguments
+        .as_ref()
+        .ok()?
+        .get(REASONING_ARG)?
+        .as_str()
+        .map(str::to_string)
 }
 
 impl Agent for ModelAgent {
@@ -186,12 +258,21 @@ impl Agent for ModelAgent {
     }
 
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
-        let image = Image { png: Arc::from(obs.frame_png), frame_path: obs.frame_path.map(str::to_string) };
-        let step_prompt = self.prompt.step_prompt(obs.step, obs.episode, self.memory.len());
+        let image = Image {
+            png: Arc::from(obs.frame_png),
+            frame_path: obs.frame_path.map(str::to_string),
+        };
+        let step_prompt = self
+            .prompt
+            .step_prompt(obs.step, obs.episode, self.memory.len());
         let mut user = self.memory.render();
         user.push(Part::Text(step_prompt.clone()));
         user.push(Part::Image(image.clone()));
-        let conv = Conversation { system: self.prompt.system().to_string(), user, tools: self.tools.clone() };
+        let conv = Conversation {
+            system: self.prompt.system().to_string(),
+            user,
+            tools: self.tools.clone(),
+        };
         let mut calls = Vec::new();
         let mut latency = 0;
         let output = match self.call(&conv, obs.step, obs.episode, &mut calls, &mut latency) {
@@ -209,35 +290,69 @@ impl Agent for ModelAgent {
                     1 => None,
                     n => Some(format!("{n} tool calls; the first was used")),
                 };
-                TextReply { reasoning: None, call: output.tool_calls.first().cloned(), note }
+                TextReply {
+                    reasoning: None,
+                    call: output.tool_calls.first().cloned(),
+                    note,
+                }
             }
             Protocol::Qwen => qwen::read(&output.text),
-            Protocol::UiTars => ui_tars::read(&output.text, self.spec.interface == Interface::ComputerUse),
+            Protocol::UiTars => {
+                ui_tars::read(&output.text, self.spec.interface == Interface::ComputerUse)
+            }
         };
         let reasoning = output
             .reasoning
             .clone()
             .or(reply.reasoning.clone())
             .or_else(|| reply.call.as_ref().and_then(reasoning_arg))
-            .or_else(|| (self.spec.protocol == Protocol::Native && !output.text.trim().is_empty()).then(|| output.text.trim().to_string()));
+            .or_else(|| {
+                (self.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
+                    .then(|| output.text.trim().to_string())
+            });
         let (payload, parse_error) = match &reply.call {
             Some(call) => {
                 let (p, problem) = self.payload(call);
                 (Some(p), problem.or(reply.note.clone()))
             }
-            None => (None, reply.note.clone().or_else(|| Some("the reply has no tool call".into()))),
+            None => (
+                None,
+                reply
+                    .note
+                    .clone()
+                    .or_else(|| Some("the reply has no tool call".into())),
+            ),
         };
         let action_text = match &payload {
             Some(p) => p.to_string(),
             None => "none (the reply had no tool call)".to_string(),
         };
-        self.memory.push(Round { step: obs.step, user_prompt: step_prompt, screenshot: Some(image), reasoning: reasoning.clone(), action: action_text, outcome: None });
+        self.memory.push(Round {
+            step: obs.step,
+            user_prompt: step_prompt,
+            screenshot: Some(image),
+            reasoning: reasoning.clone(),
+            action: action_text,
+            outcome: None,
+        });
         let cost_usd = self.cost(&output.usage);
-        Ok(Reply { payload, parse_error, reasoning, usage: output.usage, cost_usd, latency_ms: latency, calls })
+        Ok(Reply {
+            payload,
+            parse_error,
+            reasoning,
+            usage: output.usage,
+            cost_usd,
+            latency_ms: latency,
+            calls,
+        })
     }
 
     fn observe_outcome(&mut self, valid: bool, summary: &str) {
-        let outcome = if valid { "executed".to_string() } else { format!("not executed: {summary}") };
+        let outcome = if valid {
+            "executed".to_string()
+        } else {
+            format!("not executed: {summary}")
+        };
         self.memory.set_outcome(outcome);
     }
 

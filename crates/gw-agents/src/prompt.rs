@@ -23,8 +23,14 @@ pub const REASONING_ARG: &str = "reasoning";
 fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
-    for (name, src) in [("generalist", GENERALIST), ("computer_use", COMPUTER_USE), ("action_list", ACTION_LIST), ("step", STEP)] {
-        env.add_template(name, src).expect("bundled templates parse");
+    for (name, src) in [
+        ("generalist", GENERALIST),
+        ("computer_use", COMPUTER_USE),
+        ("action_list", ACTION_LIST),
+        ("step", STEP),
+    ] {
+        env.add_template(name, src)
+            .expect("bundled templates parse");
     }
     env
 }
@@ -48,9 +54,20 @@ pub fn semantic_tools(preset: &Preset) -> Vec<ToolSpec> {
                 }
                 props.insert(p.name.clone(), schema);
             }
-            props.insert(REASONING_ARG.into(), json!({"type": "string", "description": "One short sentence on why this action."}));
-            let description = if c.description.is_empty() { format!("Game action {}.", c.id) } else { c.description.clone() };
-            ToolSpec { name: c.id.clone(), description, parameters: json!({"type": "object", "properties": props, "required": c.required}) }
+            props.insert(
+                REASONING_ARG.into(),
+                json!({"type": "string", "description": "One short sentence on why this action."}),
+            );
+            let description = if c.description.is_empty() {
+                format!("Game action {}.", c.id)
+            } else {
+                c.description.clone()
+            };
+            ToolSpec {
+                name: c.id.clone(),
+                description,
+                parameters: json!({"type": "object", "properties": props, "required": c.required}),
+            }
         })
         .collect()
 }
@@ -66,7 +83,13 @@ fn json_type(kind: &str) -> &'static str {
 
 fn cell_choices(c: &gw_core::SemanticControl, param: &str) -> Option<Vec<String>> {
     let is_cell = param == "cell" && c.binding.get("cell_param") == Some(&Value::Bool(true));
-    is_cell.then(|| c.cell_bindings.as_ref().map(|cells| cells.keys().cloned().collect())).flatten()
+    is_cell
+        .then(|| {
+            c.cell_bindings
+                .as_ref()
+                .map(|cells| cells.keys().cloned().collect())
+        })
+        .flatten()
 }
 
 /// The Output Format block used when a model profile sets none.
@@ -123,10 +146,18 @@ impl PromptBuilder {
     pub fn new(preset: &Preset, model: &ModelSpec) -> Result<PromptBuilder, String> {
         let env = environment();
         let viewport = (preset.game.viewport.width, preset.game.viewport.height);
-        let output_format = model.output_format.clone().unwrap_or_else(|| default_output_format(model.interface, model.protocol).to_string());
+        let output_format = model
+            .output_format
+            .clone()
+            .unwrap_or_else(|| default_output_format(model.interface, model.protocol).to_string());
         let tools_block = match (model.protocol, model.interface) {
             (Protocol::Qwen, Interface::Generalist) => qwen::tools_block(&semantic_tools(preset)),
-            (Protocol::Qwen, Interface::ComputerUse) => qwen::tools_block(&[cua::qwen_computer_use_tool(viewport, model.coordinate_space)]),
+            (Protocol::Qwen, Interface::ComputerUse) => {
+                qwen::tools_block(&[cua::qwen_computer_use_tool(
+                    viewport,
+                    model.coordinate_space,
+                )])
+            }
             _ => String::new(),
         };
         let common = context! {
@@ -156,7 +187,11 @@ impl PromptBuilder {
                     })
                     .collect();
                 let action_list = env.get_template("action_list").and_then(|t| t.render(context! { actions => minijinja::Value::from(minijinja::value::Serde(&actions)) })).map_err(|e| e.to_string())?;
-                env.get_template("generalist").and_then(|t| t.render(context! { action_list => action_list.trim(), ..common })).map_err(|e| e.to_string())?
+                env.get_template("generalist")
+                    .and_then(|t| {
+                        t.render(context! { action_list => action_list.trim(), ..common })
+                    })
+                    .map_err(|e| e.to_string())?
             }
             Interface::ComputerUse => {
                 let controls = if preset.role.control_description.trim().is_empty() {
@@ -182,7 +217,11 @@ impl PromptBuilder {
     pub fn step_prompt(&self, step: u32, episode: u32, history_rounds: usize) -> String {
         self.env
             .get_template("step")
-            .and_then(|t| t.render(context! { step => step, episode => episode, history_rounds => history_rounds }))
+            .and_then(|t| {
+                t.render(
+                    context! { step => step, episode => episode, history_rounds => history_rounds },
+                )
+            })
             .expect("the step template renders with its three variables")
             .trim()
             .to_string()
@@ -193,8 +232,16 @@ impl PromptBuilder {
 /// roles whose YAML has no `control_description`.
 fn describe_controls(preset: &Preset) -> String {
     let r = &preset.role;
-    let keys = if r.allowed_keys.is_empty() { "none".to_string() } else { r.allowed_keys.join(", ") };
-    let mouse = if r.allow_clicks { "The mouse may be used." } else { "The mouse has no effect." };
+    let keys = if r.allowed_keys.is_empty() {
+        "none".to_string()
+    } else {
+        r.allowed_keys.join(", ")
+    };
+    let mouse = if r.allow_clicks {
+        "The mouse may be used."
+    } else {
+        "The mouse has no effect."
+    };
     format!("Keys that work: {keys}. {mouse}")
 }
 
@@ -222,15 +269,31 @@ mod tests {
         let p = preset(m.clone());
         let b = PromptBuilder::new(&p, &m).unwrap();
         let s = b.system();
-        for section in ["# Game Rules", "# Role and Controls", "# Task Instruction", "# Output Format"] {
+        for section in [
+            "# Game Rules",
+            "# Role and Controls",
+            "# Task Instruction",
+            "# Output Format",
+        ] {
             assert_eq!(s.matches(section).count(), 1, "{section} in {s}");
         }
         for c in &p.role.semantic_controls {
-            assert!(s.contains(&format!("- {}: {}", c.id, c.description)), "{} missing", c.id);
+            assert!(
+                s.contains(&format!("- {}: {}", c.id, c.description)),
+                "{} missing",
+                c.id
+            );
         }
         assert!(s.contains(p.task.instruction.trim()));
         let tools = semantic_tools(&p);
-        assert_eq!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), p.role.semantic_controls.iter().map(|c| c.id.as_str()).collect::<Vec<_>>());
+        assert_eq!(
+            tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(),
+            p.role
+                .semantic_controls
+                .iter()
+                .map(|c| c.id.as_str())
+                .collect::<Vec<_>>()
+        );
         assert!(!s.contains("Functions you may call"));
     }
 
@@ -242,7 +305,10 @@ mod tests {
         assert!(s.contains(p.role.control_description.trim()));
         assert!(s.contains("1280x720"));
         assert!(s.contains("\"name\":\"computer_use\""));
-        assert!(!s.contains("move_up"), "no semantic actions for computer-use agents");
+        assert!(
+            !s.contains("move_up"),
+            "no semantic actions for computer-use agents"
+        );
     }
 
     #[test]
@@ -258,7 +324,10 @@ mod tests {
     fn step_prompt_mentions_history_only_when_there_is_some() {
         let m = model(Interface::Generalist, Protocol::Native);
         let b = PromptBuilder::new(&preset(m.clone()), &m).unwrap();
-        assert_eq!(b.step_prompt(3, 0, 0), "Step 3. The current screen is attached. Choose your next action.");
+        assert_eq!(
+            b.step_prompt(3, 0, 0),
+            "Step 3. The current screen is attached. Choose your next action."
+        );
         assert!(b.step_prompt(3, 1, 2).starts_with("The rounds above"));
     }
 }

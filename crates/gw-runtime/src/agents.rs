@@ -8,7 +8,11 @@ use std::path::Path;
 /// Build the agent a preset names: a built-in, a live model (its API key is
 /// checked here, before the first step), or — with `replay` — a model that
 /// answers from the `model_calls.jsonl` of a recorded run.
-pub fn make_agent(preset: &Preset, seed: u64, replay: Option<&Path>) -> Result<Box<dyn Agent>, RunError> {
+pub fn make_agent(
+    preset: &Preset,
+    seed: u64,
+    replay: Option<&Path>,
+) -> Result<Box<dyn Agent>, RunError> {
     if replay.is_some() && matches!(preset.agent, gw_core::AgentRef::Builtin(_)) {
         return Err(RunError::Config(format!(
             "--replay needs a model-backed preset; \"{}\" is a built-in agent and makes no model calls",

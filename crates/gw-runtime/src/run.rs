@@ -126,7 +126,8 @@ fn frame_name(step: u32) -> String {
 }
 
 /// One `trajectory.jsonl` line.
-fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) -> Value {
+fn trajectory_line(rec: &StepRecord, reply: &gw_agents::Reply, latency_ms: u64) -> Value {
+    let proposed = reply.payload.as_ref();
     let mut state = rec.state.clone();
     state["timestampMs"] = json!(now_ms());
     json!({
@@ -144,6 +145,10 @@ fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) 
         "progress": rec.eval.progress,
         "best_progress": rec.eval.best_progress,
         "latency_ms": latency_ms,
+        "reasoning": reply.reasoning,
+        "parse_error": reply.parse_error,
+        "usage": reply.usage,
+        "cost_usd": reply.cost_usd,
         "state": state,
     })
 }
@@ -315,7 +320,7 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
             (None, None) => String::new(),
         };
         agent.observe_outcome(rec.valid(), &summary);
-        let line = trajectory_line(&rec, reply.payload.as_ref(), latency_ms);
+        let line = trajectory_line(&rec, &reply, latency_ms);
         serde_json::to_writer(&mut traj, &line).map_err(|e| RunError::Runtime(e.to_string()))?;
         traj.write_all(b"\n").map_err(|e| io_err(&traj_path, e))?;
         traj.flush().map_err(|e| io_err(&traj_path, e))?;

@@ -9,8 +9,8 @@
 //! semantic action directly. Several calls: the first is used.
 
 use super::TextReply;
-use crate::cua::point_of;
 use crate::conversation::ToolCall;
+use crate::cua::point_of;
 use serde_json::{Map, Value, json};
 
 /// One `verb(k='v', …)` call found in the text.
@@ -24,11 +24,24 @@ pub fn read(text: &str, computer_use: bool) -> TextReply {
     let (reasoning, action_text) = split_thought(text);
     let calls = find_calls(action_text);
     let Some(first) = calls.first() else {
-        return TextReply { reasoning, call: None, note: Some("the reply has no action call such as hotkey(key='…')".into()) };
+        return TextReply {
+            reasoning,
+            call: None,
+            note: Some("the reply has no action call such as hotkey(key='…')".into()),
+        };
     };
-    let note = (calls.len() > 1).then(|| format!("{} action calls; the first was used", calls.len()));
-    let call = if computer_use { to_low_level(first) } else { to_semantic(first) };
-    TextReply { reasoning, call: Some(call), note }
+    let note =
+        (calls.len() > 1).then(|| format!("{} action calls; the first was used", calls.len()));
+    let call = if computer_use {
+        to_low_level(first)
+    } else {
+        to_semantic(first)
+    };
+    TextReply {
+        reasoning,
+        call: Some(call),
+        note,
+    }
 }
 
 fn split_thought(text: &str) -> (Option<String>, &str) {
@@ -38,10 +51,14 @@ fn split_thought(text: &str) -> (Option<String>, &str) {
         let end = action_at.filter(|&a| a > start).unwrap_or(text.len());
         text[start..end].trim().to_string()
     });
-    let thought = thought.or_else(|| super::qwen::think_of(text)).filter(|t| !t.is_empty());
+    let thought = thought
+        .or_else(|| super::qwen::think_of(text))
+        .filter(|t| !t.is_empty());
     let action_text = match action_at {
         Some(a) => &text[a + "Action:".len()..],
-        None => text.rfind("</think>").map_or(text, |i| &text[i + "</think>".len()..]),
+        None => text
+            .rfind("</think>")
+            .map_or(text, |i| &text[i + "</think>".len()..]),
     };
     (thought, action_text)
 }
@@ -52,7 +69,9 @@ fn find_calls(text: &str) -> Vec<RawCall> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !(bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') || (i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')) {
+        if !(bytes[i].is_ascii_alphabetic() || bytes[i] == b'_')
+            || (i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
+        {
             i += 1;
             continue;
         }
@@ -64,7 +83,9 @@ fn find_calls(text: &str) -> Vec<RawCall> {
             continue;
         }
         let verb = text[start..i].to_string();
-        let Some((args_text, end)) = balanced_args(text, i + 1) else { break };
+        let Some((args_text, end)) = balanced_args(text, i + 1) else {
+            break;
+        };
         i = end;
         if let Some(args) = parse_kwargs(args_text) {
             out.push(RawCall { verb, args });
@@ -119,13 +140,22 @@ fn parse_kwargs(s: &str) -> Option<Vec<(String, String)>> {
 }
 
 fn arg<'a>(call: &'a RawCall, names: &[&str]) -> Option<&'a str> {
-    names.iter().find_map(|n| call.args.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str()))
+    names.iter().find_map(|n| {
+        call.args
+            .iter()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.as_str())
+    })
 }
 
 /// A point from `<point>x y</point>`, `(x,y)`, `<|box_start|>(x,y)<|box_end|>`
 /// or a box `(x1,y1,x2,y2)` (its centre).
 fn point_arg(s: &str) -> Option<(f64, f64)> {
-    let nums: Vec<f64> = s.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-')).filter(|p| !p.is_empty()).filter_map(|p| p.parse().ok()).collect();
+    let nums: Vec<f64> = s
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| p.parse().ok())
+        .collect();
     match nums.len() {
         4.. => Some(((nums[0] + nums[2]) / 2.0, (nums[1] + nums[3]) / 2.0)),
         _ => point_of(&Value::String(s.to_string())),
@@ -178,7 +208,10 @@ fn to_low_level(call: &RawCall) -> ToolCall {
         }
         "scroll" => {
             at(&mut m, &["point", "start_box", "start_point"], "x", "y");
-            m.insert("direction".into(), json!(arg(call, &["direction"]).unwrap_or("down")));
+            m.insert(
+                "direction".into(),
+                json!(arg(call, &["direction"]).unwrap_or("down")),
+            );
             "scroll"
         }
         "wait" | "sleep" => "wait",
@@ -186,15 +219,28 @@ fn to_low_level(call: &RawCall) -> ToolCall {
             for (k, v) in &call.args {
                 m.insert(k.clone(), json!(v));
             }
-            return ToolCall { name: call.verb.clone(), arguments: Ok(m) };
+            return ToolCall {
+                name: call.verb.clone(),
+                arguments: Ok(m),
+            };
         }
     };
-    ToolCall { name: name.into(), arguments: Ok(m) }
+    ToolCall {
+        name: name.into(),
+        arguments: Ok(m),
+    }
 }
 
 fn to_semantic(call: &RawCall) -> ToolCall {
-    let m: Map<String, Value> = call.args.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-    ToolCall { name: call.verb.clone(), arguments: Ok(m) }
+    let m: Map<String, Value> = call
+        .args
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    ToolCall {
+        name: call.verb.clone(),
+        arguments: Ok(m),
+    }
 }
 
 #[cfg(test)]
@@ -213,16 +259,29 @@ mod tests {
         assert_eq!(args(&r), json!({"keys": "w d"}));
         let r = read("Action: click(point='<point>640 360</point>')", true);
         assert_eq!(args(&r), json!({"x": 640.0, "y": 360.0}));
-        let r = read("right_single(start_box='<|box_start|>(10,20)<|box_end|>')", true);
+        let r = read(
+            "right_single(start_box='<|box_start|>(10,20)<|box_end|>')",
+            true,
+        );
         assert_eq!(args(&r), json!({"x": 10.0, "y": 20.0, "button": "right"}));
-        let r = read("Action: drag(start_point='<point>1 2</point>', end_point='<point>30 40</point>')", true);
-        assert_eq!(args(&r), json!({"from_x": 1.0, "from_y": 2.0, "x": 30.0, "y": 40.0}));
+        let r = read(
+            "Action: drag(start_point='<point>1 2</point>', end_point='<point>30 40</point>')",
+            true,
+        );
+        assert_eq!(
+            args(&r),
+            json!({"from_x": 1.0, "from_y": 2.0, "x": 30.0, "y": 40.0})
+        );
         let r = read("Thought: look\nAction: wait()\n\nhotkey(key='a')", true);
         assert_eq!(r.call.as_ref().unwrap().name, "wait");
         assert!(r.note.is_some());
         let r = read("Action: finished(content='done')", true);
         assert_eq!(r.call.as_ref().unwrap().name, "finished");
-        assert!(read("Thought: I am not sure what to do here (maybe up).", true).call.is_none());
+        assert!(
+            read("Thought: I am not sure what to do here (maybe up).", true)
+                .call
+                .is_none()
+        );
         assert!(read("Action: hotkey(key='w", true).call.is_none());
         let r = read("Action: move_up()", false);
         assert_eq!(r.call.unwrap().name, "move_up");

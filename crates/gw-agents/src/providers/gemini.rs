@@ -4,7 +4,7 @@
 //! 0..1000 coordinates). The key travels in the `x-goog-api-key` header,
 //! never in the URL. Output tokens include thinking tokens, which are billed.
 
-use super::{HttpRequest, Header, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
 use gw_core::registry::ModelSpec;
@@ -23,7 +23,9 @@ impl Provider for Gemini {
             .iter()
             .map(|p| match p {
                 Part::Text(t) => json!({"text": t}),
-                Part::Image(i) => json!({"inlineData": {"mimeType": "image/png", "data": i.base64()}}),
+                Part::Image(i) => {
+                    json!({"inlineData": {"mimeType": "image/png", "data": i.base64()}})
+                }
             })
             .collect();
         let mut generation = json!({});
@@ -46,7 +48,10 @@ impl Provider for Gemini {
                 body["toolConfig"] = json!({"functionCallingConfig": {"mode": "AUTO"}});
             }
             Tools::ComputerUse { .. } => {
-                let env = model.computer_tool.clone().unwrap_or_else(|| "ENVIRONMENT_BROWSER".into());
+                let env = model
+                    .computer_tool
+                    .clone()
+                    .unwrap_or_else(|| "ENVIRONMENT_BROWSER".into());
                 body["tools"] = json!([{"computerUse": {"environment": env}}]);
             }
         }
@@ -55,29 +60,52 @@ impl Provider for Gemini {
         if let Some(key) = api_key {
             headers.push(Header::secret("x-goog-api-key", key));
         }
-        HttpRequest { url: format!("{}/models/{}:generateContent", base_url(model), model.model), headers, body }
+        HttpRequest {
+            url: format!("{}/models/{}:generateContent", base_url(model), model.model),
+            headers,
+            body,
+        }
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
         let candidate = body.get("candidates").and_then(|c| c.get(0));
         let usage = Usage {
             input_tokens: u64_at(body, &["usageMetadata", "promptTokenCount"]),
-            output_tokens: u64_at(body, &["usageMetadata", "candidatesTokenCount"]) + u64_at(body, &["usageMetadata", "thoughtsTokenCount"]),
+            output_tokens: u64_at(body, &["usageMetadata", "candidatesTokenCount"])
+                + u64_at(body, &["usageMetadata", "thoughtsTokenCount"]),
             cached_input_tokens: u64_at(body, &["usageMetadata", "cachedContentTokenCount"]),
         };
         let Some(candidate) = candidate else {
             // A blocked prompt has no candidates: an empty reply, not a transport failure.
-            let reason = body.pointer("/promptFeedback/blockReason").and_then(Value::as_str).unwrap_or("no candidates");
-            return Ok(ModelOutput { usage, finish_reason: Some(reason.to_string()), ..Default::default() });
+            let reason = body
+                .pointer("/promptFeedback/blockReason")
+                .and_then(Value::as_str)
+                .unwrap_or("no candidates");
+            return Ok(ModelOutput {
+                usage,
+                finish_reason: Some(reason.to_string()),
+                ..Default::default()
+            });
         };
         let mut text = String::new();
         let mut reasoning = Vec::new();
         let mut tool_calls = Vec::new();
-        let parts = candidate.pointer("/content/parts").and_then(Value::as_array).cloned().unwrap_or_default();
+        let parts = candidate
+            .pointer("/content/parts")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         for p in &parts {
             if let Some(call) = p.get("functionCall").or_else(|| p.get("function_call")) {
-                let name = call.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-                tool_calls.push(ToolCall { name, arguments: arguments_from_value(call.get("args")) });
+                let name = call
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                tool_calls.push(ToolCall {
+                    name,
+                    arguments: arguments_from_value(call.get("args")),
+                });
             } else if let Some(t) = p.get("text").and_then(Value::as_str) {
                 if p.get("thought").and_then(Value::as_bool) == Some(true) {
                     reasoning.push(t.to_string());
@@ -91,7 +119,10 @@ impl Provider for Gemini {
             reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
             tool_calls,
             usage,
-            finish_reason: candidate.get("finishReason").and_then(Value::as_str).map(str::to_string),
+            finish_reason: candidate
+                .get("finishReason")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         })
     }
 }

@@ -30,10 +30,18 @@ pub struct Header {
 
 impl Header {
     pub fn plain(name: &str, value: &str) -> Header {
-        Header { name: name.into(), value: value.into(), secret: false }
+        Header {
+            name: name.into(),
+            value: value.into(),
+            secret: false,
+        }
     }
     pub fn secret(name: &str, value: &str) -> Header {
-        Header { name: name.into(), value: value.into(), secret: true }
+        Header {
+            name: name.into(),
+            value: value.into(),
+            secret: true,
+        }
     }
 }
 
@@ -42,7 +50,12 @@ pub trait Provider: Send {
     /// Short name written to `model_calls.jsonl` (`openai`, `anthropic`, …).
     fn name(&self) -> &'static str;
     /// Shape a request. `api_key` is `None` for keyless local servers.
-    fn build(&self, model: &ModelSpec, conversation: &Conversation, api_key: Option<&str>) -> HttpRequest;
+    fn build(
+        &self,
+        model: &ModelSpec,
+        conversation: &Conversation,
+        api_key: Option<&str>,
+    ) -> HttpRequest;
     /// Read a successful (2xx) response body.
     fn parse(&self, body: &Value) -> Result<ModelOutput, String>;
 }
@@ -67,7 +80,12 @@ pub fn default_base_url(model: &ModelSpec) -> &'static str {
 }
 
 pub fn base_url(model: &ModelSpec) -> String {
-    model.base_url.clone().unwrap_or_else(|| default_base_url(model).to_string()).trim_end_matches('/').to_string()
+    model
+        .base_url
+        .clone()
+        .unwrap_or_else(|| default_base_url(model).to_string())
+        .trim_end_matches('/')
+        .to_string()
 }
 
 /// Merge the profile's `extra_body` into a request body (top-level keys).
@@ -90,7 +108,10 @@ pub fn error_message(body: &Value) -> Option<String> {
     match body.get("error") {
         Some(Value::String(s)) => Some(s.clone()),
         Some(Value::Object(e)) => e.get("message").and_then(Value::as_str).map(str::to_string),
-        _ => body.get("message").and_then(Value::as_str).map(str::to_string),
+        _ => body
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     }
 }
 

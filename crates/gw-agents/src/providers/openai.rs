@@ -7,7 +7,7 @@
 //! Chat Completions has no built-in computer tool, so computer-use agents
 //! get the generic low-level functions.
 
-use super::{HttpRequest, Header, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, ToolSpec, Tools};
 use gw_core::registry::ModelSpec;
@@ -62,7 +62,11 @@ impl Provider for OpenAiChat {
         if let Some(key) = api_key {
             headers.push(Header::secret("authorization", &format!("Bearer {key}")));
         }
-        HttpRequest { url: format!("{}/chat/completions", base_url(model)), headers, body }
+        HttpRequest {
+            url: format!("{}/chat/completions", base_url(model)),
+            headers,
+            body,
+        }
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
@@ -70,11 +74,17 @@ impl Provider for OpenAiChat {
             .get("choices")
             .and_then(|c| c.get(0))
             .ok_or_else(|| "the response has no choices[0]".to_string())?;
-        let message = choice.get("message").ok_or_else(|| "choices[0] has no message".to_string())?;
+        let message = choice
+            .get("message")
+            .ok_or_else(|| "choices[0] has no message".to_string())?;
         let text = match message.get("content") {
             Some(Value::String(s)) => s.clone(),
             // Some servers return content as a list of text parts.
-            Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(""),
+            Some(Value::Array(parts)) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
             _ => String::new(),
         };
         let reasoning = ["reasoning_content", "reasoning"]
@@ -91,7 +101,10 @@ impl Provider for OpenAiChat {
                     .filter_map(|c| {
                         let f = c.get("function")?;
                         let name = f.get("name")?.as_str()?.to_string();
-                        Some(ToolCall { name, arguments: arguments_from_value(f.get("arguments")) })
+                        Some(ToolCall {
+                            name,
+                            arguments: arguments_from_value(f.get("arguments")),
+                        })
                     })
                     .collect()
             })
@@ -106,7 +119,10 @@ impl Provider for OpenAiChat {
             reasoning,
             tool_calls,
             usage,
-            finish_reason: choice.get("finish_reason").and_then(Value::as_str).map(str::to_string),
+            finish_reason: choice
+                .get("finish_reason")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         })
     }
 }

@@ -3,7 +3,7 @@
 //! `computer_use_preview` tool and answer with `computer_call` items;
 //! semantic actions are `function` tools answered with `function_call` items.
 
-use super::{HttpRequest, Header, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
 use gw_core::registry::ModelSpec;
@@ -48,7 +48,10 @@ impl Provider for OpenAiResponses {
                 body["tools"] = json!(tools);
             }
             Tools::ComputerUse { display, .. } => {
-                let tool = model.computer_tool.clone().unwrap_or_else(|| "computer_use_preview".into());
+                let tool = model
+                    .computer_tool
+                    .clone()
+                    .unwrap_or_else(|| "computer_use_preview".into());
                 body["tools"] = json!([{"type": tool, "display_width": display.0, "display_height": display.1, "environment": "browser"}]);
             }
         }
@@ -57,25 +60,42 @@ impl Provider for OpenAiResponses {
         if let Some(key) = api_key {
             headers.push(Header::secret("authorization", &format!("Bearer {key}")));
         }
-        HttpRequest { url: format!("{}/responses", base_url(model)), headers, body }
+        HttpRequest {
+            url: format!("{}/responses", base_url(model)),
+            headers,
+            body,
+        }
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
-        let items = body.get("output").and_then(Value::as_array).ok_or_else(|| "the response has no output list".to_string())?;
+        let items = body
+            .get("output")
+            .and_then(Value::as_array)
+            .ok_or_else(|| "the response has no output list".to_string())?;
         let mut text = String::new();
         let mut reasoning = Vec::new();
         let mut tool_calls = Vec::new();
         for item in items {
             match item.get("type").and_then(Value::as_str) {
                 Some("message") => {
-                    for c in item.get("content").and_then(Value::as_array).into_iter().flatten() {
+                    for c in item
+                        .get("content")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
                         if let Some(t) = c.get("text").and_then(Value::as_str) {
                             text.push_str(t);
                         }
                     }
                 }
                 Some("reasoning") => {
-                    for s in item.get("summary").and_then(Value::as_array).into_iter().flatten() {
+                    for s in item
+                        .get("summary")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
                         if let Some(t) = s.get("text").and_then(Value::as_str) {
                             reasoning.push(t.to_string());
                         }
@@ -86,11 +106,21 @@ impl Provider for OpenAiResponses {
                         Some(Value::Object(a)) => Ok(a.clone()),
                         other => Err(other.map(Value::to_string).unwrap_or_default()),
                     };
-                    tool_calls.push(ToolCall { name: COMPUTER_CALL.into(), arguments });
+                    tool_calls.push(ToolCall {
+                        name: COMPUTER_CALL.into(),
+                        arguments,
+                    });
                 }
                 Some("function_call") => {
-                    let name = item.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
-                    tool_calls.push(ToolCall { name, arguments: arguments_from_value(item.get("arguments")) });
+                    let name = item
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    tool_calls.push(ToolCall {
+                        name,
+                        arguments: arguments_from_value(item.get("arguments")),
+                    });
                 }
                 _ => {}
             }
@@ -105,7 +135,10 @@ impl Provider for OpenAiResponses {
             reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
             tool_calls,
             usage,
-            finish_reason: body.get("status").and_then(Value::as_str).map(str::to_string),
+            finish_reason: body
+                .get("status")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         })
     }
 }

@@ -20,13 +20,25 @@ pub struct Scripted {
 
 impl Scripted {
     pub fn json(v: Value) -> Scripted {
-        Scripted { status: 200, headers: vec![], body: v.to_string() }
+        Scripted {
+            status: 200,
+            headers: vec![],
+            body: v.to_string(),
+        }
     }
     pub fn raw(status: u16, body: &str) -> Scripted {
-        Scripted { status, headers: vec![], body: body.to_string() }
+        Scripted {
+            status,
+            headers: vec![],
+            body: body.to_string(),
+        }
     }
     pub fn error(status: u16, v: Value) -> Scripted {
-        Scripted { status, headers: vec![], body: v.to_string() }
+        Scripted {
+            status,
+            headers: vec![],
+            body: v.to_string(),
+        }
     }
     pub fn with_header(mut self, k: &str, v: &str) -> Scripted {
         self.headers.push((k.into(), v.into()));
@@ -45,7 +57,10 @@ pub struct Received {
 
 impl Received {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -70,18 +85,26 @@ impl Server {
             while remaining > 0 && Instant::now() < deadline {
                 match listener.accept() {
                     Ok((stream, _)) => {
-                        let reply = script.next().unwrap_or_else(|| Scripted::raw(500, "{\"error\": \"script exhausted\"}"));
+                        let reply = script.next().unwrap_or_else(|| {
+                            Scripted::raw(500, "{\"error\": \"script exhausted\"}")
+                        });
                         if let Some(r) = serve(stream, &reply) {
                             log.lock().unwrap().push(r);
                         }
                         remaining -= 1;
                     }
-                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => std::thread::sleep(Duration::from_millis(2)),
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(2))
+                    }
                     Err(_) => break,
                 }
             }
         });
-        Server { port, received, handle: Some(handle) }
+        Server {
+            port,
+            received,
+            handle: Some(handle),
+        }
     }
 
     pub fn base(&self) -> String {
@@ -103,7 +126,9 @@ impl Server {
 
 fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
     stream.set_nonblocking(false).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .ok()?;
     let at = Instant::now();
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut line = String::new();
@@ -136,7 +161,11 @@ fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
         500 => "Internal Server Error",
         _ => "Status",
     };
-    let mut out = format!("HTTP/1.1 {} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n", reply.status, reply.body.len());
+    let mut out = format!(
+        "HTTP/1.1 {} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
+        reply.status,
+        reply.body.len()
+    );
     for (k, v) in &reply.headers {
         out.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -145,7 +174,12 @@ fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
     let mut stream = stream;
     stream.write_all(out.as_bytes()).ok()?;
     stream.flush().ok()?;
-    Some(Received { path, headers, body, at })
+    Some(Received {
+        path,
+        headers,
+        body,
+        at,
+    })
 }
 
 // ---- Responses in each provider's exact format. ----
@@ -173,11 +207,23 @@ pub fn openai_text(content: &str, usage: (u64, u64)) -> Scripted {
 }
 
 pub fn openai_error(status: u16, message: &str) -> Scripted {
-    Scripted::error(status, json!({"error": {"message": message, "type": "server_error", "code": null}}))
+    Scripted::error(
+        status,
+        json!({"error": {"message": message, "type": "server_error", "code": null}}),
+    )
 }
 
 pub fn anthropic_blocks(blocks: Value, usage: (u64, u64, u64)) -> Scripted {
-    let stop = if blocks.as_array().unwrap().iter().any(|b| b["type"] == "tool_use") { "tool_use" } else { "end_turn" };
+    let stop = if blocks
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|b| b["type"] == "tool_use")
+    {
+        "tool_use"
+    } else {
+        "end_turn"
+    };
     Scripted::json(json!({
         "id": "msg_test", "type": "message", "role": "assistant", "model": "claude-test",
         "content": blocks, "stop_reason": stop, "stop_sequence": null,
@@ -186,11 +232,17 @@ pub fn anthropic_blocks(blocks: Value, usage: (u64, u64, u64)) -> Scripted {
 }
 
 pub fn anthropic_tool(name: &str, input: Value, usage: (u64, u64, u64)) -> Scripted {
-    anthropic_blocks(json!([{"type": "text", "text": "Acting."}, {"type": "tool_use", "id": "toolu_1", "name": name, "input": input}]), usage)
+    anthropic_blocks(
+        json!([{"type": "text", "text": "Acting."}, {"type": "tool_use", "id": "toolu_1", "name": name, "input": input}]),
+        usage,
+    )
 }
 
 pub fn anthropic_error(status: u16, kind: &str, message: &str) -> Scripted {
-    Scripted::error(status, json!({"type": "error", "error": {"type": kind, "message": message}}))
+    Scripted::error(
+        status,
+        json!({"type": "error", "error": {"type": kind, "message": message}}),
+    )
 }
 
 pub fn gemini_parts(parts: Value, usage: (u64, u64, u64)) -> Scripted {
@@ -202,11 +254,17 @@ pub fn gemini_parts(parts: Value, usage: (u64, u64, u64)) -> Scripted {
 }
 
 pub fn gemini_call(name: &str, args: Value, usage: (u64, u64, u64)) -> Scripted {
-    gemini_parts(json!([{"functionCall": {"name": name, "args": args}}]), usage)
+    gemini_parts(
+        json!([{"functionCall": {"name": name, "args": args}}]),
+        usage,
+    )
 }
 
 pub fn gemini_error(status: u16, message: &str) -> Scripted {
-    Scripted::error(status, json!({"error": {"code": status, "message": message, "status": "UNAVAILABLE"}}))
+    Scripted::error(
+        status,
+        json!({"error": {"code": status, "message": message, "status": "UNAVAILABLE"}}),
+    )
 }
 
 pub fn responses_output(output: Value, usage: (u64, u64)) -> Scripted {
