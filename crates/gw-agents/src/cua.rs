@@ -186,11 +186,9 @@ impl CuaNormalizer {
             | "scroll_at" | "drag_and_drop" | "wait_5_seconds" => self.gemini_dialect(&lname, args),
             _ => {
                 // Generic functions (or anything else: the action layer decides).
-                let mut m = Map::new();
+                // The function's name is the action, whatever the arguments say.
+                let mut m = args.clone();
                 m.insert("action".into(), json!(name));
-                for (k, v) in args {
-                    m.insert(k.clone(), v.clone());
-                }
                 let space = self.space;
                 self.scale_fields(&mut m, space);
                 m

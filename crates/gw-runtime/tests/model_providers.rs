@@ -31,8 +31,13 @@ fn profile(id: &str, fields: &str, base_url: &str, key_env: Option<&str>) -> Str
     let key = key_env
         .map(|k| format!("api_key_env: {k}\n"))
         .unwrap_or_default();
+    let timeout = if fields.contains("timeout_s:") {
+        ""
+    } else {
+        "timeout_s: 10\n"
+    };
     format!(
-        "id: {id}\nmodel: test-model\nbase_url: {base_url}\n{key}{fields}\nmemory_rounds: 2\nmax_tokens: 256\ntimeout_s: 10\nmax_retries: 2\nretry_backoff_s: 0.01\n\
+        "id: {id}\nmodel: test-model\nbase_url: {base_url}\n{key}{fields}\nmemory_rounds: 2\nmax_tokens: 256\n{timeout}max_retries: 2\nretry_backoff_s: 0.01\n\
          price_input_per_mtok: 1.0\nprice_output_per_mtok: 2.0\nprice_cached_input_per_mtok: 0.5\n"
     )
 }
@@ -224,11 +229,24 @@ fn openai_chat_generalist_with_retries_malformed_replies_and_replay() {
 
     // Per step: usage, cost, reasoning and why a reply was not an action.
     let traj = jsonl(&p.out.join("trajectory.jsonl"));
-    assert_eq!(traj[0]["usage"], json!({"input_tokens": 1000, "output_tokens": 20, "cached_input_tokens": 200}));
+    assert_eq!(
+        traj[0]["usage"],
+        json!({"input_tokens": 1000, "output_tokens": 20, "cached_input_tokens": 200})
+    );
     assert_eq!(traj[0]["reasoning"], json!("merge the top row"));
     assert_eq!(traj[1]["reasoning"], json!("I think moving up is best."));
-    assert!(traj[1]["parse_error"].as_str().unwrap().contains("no tool call"));
-    assert!(traj[3]["parse_error"].as_str().unwrap().contains("2 tool calls"));
+    assert!(
+        traj[1]["parse_error"]
+            .as_str()
+            .unwrap()
+            .contains("no tool call")
+    );
+    assert!(
+        traj[3]["parse_error"]
+            .as_str()
+            .unwrap()
+            .contains("2 tool calls")
+    );
 
     // The wire: keys, paths, tools from the registry, memory images.
     let rx = &p.received;
@@ -351,6 +369,7 @@ fn openai_chat_computer_use_gets_generic_functions() {
         ),
         openai_tools(&[("click", r#"{"x": 640, "y": 360}"#)], u),
         openai_tools(&[("press_key", r#"{"keys": "w d"}"#)], u),
+        openai_tools(&[("wait", r#"{"action": "click", "x": 1, "y": 1}"#)], u),
         openai_text("", (800, 10)),
     ];
     let p = play(
@@ -359,9 +378,14 @@ fn openai_chat_computer_use_gets_generic_functions() {
         "/v1",
         Some(("GW_TEST_KEY_OPENAI_CUA", "sk-cua-key-000111")),
         script,
-        4,
+        5,
     );
-    assert_kinds(&p, &[None, None, OOS, NTC]);
+    assert_kinds(&p, &[None, None, OOS, None, NTC]);
+    assert_eq!(
+        jsonl(&p.out.join("trajectory.jsonl"))[3]["action"]["action"],
+        json!("wait"),
+        "the function name wins over an `action` argument"
+    );
     let tools: Vec<&str> = p.received[0].body["tools"]
         .as_array()
         .unwrap()
@@ -718,8 +742,8 @@ fn ui_tars_text_protocol_computer_use() {
     let traj = jsonl(&p.out.join("trajectory.jsonl"));
     assert_eq!(traj[0]["action"]["key"], json!("ArrowUp"));
     assert_eq!(traj[1]["action"]["action"], json!("drag"));
-    // Several calls: the first one counts (the last `Action:` line is read).
-    assert_eq!(traj[5]["action"]["action"], json!("press_key"));
+    // Several calls: the first one counts.
+    assert_eq!(traj[5]["action"]["action"], json!("click"));
     assert_eq!(p.result.as_ref().unwrap().output_tokens, 150);
 }
 
@@ -809,5 +833,36 @@ fn a_missing_key_is_a_configuration_error_before_the_first_step() {
     assert!(
         !out.exists(),
         "nothing is written before the key is checked"
+    );
+}
+
+#[test]
+fn a_slow_reply_times_out_and_is_retried() {
+    let u = (100, 5, 0);
+    let script = vec![
+        openai_tools(&[("move_up", "{}")], u).delayed(std::time::Duration::from_millis(1500)),
+        openai_tools(&[("move_down", "{}")], u),
+    ];
+    let p = play(
+        "loop-slow",
+        "provider: openai\ntimeout_s: 0.3",
+        "/v1",
+        None,
+        script,
+        1,
+    );
+    assert_kinds(&p, &[None]);
+    let calls = jsonl(&p.out.join("model_calls.jsonl"));
+    assert_eq!(calls.len(), 2);
+    assert!(calls[0]["status"].is_null());
+    assert!(
+        calls[0]["error"].as_str().unwrap().contains("timed out")
+            || calls[0]["error"].as_str().unwrap().contains("imeout"),
+        "{}",
+        calls[0]["error"]
+    );
+    assert_eq!(
+        jsonl(&p.out.join("trajectory.jsonl"))[0]["control"],
+        json!("move_down")
     );
 }

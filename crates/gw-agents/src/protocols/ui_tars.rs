@@ -45,7 +45,7 @@ pub fn read(text: &str, computer_use: bool) -> TextReply {
 }
 
 fn split_thought(text: &str) -> (Option<String>, &str) {
-    let action_at = text.rfind("Action:");
+    let action_at = text.find("Action:");
     let thought = text.find("Thought:").map(|i| {
         let start = i + "Thought:".len();
         let end = action_at.filter(|&a| a > start).unwrap_or(text.len());

@@ -44,7 +44,14 @@ impl Provider for OpenAiChat {
             ],
         });
         if let Some(n) = model.max_tokens {
-            body["max_completion_tokens"] = json!(n);
+            // OpenAI's own API wants the newer name (reasoning models reject
+            // `max_tokens`); compatible servers widely know only the older one.
+            let field = if base_url(model).starts_with("https://api.openai.com") {
+                "max_completion_tokens"
+            } else {
+                "max_tokens"
+            };
+            body[field] = json!(n);
         }
         if let Some(t) = model.temperature {
             body["temperature"] = json!(t);

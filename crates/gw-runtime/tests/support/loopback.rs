@@ -16,6 +16,8 @@ pub struct Scripted {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// How long to sit on the request before answering.
+    pub delay: Duration,
 }
 
 impl Scripted {
@@ -24,6 +26,7 @@ impl Scripted {
             status: 200,
             headers: vec![],
             body: v.to_string(),
+            delay: Duration::ZERO,
         }
     }
     pub fn raw(status: u16, body: &str) -> Scripted {
@@ -31,6 +34,7 @@ impl Scripted {
             status,
             headers: vec![],
             body: body.to_string(),
+            delay: Duration::ZERO,
         }
     }
     pub fn error(status: u16, v: Value) -> Scripted {
@@ -38,7 +42,12 @@ impl Scripted {
             status,
             headers: vec![],
             body: v.to_string(),
+            delay: Duration::ZERO,
         }
+    }
+    pub fn delayed(mut self, d: Duration) -> Scripted {
+        self.delay = d;
+        self
     }
     pub fn with_header(mut self, k: &str, v: &str) -> Scripted {
         self.headers.push((k.into(), v.into()));
@@ -66,7 +75,7 @@ impl Received {
 
 pub struct Server {
     pub port: u16,
-    received: Arc<Mutex<Vec<Received>>>,
+    received: Arc<Mutex<Vec<(usize, Received)>>>,
     handle: Option<JoinHandle<()>>,
 }
 
@@ -82,15 +91,24 @@ impl Server {
             let deadline = Instant::now() + Duration::from_secs(120);
             let mut script = script.into_iter();
             let mut remaining = script.len();
+            let mut workers = Vec::new();
+            let mut index = 0;
             while remaining > 0 && Instant::now() < deadline {
                 match listener.accept() {
                     Ok((stream, _)) => {
                         let reply = script.next().unwrap_or_else(|| {
                             Scripted::raw(500, "{\"error\": \"script exhausted\"}")
                         });
-                        if let Some(r) = serve(stream, &reply) {
-                            log.lock().unwrap().push(r);
-                        }
+                        // One thread per connection, so a slow reply does not
+                        // hold up the client's retry.
+                        let log = log.clone();
+                        let i = index;
+                        workers.push(std::thread::spawn(move || {
+                            if let Some(r) = serve(stream, &reply) {
+                                log.lock().unwrap().push((i, r));
+                            }
+                        }));
+                        index += 1;
                         remaining -= 1;
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
@@ -98,6 +116,9 @@ impl Server {
                     }
                     Err(_) => break,
                 }
+            }
+            for w in workers {
+                let _ = w.join();
             }
         });
         Server {
@@ -111,16 +132,14 @@ impl Server {
         format!("http://127.0.0.1:{}", self.port)
     }
 
-    /// Wait for the script to finish and return what was received.
+    /// Wait for the script to finish; the requests in arrival order.
     pub fn finish(mut self) -> Vec<Received> {
         if let Some(h) = self.handle.take() {
             h.join().unwrap();
         }
-        self.received.lock().unwrap().clone()
-    }
-
-    pub fn received(&self) -> Vec<Received> {
-        self.received.lock().unwrap().clone()
+        let mut got = self.received.lock().unwrap().clone();
+        got.sort_by_key(|(i, _)| *i);
+        got.into_iter().map(|(_, r)| r).collect()
     }
 }
 
@@ -155,6 +174,7 @@ fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
     let mut body = vec![0; length];
     reader.read_exact(&mut body).ok()?;
     let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    std::thread::sleep(reply.delay);
     let reason = match reply.status {
         200 => "OK",
         429 => "Too Many Requests",
