@@ -206,8 +206,12 @@ impl ModelAgent {
                 }
             };
             if attempt <= max_retries {
-                self.transport
-                    .pause(retry_delay(attempt, base, retry_after.as_deref()));
+                // Waiting out a rate limit is part of the agent's time (the
+                // real-time clock runs on), and it is deterministic, so a
+                // replay that skips the wait still reports it.
+                let delay = retry_delay(attempt, base, retry_after.as_deref());
+                *latency += delay.as_millis() as u64;
+                self.transport.pause(delay);
             }
         }
         Err(AgentError::Provider(format!(

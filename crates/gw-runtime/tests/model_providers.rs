@@ -333,6 +333,10 @@ fn openai_chat_generalist_with_retries_malformed_replies_and_replay() {
     };
     assert_eq!(strip(read(&replay_out)), strip(read(&p.out)));
     assert_eq!(replayed.invalid_no_tool_call, 1);
+    assert!(
+        replayed.latency_ms >= 1000,
+        "the Retry-After wait counts as agent time, replayed too"
+    );
     let traj = |d: &Path| {
         jsonl(&d.join("trajectory.jsonl"))
             .into_iter()
