@@ -168,6 +168,7 @@ fn dispatch(cli: Cli) -> CmdResult {
                 max_steps: args.max_steps,
                 frames: !args.no_frames,
                 memory_rounds: None,
+                repeat: 0,
                 replay: args.replay,
             };
             match run_preset(&reg, &opts) {

@@ -8,6 +8,8 @@
 // Grid games index boards by row and column; range loops read best there.
 #![allow(clippy::needless_range_loop)]
 
+#[cfg(test)]
+mod catalog_tests;
 pub mod draw;
 pub mod testkit;
 
@@ -15,11 +17,17 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
+pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g19_minesweeper;
+pub mod g23_pacman;
+pub mod g25_rocket_league_2d;
 pub mod g27_stack;
 pub mod g29_tetris;
 pub mod g32_wordle;
+pub mod g33_worlds_hardest_game;
+pub mod g34_worlds_hardest_game_2;
 
 use gw_core::Game;
 
@@ -29,11 +37,17 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g05_breakout::ID,
     g08_core_ball::ID,
+    g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g19_minesweeper::ID,
+    g23_pacman::ID,
+    g25_rocket_league_2d::ID,
     g27_stack::ID,
     g29_tetris::ID,
     g32_wordle::ID,
+    g33_worlds_hardest_game::ID,
+    g34_worlds_hardest_game_2::ID,
 ];
 
 /// A fresh instance of a native game (call `init` before use).
@@ -43,11 +57,17 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
+        g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
+        g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
+        g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
+        g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),
         _ => return None,
     };
     Some(game)

@@ -45,6 +45,8 @@ pub struct RunOptions {
     pub frames: bool,
     /// Override the model profile's rolling-memory rounds.
     pub memory_rounds: Option<u32>,
+    /// Repeat index within a suite (0 for a single run).
+    pub repeat: u32,
     /// Answer model calls from this recorded run directory instead of the network.
     pub replay: Option<PathBuf>,
 }
@@ -52,7 +54,17 @@ pub struct RunOptions {
 impl RunOptions {
     /// Options with the defaults of `gameworld run` (frames on, paused).
     pub fn new(preset: impl Into<String>, seed: u64, out: impl Into<PathBuf>) -> Self {
-        RunOptions { preset: preset.into(), seed, out: out.into(), realtime: false, max_steps: None, frames: true, memory_rounds: None, replay: None }
+        RunOptions {
+            preset: preset.into(),
+            seed,
+            out: out.into(),
+            realtime: false,
+            max_steps: None,
+            frames: true,
+            memory_rounds: None,
+            repeat: 0,
+            replay: None,
+        }
     }
 }
 
@@ -99,6 +111,8 @@ pub struct RunResult {
     pub game_time_ms: u64,
     #[serde(default)]
     pub memory_rounds: Option<u32>,
+    #[serde(default)]
+    pub repeat: u32,
     #[serde(default)]
     pub error: Option<String>,
 }
@@ -160,7 +174,11 @@ pub fn run_preset(registry: &Registry, opts: &RunOptions) -> Result<RunResult, R
 }
 
 /// [`run_preset`] that reports `(step, best_progress)` after every step.
-pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut dyn FnMut(u32, f64)) -> Result<RunResult, RunError> {
+pub fn run_preset_observed(
+    registry: &Registry,
+    opts: &RunOptions,
+    on_step: &mut dyn FnMut(u32, f64),
+) -> Result<RunResult, RunError> {
     let started = Instant::now();
     let mut preset = registry
         .resolve_preset(&opts.preset)
@@ -171,7 +189,8 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
         }
         preset.task.max_steps = n;
     }
-    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent) {
+    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent)
+    {
         spec.memory_rounds = Some(rounds);
     }
     let memory_rounds = match &preset.agent {
@@ -241,6 +260,7 @@ pub fn run_preset_observed(registry: &Registry, opts: &RunOptions, on_step: &mut
         max_steps: preset.task.max_steps,
         game_time_ms: 0,
         memory_rounds,
+        repeat: opts.repeat,
         error: None,
     };
 

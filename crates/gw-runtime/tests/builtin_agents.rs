@@ -11,7 +11,10 @@ fn registry() -> Registry {
 }
 
 fn run(reg: &Registry, preset: &str, seed: u64, dir: &std::path::Path) -> RunResult {
-    let opts = RunOptions { frames: false, ..RunOptions::new(preset, seed, dir.join(format!("{preset}-{seed}"))) };
+    let opts = RunOptions {
+        frames: false,
+        ..RunOptions::new(preset, seed, dir.join(format!("{preset}-{seed}")))
+    };
     run_preset(reg, &opts).unwrap_or_else(|e| panic!("{preset}: {e}"))
 }
 
@@ -60,7 +63,11 @@ fn noop_waits_out_the_budget() {
 fn max_steps_override_and_realtime_flag() {
     let reg = registry();
     let dir = tempfile::tempdir().unwrap();
-    let opts = RunOptions { realtime: true, max_steps: Some(7), ..RunOptions::new("01_2048+01_05+random", 3, dir.path().join("short")) };
+    let opts = RunOptions {
+        realtime: true,
+        max_steps: Some(7),
+        ..RunOptions::new("01_2048+01_05+random", 3, dir.path().join("short"))
+    };
     let r = run_preset(&reg, &opts).unwrap();
     assert_eq!(r.steps, 7);
     assert!(r.realtime);

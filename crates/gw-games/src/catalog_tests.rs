@@ -1,0 +1,55 @@
+//! Checks across the whole catalog: every registered game has a native
+//! implementation, and every path a task scores on or lists is in the state.
+
+use crate::testkit::{registry, stepper};
+use gw_core::state::lookup;
+
+#[test]
+fn every_registry_game_is_native_and_every_native_game_is_registered() {
+    let reg = registry();
+    for id in reg.games.keys() {
+        assert!(crate::create(id).is_some(), "{id} is registered but has no implementation");
+    }
+    for id in crate::GAME_IDS {
+        assert!(reg.game(id).is_some(), "{id} is implemented but not registered");
+        assert_eq!(crate::create(id).unwrap().game_id(), *id);
+    }
+}
+
+#[test]
+fn task_fields_exist_in_game_state() {
+    let reg = registry();
+    let mut missing = Vec::new();
+    for t in reg.tasks.values().map(|t| &t.value) {
+        let s = stepper(&t.game_id, &t.id, 1);
+        let state = s.state_value();
+        let mut paths = t.score_fields();
+        paths.extend(t.state_fields.iter().cloned());
+        paths.extend(t.end_field.iter().cloned());
+        for p in paths {
+            if lookup(&state, &p).is_none() {
+                missing.push(format!("{}+{}: {p}", t.game_id, t.id));
+            }
+        }
+        for key in ["gameId", "seed", "timestampMs", "gameTimeMs", "status", "terminal", "game_state", "metrics", "raw"] {
+            assert!(state.get(key).is_some(), "{}: state lacks {key}", t.game_id);
+        }
+        assert_eq!(state["gameId"], t.game_id.as_str());
+    }
+    assert!(missing.is_empty(), "state paths missing:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn every_game_renders_at_its_viewport_without_blank_frames() {
+    for id in crate::GAME_IDS {
+        let task = registry().tasks_of(id).next().unwrap().id.clone();
+        let s = stepper(id, &task, 1);
+        let (w, h) = s.viewport();
+        assert_eq!((w, h), (1280, 720), "{id}");
+        let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+        s.render(&mut pm);
+        let first = &pm.data()[..4];
+        let distinct = pm.data().chunks(4).filter(|p| p != &first).count();
+        assert!(distinct > (w * h / 20) as usize, "{id}: frame is nearly uniform");
+    }
+}

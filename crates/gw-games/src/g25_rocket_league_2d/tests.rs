@@ -1,0 +1,329 @@
+use super::*;
+use crate::testkit;
+use gw_core::registry::Interface;
+
+fn game(seed: u64) -> RocketLeague {
+    let mut g = RocketLeague::new();
+    g.init(&GameConfig {
+        seed,
+        ..Default::default()
+    });
+    g
+}
+
+fn hold(g: &mut RocketLeague, k: &str, ms: u64) {
+    g.handle_event(&InputEvent::KeyDown { key: k.into() });
+    g.advance(ms);
+    g.handle_event(&InputEvent::KeyUp { key: k.into() });
+}
+
+#[test]
+fn keys_drive_jump_and_boost() {
+    let mut g = game(1);
+    g.ball = Ball {
+        x: RIGHT - 200.0,
+        y: CEILING + 100.0,
+        vx: 0.0,
+        vy: 0.0,
+    };
+    g.opp.x = RIGHT - 60.0;
+    let x0 = g.player.x;
+    hold(&mut g, "d", 200);
+    assert!(g.player.vx > 300.0 && g.player.x > x0);
+    assert_eq!(g.throttle(), 0.0, "released");
+    let v = g.player.vx;
+    g.advance(100);
+    assert!(g.player.vx < v && g.player.vx > 0.0, "coasts and slows");
+    // Driving alone is capped; boost goes faster and drains the meter.
+    hold(&mut g, "d", 400);
+    assert!(g.player.vx <= DRIVE_MAX + 1e-9);
+    hold(&mut g, "Space", 200);
+    assert!(g.player.vx > DRIVE_MAX && g.player.vx <= BOOST_MAX_SPEED);
+    assert!(g.player.boost < 100.0);
+    let mut g = game(1);
+    hold(&mut g, "w", 200);
+    assert!(!g.player.on_ground && g.player.y < GROUND - CAR_H / 2.0 - 50.0);
+    g.advance(1500);
+    assert!(g.player.on_ground);
+    let st = g.state().to_value();
+    assert_eq!(st["metrics"]["player_gas"], 0.0);
+}
+
+#[test]
+fn empty_boost_does_nothing() {
+    let mut g = game(2);
+    g.player.boost = 0.0;
+    hold(&mut g, "Space", 200);
+    assert!(g.player.vx.abs() < 1e-9);
+    assert_eq!(g.player.boost, 0.0);
+    g.advance(500);
+    assert!(g.player.boost > 0.0, "refills slowly once released");
+}
+
+#[test]
+fn ball_bounces_on_ground_and_walls() {
+    let mut g = game(3);
+    g.player.x = 300.0;
+    g.opp.x = 1000.0;
+    g.ball = Ball {
+        x: MID,
+        y: 300.0,
+        vx: 0.0,
+        vy: 0.0,
+    };
+    let mut bounced = false;
+    for _ in 0..200 {
+        g.ball_tick();
+        bounced |= g.ball.vy < 0.0;
+        assert!(g.ball.y <= GROUND - BALL_R + 1e-9);
+    }
+    assert!(bounced);
+    g.ball = Ball {
+        x: LEFT + 40.0,
+        y: 200.0,
+        vx: -800.0,
+        vy: 0.0,
+    };
+    g.ball_tick();
+    g.ball_tick();
+    g.ball_tick();
+    assert!(g.ball.vx > 0.0, "bounced off the wall above the goal");
+}
+
+#[test]
+fn goals_count_and_restart_with_kickoff() {
+    let mut g = game(4);
+    g.ball = Ball {
+        x: RIGHT - 10.0,
+        y: GROUND - BALL_R,
+        vx: 900.0,
+        vy: 0.0,
+    };
+    g.advance(100);
+    assert_eq!((g.goals_for, g.goals_against), (1, 0));
+    let st = g.state().to_value();
+    assert_eq!(st["metrics"]["primary_score"], 1);
+    assert_eq!(st["game_state"]["score"], 1);
+    g.advance(1100);
+    assert!(g.playing());
+    assert!((g.ball.x - MID).abs() <= 40.0 && g.player.x < MID && g.opp.x > MID);
+    // Own goal on the left counts against.
+    g.ball = Ball {
+        x: LEFT + 10.0,
+        y: GROUND - BALL_R,
+        vx: -900.0,
+        vy: 0.0,
+    };
+    g.advance(100);
+    assert_eq!((g.goals_for, g.goals_against), (1, 1));
+    // A high ball hits the wall above the goal instead.
+    let mut g = game(4);
+    g.ball = Ball {
+        x: RIGHT - 40.0,
+        y: GOAL_TOP - 60.0,
+        vx: 900.0,
+        vy: -100.0,
+    };
+    g.advance(100);
+    assert_eq!(g.goals_for, 0);
+}
+
+#[test]
+fn car_pushes_ball_forward() {
+    let mut g = game(5);
+    g.opp.x = RIGHT - 60.0;
+    g.ball = Ball {
+        x: 500.0,
+        y: GROUND - BALL_R,
+        vx: 0.0,
+        vy: 0.0,
+    };
+    g.player.x = 400.0;
+    g.player.vx = 500.0;
+    hold(&mut g, "d", 200);
+    assert!(g.ball.vx > 400.0, "ball vx {}", g.ball.vx);
+    assert!(g.ball.x > g.player.x);
+}
+
+#[test]
+fn clock_ends_match_with_outcome() {
+    let mut g = game(6);
+    g.time_left_ms = 50;
+    g.goals_for = 2;
+    g.advance(100);
+    assert_eq!(g.terminal.outcome, Some(Outcome::Success));
+    let mut g = game(6);
+    g.time_left_ms = 50;
+    g.advance(100);
+    let st = g.state();
+    assert_eq!(st.status, Status::Terminal);
+    assert_eq!(st.terminal.outcome, Some(Outcome::Fail));
+    g.reset(1);
+    assert!(!g.terminal.is_terminal && g.time_left_ms == MATCH_MS && g.goals_for == 0);
+}
+
+#[test]
+fn opponent_defends_and_chases() {
+    let mut g = game(7);
+    // Ball deep in the player's half: the opponent stays back in its half.
+    g.ball = Ball {
+        x: 250.0,
+        y: GROUND - BALL_R,
+        vx: 0.0,
+        vy: 0.0,
+    };
+    g.player.x = 150.0;
+    g.advance(2000);
+    assert!(g.opp.x > MID, "opp at {}", g.opp.x);
+    // Ball in its half: it goes for the ball.
+    let mut g = game(7);
+    g.ball = Ball {
+        x: 900.0,
+        y: GROUND - BALL_R,
+        vx: 0.0,
+        vy: 0.0,
+    };
+    g.player.x = 200.0;
+    g.advance(1500);
+    assert!(
+        g.ball.x < 900.0 || g.ball.vx < 0.0,
+        "opponent cleared the ball: {:?}",
+        g.ball
+    );
+}
+
+#[test]
+fn state_has_reference_fields() {
+    let g = game(8);
+    let v = g.state().to_value();
+    let task = testkit::registry()
+        .tasks
+        .get(&(ID.to_string(), "25_01".to_string()))
+        .unwrap();
+    for f in &task.value.state_fields {
+        assert!(gw_core::state::lookup(&v, f).is_some(), "missing {f}");
+    }
+    assert_eq!(v["status"], "playing");
+}
+
+#[test]
+fn expert_solves_every_task() {
+    testkit::assert_expert_solves_all(ID, 4);
+}
+
+#[test]
+fn random_policy_does_clearly_worse() {
+    let ids = ["move_left", "move_right", "jump", "boost", "wait"];
+    let mut wins = 0;
+    for seed in 1..=5 {
+        let mut rng = Rng::new(seed, 77);
+        let r = testkit::play(ID, "25_03", seed, |_| {
+            Some(json!({"action": ids[rng.index(ids.len())]}))
+        });
+        wins += r.success as u32;
+    }
+    assert!(wins <= 1, "random policy won {wins}/5");
+}
+
+#[test]
+fn deterministic_per_seed() {
+    let a = testkit::expert_states(ID, "25_05", 4, 60);
+    let b = testkit::expert_states(ID, "25_05", 4, 60);
+    assert_eq!(a, b);
+    let c = testkit::expert_states(ID, "25_05", 5, 60);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn golden_frame() {
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 4),
+        "6f9a1aa7a21ffc31abcdc61ade8ba4823308313395eca3d248084737a0f0428f"
+    );
+}
+
+#[test]
+#[ignore = "prints expert scores for tuning"]
+fn expert_report() {
+    for task in ["25_01", "25_02", "25_03", "25_04", "25_05"] {
+        let rs: Vec<String> = (1..=10)
+            .map(|s| {
+                let r = testkit::play_expert(ID, task, s);
+                format!(
+                    "{}{}@{}e{}",
+                    r.best_score,
+                    if r.success { "+" } else { "" },
+                    r.steps,
+                    r.episodes
+                )
+            })
+            .collect();
+        println!("{task}: {}", rs.join("  "));
+    }
+}
+
+#[test]
+#[ignore = "prints an expert trace for tuning"]
+fn expert_trace() {
+    let mut s = testkit::stepper(ID, "25_05", 3);
+    for _ in 0..100 {
+        if s.finished().is_some() {
+            break;
+        }
+        let p = s.expert_payload();
+        let r = s.step(Interface::Generalist, Some(&p)).unwrap();
+        let st = &r.state;
+        let e = &st["game_state"]["entities"];
+        println!(
+            "{:3} {:10} {}-{} car ({:.0},{:.0} v{:.0}) ball ({:.0},{:.0} v{:.0},{:.0}) opp {:.0} boost {:.0} {}",
+            r.step,
+            p["action"].as_str().unwrap(),
+            st["metrics"]["primary_score"],
+            st["metrics"]["goals_against"],
+            st["game_state"]["player"]["x"].as_f64().unwrap(),
+            st["game_state"]["player"]["y"].as_f64().unwrap(),
+            st["game_state"]["player"]["vx"].as_f64().unwrap(),
+            e["ball"]["x"].as_f64().unwrap(),
+            e["ball"]["y"].as_f64().unwrap(),
+            e["ball"]["vx"].as_f64().unwrap(),
+            e["ball"]["vy"].as_f64().unwrap(),
+            e["opponent"]["x"].as_f64().unwrap(),
+            st["metrics"]["player_boost"].as_f64().unwrap(),
+            st["raw"]["phase"]
+        );
+    }
+}
+
+#[test]
+#[ignore = "writes a PNG for a person to look at"]
+fn save_sample_frame() {
+    let mut s = testkit::stepper(ID, "25_05", 1);
+    for _ in 0..6 {
+        let p = s.expert_payload();
+        s.step(Interface::Generalist, Some(&p)).unwrap();
+    }
+    testkit::save_frame(&s, std::path::Path::new("/tmp/rl.png"));
+}
+
+#[test]
+#[ignore = "prints render and tick timings"]
+fn timing_report() {
+    let mut s = testkit::stepper(
+        ID,
+        testkit::registry().tasks_of(ID).next().unwrap().id.as_str(),
+        1,
+    );
+    for _ in 0..4 {
+        let p = s.expert_payload();
+        s.step(Interface::Generalist, Some(&p)).unwrap();
+    }
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..20 {
+        s.render(&mut pm);
+    }
+    println!("render {:?}/frame", t.elapsed() / 20);
+    let t = std::time::Instant::now();
+    s.idle(10_000);
+    println!("advance {:?}/tick", t.elapsed() / 1000);
+}
