@@ -32,6 +32,8 @@ enum Command {
     Run(RunArgs),
     /// Check the registry; errors name file, line and column.
     Validate,
+    /// Expand and run a suite of tasks × models × seeds × repeats.
+    Suite(SuiteArgs),
     /// Measure simulation speed and per-step runtime overhead per game.
     Bench(BenchArgs),
 }
@@ -74,6 +76,28 @@ struct RunArgs {
     /// recorded run (default --out: RUN_DIR.replay).
     #[arg(long, value_name = "RUN_DIR")]
     replay: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct SuiteArgs {
+    /// Suite YAML (e.g. registry/suites/smoke.yaml).
+    file: PathBuf,
+    /// Output directory (default runs/suites/<suite name>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Runs at once.
+    #[arg(long, default_value_t = 2)]
+    max_parallel: usize,
+    /// Skip runs whose result.json exists.
+    #[arg(long)]
+    resume: bool,
+    /// Run slice I of N (1-based). Also read from SLURM_ARRAY_TASK_ID/COUNT
+    /// or JOB_COMPLETION_INDEX + GAMEWORLD_SHARD_COUNT.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Plain line output even on a terminal.
+    #[arg(long)]
+    plain: bool,
 }
 
 #[derive(Args)]
@@ -133,8 +157,35 @@ fn dispatch(cli: Cli) -> CmdResult {
     match cli.command {
         Command::Validate => {
             let reg = load_registry(&cli.registry).map_err(config)?;
+            // Suites must parse and expand against this registry.
+            let mut suites = 0;
+            let mut problems = Vec::new();
+            for root in &reg.roots {
+                let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("suites"))
+                    .map(|rd| {
+                        rd.filter_map(|e| e.ok().map(|e| e.path()))
+                            .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                files.sort();
+                for f in files {
+                    suites += 1;
+                    match gw_runtime::suite::load_suite(&f) {
+                        Err(e) => problems.push(e),
+                        Ok(spec) => {
+                            if let Err(e) = gw_runtime::suite::expand(&spec, &reg) {
+                                problems.push(format!("{}:1:1: {e}", f.display()));
+                            }
+                        }
+                    }
+                }
+            }
+            if !problems.is_empty() {
+                return Err(config(problems.join("\n")));
+            }
             println!(
-                "registry ok: {} games, {} tasks, {} models ({})",
+                "registry ok: {} games, {} tasks, {} models, {suites} suites ({})",
                 reg.games.len(),
                 reg.tasks.len(),
                 reg.models.len(),
@@ -192,6 +243,39 @@ fn dispatch(cli: Cli) -> CmdResult {
                 }
                 Err(e) => Err((e.exit_code() as u8, e.to_string())),
             }
+        }
+        Command::Suite(args) => {
+            let reg = load_registry(&cli.registry).map_err(config)?;
+            let spec = gw_runtime::suite::load_suite(&args.file).map_err(config)?;
+            let shard = match &args.shard {
+                Some(s) => Some(gw_runtime::suite::Shard::parse(s).map_err(config)?),
+                None => {
+                    gw_runtime::suite::Shard::from_env(|k| std::env::var(k).ok()).map_err(config)?
+                }
+            };
+            let out = args
+                .out
+                .unwrap_or_else(|| PathBuf::from("runs/suites").join(&spec.name));
+            let opts = gw_runtime::suite::SuiteOptions {
+                out: out.clone(),
+                max_parallel: args.max_parallel,
+                resume: args.resume,
+                shard,
+                plain: args.plain,
+            };
+            let outcome = gw_runtime::suite::run_suite(&spec, &reg, &opts)
+                .map_err(|e| (e.exit_code() as u8, e.to_string()))?;
+            println!(
+                "suite {}: {} runs planned, {} in this shard, {} skipped (already done), {} finished, {} errors → {}",
+                spec.name,
+                outcome.planned,
+                outcome.in_shard,
+                outcome.skipped,
+                outcome.finished,
+                outcome.errors,
+                out.display()
+            );
+            Ok(())
         }
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;

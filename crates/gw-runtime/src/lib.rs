@@ -7,5 +7,6 @@
 pub mod agents;
 pub mod bench;
 pub mod run;
+pub mod suite;
 
 pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};

@@ -1,0 +1,359 @@
+//! Suite runner end to end: expansion, error rows, crash safety with
+//! SIGKILL + --resume, and sharding.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gameworld"));
+    c.env(
+        "GAMEWORLD_REGISTRY",
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry"),
+    );
+    c.env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX");
+    c
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// result.json files under `dir`, keyed by their path relative to `dir`.
+fn results(dir: &Path) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "result.json") {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                out.insert(
+                    rel,
+                    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn strip_wall_clock(mut v: Value) -> Value {
+    for k in ["wall_ms", "latency_ms"] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+#[test]
+fn smoke_suite_runs_every_task_with_both_builtin_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry/suites/smoke.yaml");
+    let o = bin()
+        .args([
+            "suite",
+            suite.to_str().unwrap(),
+            "--max-parallel",
+            "2",
+            "--out",
+            dir.path().to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tasks: Value = serde_json::from_slice(
+        &bin()
+            .args(["list", "tasks", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let n_tasks = tasks.as_array().unwrap().len();
+    let res = results(dir.path());
+    assert_eq!(res.len(), 2 * n_tasks);
+    for t in tasks.as_array().unwrap() {
+        for agent in ["random", "scripted"] {
+            let key = format!(
+                "runs/{}+{agent}/seed-1/rep-0/result.json",
+                t["preset_prefix"].as_str().unwrap()
+            );
+            assert!(res.contains_key(&key), "missing {key}");
+        }
+    }
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("suite.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["planned_runs"], 2 * n_tasks);
+}
+
+#[test]
+fn a_failing_run_becomes_an_error_row_and_the_suite_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = dir.path().join("extra");
+    // A registered game with no native implementation fails at run time.
+    let game = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry/games/01_2048.yaml"),
+    )
+    .unwrap();
+    write(
+        &extra.join("games/99_ghost.yaml"),
+        &game.replacen("id: 01_2048", "id: 99_ghost", 1),
+    );
+    write(
+        &extra.join("tasks/99_ghost/99_01.yaml"),
+        "id: 99_01\ngame_id: 99_ghost\ninstruction: Reach 8.\nscore_field: game_state.level\nstart: 0\ntarget: 8\n",
+    );
+    let suite = dir.path().join("s.yaml");
+    write(
+        &suite,
+        "name: mixed\ncases:\n  - games: [99_ghost, 01_2048]\n    tasks: [99_01, 01_01]\n    models: [scripted]\n",
+    );
+    let out = dir.path().join("out");
+    let o = bin()
+        .args([
+            "suite",
+            suite.to_str().unwrap(),
+            "--registry",
+            extra.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("1 finished, 1 errors"), "{stdout}");
+    let err: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("runs/99_ghost+99_01+scripted/seed-1/rep-0/error.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("has no native implementation")
+    );
+    assert!(
+        out.join("runs/01_2048+01_01+scripted/seed-1/rep-0/result.json")
+            .is_file()
+    );
+}
+
+#[test]
+fn bad_suites_are_configuration_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "name: x\ncases:\n  - games: [01_2048]\n    tasks: all\n    models: [gpt-nope]\n",
+            "unknown model \"gpt-nope\"",
+        ),
+        (
+            "name: x\ncases:\n  - games: [01_2048]\n    tasks: [13_01]\n    models: [random]\n",
+            "task \"13_01\" belongs to none of the selected games",
+        ),
+        (
+            "name: x\ncases:\n  - games: all\n    tasks: all\n    modelz: [random]\n",
+            "s.yaml:",
+        ),
+    ];
+    for (text, msg) in cases {
+        let suite = dir.path().join("s.yaml");
+        write(&suite, text);
+        let o = bin()
+            .args([
+                "suite",
+                suite.to_str().unwrap(),
+                "--out",
+                dir.path().join("o").to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(msg),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let o = bin()
+        .args(["suite", "registry/suites/smoke.yaml", "--shard", "4/3"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn sigkill_then_resume_runs_every_run_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.yaml");
+    // Frames on and several seeds make the suite slow enough to kill mid-way.
+    write(
+        &suite,
+        "name: killme\nframes: true\nseeds: [1, 2]\ncases:\n  - games: [01_2048, 23_pacman]\n    tasks: all\n    models: [random, scripted]\n",
+    );
+    let out = dir.path().join("out");
+    let expected = 2 * 5 * 2 * 2;
+    let mut child = bin()
+        .args([
+            "suite",
+            suite.to_str().unwrap(),
+            "--max-parallel",
+            "2",
+            "--plain",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    loop {
+        let n = results(&out).len();
+        if n >= 5 {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "suite made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = results(&out);
+    assert!(
+        before.len() < expected,
+        "the suite finished before it could be killed"
+    );
+    let mtimes: BTreeMap<String, std::time::SystemTime> = before
+        .keys()
+        .map(|k| {
+            (
+                k.clone(),
+                std::fs::metadata(out.join(k)).unwrap().modified().unwrap(),
+            )
+        })
+        .collect();
+
+    let o = bin()
+        .args([
+            "suite",
+            suite.to_str().unwrap(),
+            "--resume",
+            "--max-parallel",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains(&format!("{} skipped", before.len())),
+        "{stdout}"
+    );
+    let after = results(&out);
+    assert_eq!(after.len(), expected);
+    for (k, v) in &before {
+        assert_eq!(&after[k], v, "{k} changed on resume");
+        assert_eq!(
+            std::fs::metadata(out.join(k)).unwrap().modified().unwrap(),
+            mtimes[k],
+            "{k} was rewritten"
+        );
+    }
+    // The log shows each run finished exactly once, and nothing finished was restarted.
+    let log = std::fs::read_to_string(out.join("suite_log.jsonl")).unwrap();
+    let mut finished: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut started_after_finish = Vec::new();
+    for line in log.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let idx = v["index"].as_u64().unwrap();
+        match v["event"].as_str().unwrap() {
+            "finished" => *finished.entry(idx).or_default() += 1,
+            "started" if finished.contains_key(&idx) => started_after_finish.push(idx),
+            _ => {}
+        }
+    }
+    assert_eq!(finished.len(), expected);
+    assert!(finished.values().all(|&n| n == 1), "a run finished twice");
+    assert!(
+        started_after_finish.is_empty(),
+        "finished runs restarted: {started_after_finish:?}"
+    );
+}
+
+#[test]
+fn shards_are_disjoint_and_cover_the_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.yaml");
+    write(
+        &suite,
+        "name: sharded\nseeds: [1, 2]\ncases:\n  - games: [01_2048, 27_stack]\n    tasks: all\n    models: [random, scripted]\n",
+    );
+    let full = dir.path().join("full");
+    assert!(
+        bin()
+            .args([
+                "suite",
+                suite.to_str().unwrap(),
+                "--out",
+                full.to_str().unwrap()
+            ])
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    let mut merged = BTreeMap::new();
+    for i in 1..=3 {
+        let out = dir.path().join(format!("shard{i}"));
+        let mut cmd = bin();
+        if i == 3 {
+            // The last shard takes its slice from Slurm array variables.
+            cmd.env("SLURM_ARRAY_TASK_ID", "2")
+                .env("SLURM_ARRAY_TASK_COUNT", "3")
+                .env("SLURM_ARRAY_TASK_MIN", "0");
+            cmd.args([
+                "suite",
+                suite.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+        } else {
+            cmd.args([
+                "suite",
+                suite.to_str().unwrap(),
+                "--shard",
+                &format!("{i}/3"),
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.join(format!("suite.shard-{i}-of-3.json")).is_file());
+        for (k, v) in results(&out) {
+            assert!(
+                merged.insert(k.clone(), strip_wall_clock(v)).is_none(),
+                "{k} ran in two shards"
+            );
+        }
+    }
+    let full_results: BTreeMap<String, Value> = results(&full)
+        .into_iter()
+        .map(|(k, v)| (k, strip_wall_clock(v)))
+        .collect();
+    assert_eq!(full_results.len(), 2 * 2 * 5 * 2);
+    assert_eq!(merged, full_results);
+}

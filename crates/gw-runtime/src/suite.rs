@@ -1,0 +1,605 @@
+//! Suites: many tasks × models × seeds × repeats, run in parallel, safely.
+//!
+//! A suite YAML expands into an ordered plan of runs (grouped in repeat
+//! waves). Each run writes its own directory, `result.json` last and
+//! atomically, so killing the suite at any moment loses no finished result;
+//! `--resume` skips runs whose `result.json` exists. A run that fails to
+//! start leaves an `error.json` row and the suite goes on. `--shard I/N`
+//! (or Slurm / Kubernetes array variables) runs a deterministic slice.
+
+use crate::run::{RunError, RunOptions, run_preset_observed};
+use gw_core::frame::write_atomic;
+use gw_core::registry::{AgentRef, Registry};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// `all`, or an explicit list of ids.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Selection {
+    Keyword(String),
+    List(Vec<String>),
+}
+
+impl<'de> Deserialize<'de> for Selection {
+    // Hand-written so ids such as `01_01` stay strings: YAML would read them
+    // as numbers if the list were deserialized without a target type.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Selection;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`all` or a list of ids")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Selection, E> {
+                Ok(Selection::Keyword(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Selection, E> {
+                Err(E::custom(format!(
+                    "{v} is a number; quote ids (\"01_01\") or use `all`"
+                )))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Selection, A::Error> {
+                let mut items = Vec::new();
+                while let Some(s) = seq.next_element::<String>()? {
+                    items.push(s);
+                }
+                Ok(Selection::List(items))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One case: games × tasks × models (× memory rounds).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseSpec {
+    pub games: Selection,
+    pub tasks: Selection,
+    pub models: Vec<String>,
+    /// Overrides the suite's realtime flag for this case.
+    #[serde(default)]
+    pub realtime: Option<bool>,
+    /// Memory rounds to sweep for model agents (one run per value).
+    #[serde(default)]
+    pub memory_rounds: Option<Vec<u32>>,
+}
+
+fn one() -> u32 {
+    1
+}
+fn first_seed() -> Vec<u64> {
+    vec![1]
+}
+
+/// `registry/suites/*.yaml`
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteSpec {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub cases: Vec<CaseSpec>,
+    #[serde(default = "one")]
+    pub repeats: u32,
+    #[serde(default = "first_seed")]
+    pub seeds: Vec<u64>,
+    #[serde(default)]
+    pub realtime: bool,
+    /// Memory-rounds override for every model agent of the suite.
+    #[serde(default)]
+    pub memory_rounds: Option<u32>,
+    #[serde(default)]
+    pub max_steps: Option<u32>,
+    /// Keep frames/ for every run (off by default: suites get large).
+    #[serde(default)]
+    pub frames: bool,
+}
+
+/// One planned run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlannedRun {
+    pub index: usize,
+    pub preset: String,
+    pub seed: u64,
+    pub repeat: u32,
+    pub realtime: bool,
+    pub memory_rounds: Option<u32>,
+    /// Relative to the suite output directory.
+    pub dir: String,
+}
+
+/// Parse a suite file; errors carry file:line:column.
+pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read suite: {e}", path.display()))?;
+    serde_saphyr::from_str::<SuiteSpec>(&text).map_err(|e| {
+        let (line, col) = e
+            .location()
+            .map(|l| (l.line() as usize, l.column() as usize))
+            .unwrap_or((1, 1));
+        let msg = e.to_string();
+        format!(
+            "{}:{line}:{col}: invalid suite YAML: {}",
+            path.display(),
+            msg.lines().next().unwrap_or("")
+        )
+    })
+}
+
+fn select(sel: &Selection, all: Vec<String>, what: &str) -> Result<Vec<String>, String> {
+    match sel {
+        Selection::Keyword(k) if k == "all" => Ok(all),
+        Selection::Keyword(k) => Ok(vec![k.clone()]),
+        Selection::List(v) if v.is_empty() => Err(format!(
+            "the {what} list is empty; use `all` or name at least one"
+        )),
+        Selection::List(v) => Ok(v.clone()),
+    }
+}
+
+/// Expand a suite into its ordered plan (repeat-major: wave 0 first).
+pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, String> {
+    if spec.repeats == 0 {
+        return Err("repeats must be at least 1".into());
+    }
+    if spec.seeds.is_empty() {
+        return Err("seeds must list at least one seed".into());
+    }
+    if spec.cases.is_empty() {
+        return Err("the suite has no cases".into());
+    }
+    struct Variant {
+        preset: String,
+        realtime: bool,
+        memory_rounds: Option<u32>,
+    }
+    let mut variants = Vec::new();
+    for (ci, case) in spec.cases.iter().enumerate() {
+        let games = select(
+            &case.games,
+            registry.games.keys().cloned().collect(),
+            "games",
+        )
+        .map_err(|e| format!("case {}: {e}", ci + 1))?;
+        if case.models.is_empty() {
+            return Err(format!("case {}: list at least one model", ci + 1));
+        }
+        let mut matched_tasks = std::collections::BTreeSet::new();
+        for game in &games {
+            if registry.game(game).is_none() {
+                return Err(format!(
+                    "case {}: unknown game \"{game}\"; see `gameworld list games`",
+                    ci + 1
+                ));
+            }
+            let game_tasks: Vec<String> = registry.tasks_of(game).map(|t| t.id.clone()).collect();
+            let tasks = match &case.tasks {
+                Selection::Keyword(k) if k == "all" => game_tasks.clone(),
+                other => select(other, vec![], "tasks")
+                    .map_err(|e| format!("case {}: {e}", ci + 1))?
+                    .into_iter()
+                    .filter(|t| game_tasks.contains(t))
+                    .collect(),
+            };
+            for task in tasks {
+                matched_tasks.insert(task.clone());
+                for model in &case.models {
+                    let preset = format!("{game}+{task}+{model}");
+                    let resolved = registry
+                        .resolve_preset(&preset)
+                        .map_err(|e| format!("case {}: {e}", ci + 1))?;
+                    let realtime = case.realtime.unwrap_or(spec.realtime);
+                    let rounds: Vec<Option<u32>> = match (&case.memory_rounds, &resolved.agent) {
+                        (Some(list), AgentRef::Model(_)) if !list.is_empty() => {
+                            list.iter().map(|r| Some(*r)).collect()
+                        }
+                        (_, AgentRef::Model(_)) => vec![spec.memory_rounds],
+                        (_, AgentRef::Builtin(_)) => vec![None],
+                    };
+                    for memory_rounds in rounds {
+                        variants.push(Variant {
+                            preset: preset.clone(),
+                            realtime,
+                            memory_rounds,
+                        });
+                    }
+                }
+            }
+        }
+        if let Selection::List(wanted) = &case.tasks {
+            for t in wanted {
+                if !matched_tasks.contains(t) {
+                    return Err(format!(
+                        "case {}: task \"{t}\" belongs to none of the selected games",
+                        ci + 1
+                    ));
+                }
+            }
+        }
+    }
+    let mut plan = Vec::new();
+    for repeat in 0..spec.repeats {
+        for v in &variants {
+            for &seed in &spec.seeds {
+                let mut tag = String::new();
+                if v.realtime {
+                    tag.push_str("rt-");
+                }
+                if let Some(m) = v.memory_rounds {
+                    tag.push_str(&format!("mem{m}-"));
+                }
+                plan.push(PlannedRun {
+                    index: plan.len(),
+                    preset: v.preset.clone(),
+                    seed,
+                    repeat,
+                    realtime: v.realtime,
+                    memory_rounds: v.memory_rounds,
+                    dir: format!("runs/{}/{tag}seed-{seed}/rep-{repeat}", v.preset),
+                });
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// `I/N` with 1 ≤ I ≤ N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("--shard \"{s}\" must look like I/N, e.g. 2/8"))?;
+        let index: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard \"{s}\": I is not a number"))?;
+        let count: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("--shard \"{s}\": N is not a number"))?;
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("--shard \"{s}\": need 1 <= I <= N"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// A shard from scheduler variables: Slurm job arrays
+    /// (`SLURM_ARRAY_TASK_ID`, `SLURM_ARRAY_TASK_COUNT`, optional
+    /// `SLURM_ARRAY_TASK_MIN`) or a Kubernetes Indexed Job
+    /// (`JOB_COMPLETION_INDEX`, 0-based, with `GAMEWORLD_SHARD_COUNT`).
+    pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>, String> {
+        let num = |name: &str| -> Result<Option<usize>, String> {
+            match get(name) {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .parse::<usize>()
+                    .map(Some)
+                    .map_err(|_| format!("{name}=\"{v}\" is not a whole number")),
+            }
+        };
+        if let (Some(id), Some(count)) =
+            (num("SLURM_ARRAY_TASK_ID")?, num("SLURM_ARRAY_TASK_COUNT")?)
+        {
+            let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let index = id
+                .checked_sub(min)
+                .ok_or("SLURM_ARRAY_TASK_ID is below SLURM_ARRAY_TASK_MIN")?
+                + 1;
+            return Shard::parse(&format!("{index}/{count}")).map(Some);
+        }
+        if let Some(idx) = num("JOB_COMPLETION_INDEX")? {
+            let count = num("GAMEWORLD_SHARD_COUNT")?
+                .ok_or("JOB_COMPLETION_INDEX is set but GAMEWORLD_SHARD_COUNT is not; set it to the Job's completions")?;
+            return Shard::parse(&format!("{}/{count}", idx + 1)).map(Some);
+        }
+        Ok(None)
+    }
+
+    pub fn contains(&self, run_index: usize) -> bool {
+        run_index % self.count == self.index - 1
+    }
+}
+
+pub struct SuiteOptions {
+    pub out: PathBuf,
+    pub max_parallel: usize,
+    pub resume: bool,
+    pub shard: Option<Shard>,
+    /// Force plain line output even on a terminal.
+    pub plain: bool,
+}
+
+/// What a suite invocation did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SuiteOutcome {
+    pub planned: usize,
+    pub in_shard: usize,
+    pub skipped: usize,
+    pub finished: usize,
+    pub errors: usize,
+}
+
+/// Check that every model in the plan has its API key before anything runs.
+fn check_keys(plan: &[PlannedRun], registry: &Registry) -> Result<(), String> {
+    let mut missing = std::collections::BTreeSet::new();
+    for run in plan {
+        if let Ok(p) = registry.resolve_preset(&run.preset)
+            && let AgentRef::Model(m) = &p.agent
+            && let Some(var) = &m.api_key_env
+            && std::env::var(var)
+                .map(|v| v.trim().is_empty())
+                .unwrap_or(true)
+        {
+            missing.insert(format!("{var} (model {})", m.id));
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "missing API key environment variable(s): {}; export them before running the suite",
+            missing.into_iter().collect::<Vec<_>>().join(", ")
+        ))
+    }
+}
+
+struct Log {
+    file: Mutex<std::fs::File>,
+}
+
+impl Log {
+    fn event(&self, event: &str, run: &PlannedRun, extra: serde_json::Value) {
+        let mut line = json!({"event": event, "index": run.index, "preset": run.preset, "seed": run.seed, "repeat": run.repeat, "dir": run.dir});
+        if let (Some(o), Some(e)) = (line.as_object_mut(), extra.as_object()) {
+            o.extend(e.clone());
+        }
+        if let Ok(mut f) = self.file.lock() {
+            let _ = writeln!(f, "{line}");
+            let _ = f.flush();
+        }
+    }
+}
+
+/// Running totals for the progress display.
+#[derive(Default)]
+struct Tally {
+    done: usize,
+    successes: usize,
+    progress_sum: f64,
+}
+
+/// Run a suite. Configuration problems (bad plan, missing keys) fail before
+/// any run starts.
+pub fn run_suite(
+    spec: &SuiteSpec,
+    registry: &Registry,
+    opts: &SuiteOptions,
+) -> Result<SuiteOutcome, RunError> {
+    let plan = expand(spec, registry).map_err(RunError::Config)?;
+    let mine: Vec<PlannedRun> = plan
+        .iter()
+        .filter(|r| opts.shard.is_none_or(|s| s.contains(r.index)))
+        .cloned()
+        .collect();
+    check_keys(&mine, registry).map_err(RunError::Config)?;
+    std::fs::create_dir_all(&opts.out)
+        .map_err(|e| RunError::Runtime(format!("cannot create {}: {e}", opts.out.display())))?;
+    let manifest = json!({
+        "suite": spec,
+        "shard": opts.shard.map(|s| format!("{}/{}", s.index, s.count)),
+        "planned_runs": plan.len(),
+        "runs": mine,
+    });
+    let manifest_name = match opts.shard {
+        Some(s) => format!("suite.shard-{}-of-{}.json", s.index, s.count),
+        None => "suite.json".to_string(),
+    };
+    write_atomic(
+        &opts.out.join(manifest_name),
+        &serde_json::to_vec_pretty(&manifest).expect("manifest serializes"),
+    )
+    .map_err(|e| RunError::Runtime(format!("cannot write the suite manifest: {e}")))?;
+    let log = Log {
+        file: Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(opts.out.join("suite_log.jsonl"))
+                .map_err(|e| RunError::Runtime(format!("cannot open suite_log.jsonl: {e}")))?,
+        ),
+    };
+
+    let mut outcome = SuiteOutcome {
+        planned: plan.len(),
+        in_shard: mine.len(),
+        ..Default::default()
+    };
+    let todo: Vec<PlannedRun> = mine
+        .into_iter()
+        .filter(|r| {
+            let done = opts.resume && opts.out.join(&r.dir).join("result.json").is_file();
+            if done {
+                outcome.skipped += 1;
+            }
+            !done
+        })
+        .collect();
+
+    let fancy = !opts.plain && std::io::stderr().is_terminal();
+    let multi = MultiProgress::new();
+    let overall = if fancy {
+        let pb = multi.add(ProgressBar::new(todo.len() as u64));
+        pb.set_style(
+            ProgressStyle::with_template(
+                "{bar:30.cyan/blue} {pos}/{len} runs {msg} [{elapsed_precise}]",
+            )
+            .expect("template"),
+        );
+        Some(pb)
+    } else {
+        None
+    };
+    let tally = Mutex::new(Tally::default());
+    let total = todo.len();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.max_parallel.max(1))
+        .build()
+        .map_err(|e| RunError::Runtime(e.to_string()))?;
+    let errors = Mutex::new(0usize);
+    let max_repeat = todo.iter().map(|r| r.repeat).max().unwrap_or(0);
+    for wave in 0..=max_repeat {
+        let wave_runs: Vec<&PlannedRun> = todo.iter().filter(|r| r.repeat == wave).collect();
+        pool.install(|| {
+            use rayon::prelude::*;
+            wave_runs.par_iter().for_each(|run| {
+                let bar = fancy.then(|| {
+                    let pb = multi.add(ProgressBar::new_spinner());
+                    pb.set_style(ProgressStyle::with_template("  {spinner} {msg}").expect("template"));
+                    pb.set_message(format!("{} seed {}: starting", run.preset, run.seed));
+                    pb
+                });
+                log.event("started", run, json!({}));
+                let dir = opts.out.join(&run.dir);
+                let ropts = RunOptions {
+                    preset: run.preset.clone(),
+                    seed: run.seed,
+                    out: dir.clone(),
+                    realtime: run.realtime,
+                    max_steps: spec.max_steps,
+                    frames: spec.frames,
+                    memory_rounds: run.memory_rounds,
+                    repeat: run.repeat,
+                    replay: None,
+                };
+                let _ = std::fs::remove_file(dir.join("error.json"));
+                let mut on_step = |step: u32, pg: f64| {
+                    if let Some(b) = &bar {
+                        b.set_message(format!("{} seed {}: step {step}, PG {:.2}", run.preset, run.seed, pg));
+                        b.tick();
+                    }
+                };
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_preset_observed(registry, &ropts, &mut on_step)))
+                    .unwrap_or_else(|panic| {
+                        let msg = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "panic".into());
+                        Err(RunError::Runtime(format!("the run panicked: {msg}")))
+                    });
+                let line = match &result {
+                    Ok(r) => {
+                        log.event("finished", run, json!({"success": r.success, "progress": r.progress}));
+                        let mut t = tally.lock().expect("tally");
+                        t.done += 1;
+                        t.successes += r.success as usize;
+                        t.progress_sum += r.progress;
+                        format!(
+                            "[{}/{total}] {} seed {} rep {}: {} progress {:.2} (SR {:.0}% PG {:.0}% so far)",
+                            t.done,
+                            run.preset,
+                            run.seed,
+                            run.repeat,
+                            if r.success { "success," } else { "" },
+                            r.progress,
+                            100.0 * t.successes as f64 / t.done as f64,
+                            100.0 * t.progress_sum / t.done as f64
+                        )
+                    }
+                    Err(e) => {
+                        *errors.lock().expect("errors") += 1;
+                        // A run that wrote partial results keeps its result.json; one
+                        // that never started leaves an error row.
+                        if !dir.join("result.json").is_file() {
+                            let (game_id, rest) = run.preset.split_once('+').unwrap_or((&run.preset, ""));
+                            let (task_id, model) = rest.split_once('+').unwrap_or((rest, ""));
+                            let row = json!({"preset": run.preset, "game_id": game_id, "task_id": task_id, "model": model,
+                                             "seed": run.seed, "repeat": run.repeat, "error": e.to_string()});
+                            let _ = write_atomic(&dir.join("error.json"), &serde_json::to_vec_pretty(&row).expect("row serializes"));
+                        }
+                        log.event("failed", run, json!({"error": e.to_string()}));
+                        let mut t = tally.lock().expect("tally");
+                        t.done += 1;
+                        format!("[{}/{total}] {} seed {} rep {}: ERROR {e}", t.done, run.preset, run.seed, run.repeat)
+                    }
+                };
+                match (&bar, &overall) {
+                    (Some(b), Some(o)) => {
+                        b.finish_and_clear();
+                        o.inc(1);
+                        let t = tally.lock().expect("tally");
+                        o.set_message(format!("SR {:.0}% PG {:.0}%", 100.0 * t.successes as f64 / t.done.max(1) as f64, 100.0 * t.progress_sum / t.done.max(1) as f64));
+                    }
+                    _ => eprintln!("{line}"),
+                }
+            });
+        });
+    }
+    if let Some(o) = overall {
+        o.finish();
+    }
+    outcome.errors = *errors.lock().expect("errors");
+    outcome.finished = total - outcome.errors;
+    Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_parsing_and_membership() {
+        assert_eq!(Shard::parse("2/3").unwrap(), Shard { index: 2, count: 3 });
+        assert!(Shard::parse("0/3").is_err());
+        assert!(Shard::parse("4/3").is_err());
+        assert!(Shard::parse("x").unwrap_err().contains("I/N"));
+        let s = Shard { index: 2, count: 3 };
+        assert_eq!(
+            (0..9).filter(|i| s.contains(*i)).collect::<Vec<_>>(),
+            vec![1, 4, 7]
+        );
+    }
+
+    #[test]
+    fn shard_from_scheduler_variables() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(Shard::from_env(env(&[])).unwrap(), None);
+        let slurm = Shard::from_env(env(&[
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+        ]))
+        .unwrap();
+        assert_eq!(slurm, Some(Shard { index: 3, count: 4 }));
+        let k8s = Shard::from_env(env(&[
+            ("JOB_COMPLETION_INDEX", "0"),
+            ("GAMEWORLD_SHARD_COUNT", "8"),
+        ]))
+        .unwrap();
+        assert_eq!(k8s, Some(Shard { index: 1, count: 8 }));
+        assert!(
+            Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0")]))
+                .unwrap_err()
+                .contains("GAMEWORLD_SHARD_COUNT")
+        );
+    }
+}
