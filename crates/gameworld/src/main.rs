@@ -60,8 +60,9 @@ struct ListArgs {
 struct RunArgs {
     /// <game_id>+<task_id>+<model_id>, e.g. 01_2048+01_01+scripted
     preset: String,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed (default 1, or the recorded run's seed with --replay).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Run directory (default runs/<preset>/seed-<N>).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -74,6 +75,10 @@ struct RunArgs {
     /// Do not write frames/ (model agents still see frames).
     #[arg(long)]
     no_frames: bool,
+    /// Answer model calls offline from RUN_DIR/model_calls.jsonl of a
+    /// recorded run (default --out: RUN_DIR.replay).
+    #[arg(long, value_name = "RUN_DIR")]
+    replay: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -235,20 +240,27 @@ fn dispatch(cli: Cli) -> CmdResult {
         Command::List(args) => list(&load_registry(&cli.registry).map_err(config)?, args),
         Command::Run(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
-            let out = args.out.unwrap_or_else(|| {
-                PathBuf::from("runs")
+            let seed = args
+                .seed
+                .or_else(|| args.replay.as_deref().and_then(gw_runtime::recorded_seed))
+                .unwrap_or(1);
+            let out = match (args.out, &args.replay) {
+                (Some(out), _) => out,
+                (None, Some(dir)) => PathBuf::from(format!("{}.replay", dir.display())),
+                (None, None) => PathBuf::from("runs")
                     .join(&args.preset)
-                    .join(format!("seed-{}", args.seed))
-            });
+                    .join(format!("seed-{seed}")),
+            };
             let opts = RunOptions {
                 preset: args.preset,
-                seed: args.seed,
+                seed,
                 out: out.clone(),
                 realtime: args.realtime,
                 max_steps: args.max_steps,
                 frames: !args.no_frames,
                 memory_rounds: None,
                 repeat: 0,
+                replay: args.replay,
             };
             match run_preset(&reg, &opts) {
                 Ok(r) => {

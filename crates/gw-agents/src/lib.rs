@@ -7,6 +7,16 @@
 //! records what they return.
 
 pub mod builtin;
+pub mod conversation;
+pub mod cua;
+pub mod http;
+pub mod jsonfix;
+pub mod memory;
+pub mod model_agent;
+pub mod prompt;
+pub mod protocols;
+pub mod providers;
+pub mod replay;
 
 use gw_core::registry::{Interface, Preset};
 use serde::{Deserialize, Serialize};
@@ -78,6 +88,21 @@ pub trait Agent: Send {
     }
     /// Hear how the step went (valid or not), e.g. for rolling memory.
     fn observe_outcome(&mut self, _valid: bool, _summary: &str) {}
+    /// Call records of a step whose `act` failed (the provider stayed
+    /// down), so the runtime can still write them to `model_calls.jsonl`.
+    fn take_unreported_calls(&mut self) -> Vec<Value> {
+        Vec::new()
+    }
+}
+
+/// Build the agent for a preset: a built-in, a live model (its API key is
+/// checked here, before the first step), or a model replaying the calls
+/// recorded in `replay_dir`.
+pub fn create_agent(preset: &Preset, seed: u64, replay_dir: Option<&std::path::Path>) -> Result<Box<dyn Agent>, AgentError> {
+    match &preset.agent {
+        gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed).ok_or_else(|| AgentError::Config(format!("unknown built-in agent \"{name}\""))),
+        gw_core::AgentRef::Model(spec) => model_agent::create(preset, spec, replay_dir),
+    }
 }
 
 /// Build a built-in agent for a preset; `None` when the preset names a model.

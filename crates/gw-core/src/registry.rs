@@ -246,6 +246,40 @@ pub struct ModelSpec {
     /// Extra JSON merged into every request body (provider-specific knobs).
     #[serde(default)]
     pub extra_body: Option<Map<String, Value>>,
+    /// How the model writes screen coordinates (computer-use interface).
+    #[serde(default)]
+    pub coordinate_space: CoordinateSpace,
+    /// Base delay of the exponential retry backoff, in seconds (default 1).
+    #[serde(default)]
+    pub retry_backoff_s: Option<f64>,
+    /// Which endpoint of the provider to call: `chat` (default; OpenAI Chat
+    /// Completions, Anthropic Messages, Gemini generateContent) or
+    /// `responses` (the OpenAI Responses API, needed by `computer-use-preview`).
+    #[serde(default)]
+    pub api: ApiKind,
+    /// The provider's built-in computer tool type for computer-use agents
+    /// (Anthropic `computer_20250124`, …); the provider's default when unset.
+    #[serde(default)]
+    pub computer_tool: Option<String>,
+}
+
+/// Screen coordinates as a model emits them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum CoordinateSpace {
+    /// Viewport pixels (the screenshot's own size).
+    #[default]
+    Pixels,
+    /// 0..1000 on both axes, whatever the screenshot size (Qwen3-VL, Gemini computer use).
+    Normalized1000,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApiKind {
+    #[default]
+    Chat,
+    Responses,
 }
 
 /// An error in the registry, located in its file.

@@ -1,17 +1,26 @@
 //! Where a preset's agent is built. A new kind of agent is wired in here.
 
 use crate::run::RunError;
-use gw_agents::Agent;
+use gw_agents::{Agent, AgentError};
 use gw_core::Preset;
+use std::path::Path;
 
-/// Build the agent a preset names.
-pub fn make_agent(preset: &Preset, seed: u64) -> Result<Box<dyn Agent>, RunError> {
-    match &preset.agent {
-        gw_core::AgentRef::Builtin(name) => gw_agents::builtin::create(name, preset, seed)
-            .ok_or_else(|| RunError::Config(format!("unknown built-in agent \"{name}\""))),
-        gw_core::AgentRef::Model(spec) => Err(RunError::Config(format!(
-            "model \"{}\" uses provider {:?}, which this build cannot call yet",
-            spec.id, spec.provider
-        ))),
+/// Build the agent a preset names: a built-in, a live model (its API key is
+/// checked here, before the first step), or — with `replay` — a model that
+/// answers from the `model_calls.jsonl` of a recorded run.
+pub fn make_agent(
+    preset: &Preset,
+    seed: u64,
+    replay: Option<&Path>,
+) -> Result<Box<dyn Agent>, RunError> {
+    if replay.is_some() && matches!(preset.agent, gw_core::AgentRef::Builtin(_)) {
+        return Err(RunError::Config(format!(
+            "--replay needs a model-backed preset; \"{}\" is a built-in agent and makes no model calls",
+            preset.agent.id()
+        )));
     }
+    gw_agents::create_agent(preset, seed, replay).map_err(|e| match e {
+        AgentError::Config(m) => RunError::Config(m),
+        AgentError::Provider(m) => RunError::Runtime(m),
+    })
 }

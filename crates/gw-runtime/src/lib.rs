@@ -10,4 +10,4 @@ pub mod report;
 pub mod run;
 pub mod suite;
 
-pub use run::{RunError, RunOptions, RunResult, run_preset, run_preset_observed};
+pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};

@@ -47,6 +47,8 @@ pub struct RunOptions {
     pub memory_rounds: Option<u32>,
     /// Repeat index within a suite (0 for a single run).
     pub repeat: u32,
+    /// Answer model calls from this recorded run directory instead of the network.
+    pub replay: Option<PathBuf>,
 }
 
 impl RunOptions {
@@ -61,6 +63,7 @@ impl RunOptions {
             frames: true,
             memory_rounds: None,
             repeat: 0,
+            replay: None,
         }
     }
 }
@@ -137,7 +140,8 @@ fn frame_name(step: u32) -> String {
 }
 
 /// One `trajectory.jsonl` line.
-fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) -> Value {
+fn trajectory_line(rec: &StepRecord, reply: &gw_agents::Reply, latency_ms: u64) -> Value {
+    let proposed = reply.payload.as_ref();
     let mut state = rec.state.clone();
     state["timestampMs"] = json!(now_ms());
     json!({
@@ -155,6 +159,10 @@ fn trajectory_line(rec: &StepRecord, proposed: Option<&Value>, latency_ms: u64) 
         "progress": rec.eval.progress,
         "best_progress": rec.eval.best_progress,
         "latency_ms": latency_ms,
+        "reasoning": reply.reasoning,
+        "parse_error": reply.parse_error,
+        "usage": reply.usage,
+        "cost_usd": reply.cost_usd,
         "state": state,
     })
 }
@@ -195,7 +203,10 @@ pub fn run_preset_observed(
             preset.game.id
         ))
     })?;
-    let mut agent = make_agent(&preset, opts.seed)?;
+    if let Some(dir) = &opts.replay {
+        check_replay_source(dir, &preset.preset, opts.seed)?;
+    }
+    let mut agent = make_agent(&preset, opts.seed, opts.replay.as_deref())?;
     let interface = agent.interface();
     let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
 
@@ -284,23 +295,13 @@ pub fn run_preset_observed(
             Ok(r) => r,
             Err(e) => {
                 result.error = Some(e.to_string());
+                // Keep the record of the calls that failed.
+                let calls = agent.take_unreported_calls();
+                write_calls(&mut calls_out, &calls_path, &calls)?;
                 break StopReason::AgentError;
             }
         };
-        if !reply.calls.is_empty() {
-            if calls_out.is_none() {
-                calls_out = Some(BufWriter::new(
-                    File::create(&calls_path).map_err(|e| io_err(&calls_path, e))?,
-                ));
-            }
-            let out = calls_out.as_mut().expect("opened above");
-            for call in &reply.calls {
-                serde_json::to_writer(&mut *out, call)
-                    .map_err(|e| RunError::Runtime(e.to_string()))?;
-                out.write_all(b"\n").map_err(|e| io_err(&calls_path, e))?;
-            }
-            out.flush().map_err(|e| io_err(&calls_path, e))?;
-        }
+        write_calls(&mut calls_out, &calls_path, &reply.calls)?;
         let latency_ms = if reply.latency_ms > 0 {
             reply.latency_ms
         } else {
@@ -339,7 +340,7 @@ pub fn run_preset_observed(
             (None, None) => String::new(),
         };
         agent.observe_outcome(rec.valid(), &summary);
-        let line = trajectory_line(&rec, reply.payload.as_ref(), latency_ms);
+        let line = trajectory_line(&rec, &reply, latency_ms);
         serde_json::to_writer(&mut traj, &line).map_err(|e| RunError::Runtime(e.to_string()))?;
         traj.write_all(b"\n").map_err(|e| io_err(&traj_path, e))?;
         traj.flush().map_err(|e| io_err(&traj_path, e))?;
@@ -374,4 +375,44 @@ pub fn run_preset_observed(
         )));
     }
     Ok(result)
+}
+
+/// Append call records to `model_calls.jsonl`, creating it on first use.
+fn write_calls(out: &mut Option<BufWriter<File>>, path: &Path, calls: &[Value]) -> Result<(), RunError> {
+    if calls.is_empty() {
+        return Ok(());
+    }
+    if out.is_none() {
+        *out = Some(BufWriter::new(File::create(path).map_err(|e| io_err(path, e))?));
+    }
+    let out = out.as_mut().expect("opened above");
+    for call in calls {
+        serde_json::to_writer(&mut *out, call).map_err(|e| RunError::Runtime(e.to_string()))?;
+        out.write_all(b"\n").map_err(|e| io_err(path, e))?;
+    }
+    out.flush().map_err(|e| io_err(path, e))
+}
+
+/// A replay must re-run the recorded preset and seed, or its answers would
+/// belong to another game.
+fn check_replay_source(dir: &Path, preset: &str, seed: u64) -> Result<(), RunError> {
+    let Ok(text) = std::fs::read_to_string(dir.join("result.json")) else { return Ok(()) };
+    let recorded: Value = serde_json::from_str(&text).map_err(|e| RunError::Config(format!("{}: {e}", dir.join("result.json").display())))?;
+    if let Some(p) = recorded["preset"].as_str()
+        && p != preset
+    {
+        return Err(RunError::Config(format!("--replay {} recorded preset {p}, not {preset}", dir.display())));
+    }
+    if let Some(s) = recorded["seed"].as_u64()
+        && s != seed
+    {
+        return Err(RunError::Config(format!("--replay {} recorded seed {s}; run with --seed {s}", dir.display())));
+    }
+    Ok(())
+}
+
+/// The seed a recorded run used (from its `result.json`), for `--replay`.
+pub fn recorded_seed(dir: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(dir.join("result.json")).ok()?;
+    serde_json::from_str::<Value>(&text).ok()?["seed"].as_u64()
 }

@@ -485,6 +485,7 @@ pub fn run_suite(
                     frames: spec.frames,
                     memory_rounds: run.memory_rounds,
                     repeat: run.repeat,
+                    replay: None,
                 };
                 let _ = std::fs::remove_file(dir.join("error.json"));
                 let mut on_step = |step: u32, pg: f64| {

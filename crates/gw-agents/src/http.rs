@@ -1,0 +1,325 @@
+//! Sending requests: a [`Transport`] (the network, or a recording being
+//! replayed), the retry policy around it (backoff on 429 and 5xx, honouring
+//! `Retry-After`), and the call records written to `model_calls.jsonl` with
+//! secrets redacted and screenshots replaced by their frame path.
+
+use crate::conversation::Image;
+use crate::providers::HttpRequest;
+use serde_json::{Map, Value, json};
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// What came back over the wire.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub body: String,
+    pub retry_after: Option<String>,
+    pub latency_ms: u64,
+}
+
+/// A request that got no HTTP response (timeout, refused connection…).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TransportFailure {
+    pub message: String,
+    pub latency_ms: u64,
+}
+
+/// Which call this is, for transports that check (replay).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CallMeta {
+    pub step: u32,
+    pub attempt: u32,
+}
+
+pub trait Transport: Send {
+    fn send(
+        &mut self,
+        req: &HttpRequest,
+        meta: CallMeta,
+        timeout: Duration,
+    ) -> Result<HttpResponse, TransportFailure>;
+    /// Wait before a retry (a replay does not wait).
+    fn pause(&mut self, d: Duration) {
+        std::thread::sleep(d);
+    }
+}
+
+/// The network, through a blocking `ureq` agent with a whole-request timeout.
+pub struct NetTransport;
+
+impl Transport for NetTransport {
+    fn send(
+        &mut self,
+        req: &HttpRequest,
+        _meta: CallMeta,
+        timeout: Duration,
+    ) -> Result<HttpResponse, TransportFailure> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            .http_status_as_error(false)
+            .proxy(None)
+            .build()
+            .into();
+        let started = Instant::now();
+        let mut builder = agent.post(&req.url);
+        for h in &req.headers {
+            builder = builder.header(h.name.as_str(), h.value.as_str());
+        }
+        let elapsed = |s: Instant| s.elapsed().as_millis() as u64;
+        let mut resp = builder
+            .send(req.body.to_string())
+            .map_err(|e| TransportFailure {
+                message: format!("request to {} failed: {e}", req.url),
+                latency_ms: elapsed(started),
+            })?;
+        let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let body = resp
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_string()
+            .map_err(|e| TransportFailure {
+                message: format!("reading the response from {} failed: {e}", req.url),
+                latency_ms: elapsed(started),
+            })?;
+        Ok(HttpResponse {
+            status,
+            body,
+            retry_after,
+            latency_ms: elapsed(started),
+        })
+    }
+}
+
+/// Statuses worth another try: rate limits, server errors, Anthropic's 529.
+pub fn retryable(status: u16) -> bool {
+    status == 408 || status == 409 || status == 429 || status >= 500
+}
+
+/// Longest wait honoured from a `Retry-After` header.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
+
+/// The wait before retry number `attempt` (1-based): the server's
+/// `Retry-After` seconds when given, else `base · 2^(attempt-1)` capped at 60 s.
+pub fn retry_delay(attempt: u32, base_s: f64, retry_after: Option<&str>) -> Duration {
+    if let Some(secs) = retry_after
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+    {
+        return Duration::from_secs_f64(secs).min(MAX_RETRY_AFTER);
+    }
+    let secs = (base_s.max(0.0) * 2f64.powi(attempt.saturating_sub(1).min(16) as i32)).min(60.0);
+    Duration::from_secs_f64(secs)
+}
+
+/// Rewrites requests for the record: secret headers redacted, image bytes
+/// replaced by frame paths, and any stray copy of the key masked.
+pub struct Redactor {
+    /// Base64 → label, in prompt order; identical screenshots (a step that
+    /// changed nothing) are told apart by their position.
+    images: Vec<(String, String)>,
+    by_data: HashMap<String, String>,
+    cursor: Cell<usize>,
+    secrets: Vec<String>,
+}
+
+pub const REDACTED: &str = "[REDACTED]";
+
+impl Redactor {
+    pub fn new<'a>(images: impl Iterator<Item = &'a Image>, secrets: &[&str]) -> Redactor {
+        let images: Vec<(String, String)> =
+            images.map(|i| (i.base64(), i.record_label())).collect();
+        let by_data = images.iter().cloned().collect();
+        Redactor {
+            images,
+            by_data,
+            cursor: Cell::new(0),
+            secrets: secrets
+                .iter()
+                .filter(|s| !s.is_empty())
+                .map(|s| s.to_string())
+                .collect(),
+        }
+    }
+
+    pub fn text(&self, s: &str) -> String {
+        let mut out = s.to_string();
+        for secret in &self.secrets {
+            out = out.replace(secret.as_str(), REDACTED);
+        }
+        out
+    }
+
+    pub fn value(&self, v: &Value) -> Value {
+        match v {
+            Value::String(s) => {
+                let data = s.strip_prefix("data:image/png;base64,").unwrap_or(s);
+                let at = self.cursor.get();
+                if let Some((b64, label)) = self.images.get(at)
+                    && b64 == data
+                {
+                    self.cursor.set(at + 1);
+                    return Value::String(label.clone());
+                }
+                match self.by_data.get(data) {
+                    Some(label) => Value::String(label.clone()),
+                    None => Value::String(self.text(s)),
+                }
+            }
+            Value::Array(a) => Value::Array(a.iter().map(|x| self.value(x)).collect()),
+            Value::Object(o) => {
+                Value::Object(o.iter().map(|(k, x)| (k.clone(), self.value(x))).collect())
+            }
+            other => other.clone(),
+        }
+    }
+
+    pub fn request(&self, req: &HttpRequest) -> Value {
+        self.cursor.set(0);
+        let headers: Map<String, Value> = req
+            .headers
+            .iter()
+            .map(|h| {
+                (
+                    h.name.clone(),
+                    json!(if h.secret {
+                        REDACTED.to_string()
+                    } else {
+                        self.text(&h.value)
+                    }),
+                )
+            })
+            .collect();
+        json!({"url": self.text(&req.url), "headers": headers, "body": self.value(&req.body)})
+    }
+}
+
+/// One `model_calls.jsonl` line.
+pub fn call_record(
+    redactor: &Redactor,
+    provider: &str,
+    model_id: &str,
+    meta: CallMeta,
+    episode: u32,
+    req: &HttpRequest,
+    result: &Result<HttpResponse, TransportFailure>,
+) -> Value {
+    let mut rec = json!({
+        "step": meta.step,
+        "episode": episode,
+        "attempt": meta.attempt,
+        "provider": provider,
+        "model_id": model_id,
+        "request": redactor.request(req),
+    });
+    match result {
+        Ok(resp) => {
+            rec["status"] = json!(resp.status);
+            rec["retry_after"] = json!(resp.retry_after);
+            rec["latency_ms"] = json!(resp.latency_ms);
+            match serde_json::from_str::<Value>(&resp.body) {
+                Ok(v) => rec["response"] = redactor.value(&v),
+                Err(_) => rec["response_text"] = json!(redactor.text(&resp.body)),
+            }
+        }
+        Err(f) => {
+            rec["status"] = Value::Null;
+            rec["latency_ms"] = json!(f.latency_ms);
+            rec["error"] = json!(redactor.text(&f.message));
+        }
+    }
+    rec
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::Header;
+    use std::sync::Arc;
+
+    #[test]
+    fn delays_follow_retry_after_then_backoff() {
+        assert_eq!(retry_delay(1, 1.0, Some("3")), Duration::from_secs(3));
+        assert_eq!(
+            retry_delay(1, 1.0, Some("0.25")),
+            Duration::from_millis(250)
+        );
+        assert_eq!(retry_delay(3, 1.0, None), Duration::from_secs(4));
+        assert_eq!(
+            retry_delay(3, 1.0, Some("Wed, 21 Oct 2015 07:28:00 GMT")),
+            Duration::from_secs(4)
+        );
+        assert_eq!(retry_delay(30, 1.0, None), Duration::from_secs(60));
+        assert_eq!(retry_delay(1, 1.0, Some("100000")), MAX_RETRY_AFTER);
+        assert!(
+            retryable(429)
+                && retryable(500)
+                && retryable(529)
+                && !retryable(400)
+                && !retryable(401)
+        );
+    }
+
+    #[test]
+    fn records_hide_keys_and_image_bytes() {
+        let img = Image {
+            png: Arc::from(&b"\x89PNG fake"[..]),
+            frame_path: Some("frames/step_000001.png".into()),
+        };
+        let b64 = img.base64();
+        let r = Redactor::new([&img].into_iter(), &["sk-secret-123"]);
+        let req = HttpRequest {
+            url: "http://x/v1?k=sk-secret-123".into(),
+            headers: vec![
+                Header::secret("authorization", "Bearer sk-secret-123"),
+                Header::plain("content-type", "application/json"),
+            ],
+            body: json!({"a": [{"url": format!("data:image/png;base64,{b64}")}, {"data": b64}, "echo sk-secret-123"]}),
+        };
+        let rec = r.request(&req);
+        let s = rec.to_string();
+        assert!(!s.contains("sk-secret-123"), "{s}");
+        assert!(!s.contains(&b64));
+        assert_eq!(
+            rec["body"]["a"][0]["url"],
+            json!("<image frames/step_000001.png>")
+        );
+        assert_eq!(
+            rec["body"]["a"][1]["data"],
+            json!("<image frames/step_000001.png>")
+        );
+        assert_eq!(rec["headers"]["authorization"], json!(REDACTED));
+    }
+
+    #[test]
+    fn identical_screens_keep_their_own_frame_paths() {
+        let a = Image {
+            png: Arc::from(&b"same"[..]),
+            frame_path: Some("frames/step_000001.png".into()),
+        };
+        let b = Image {
+            png: Arc::from(&b"same"[..]),
+            frame_path: Some("frames/step_000002.png".into()),
+        };
+        let r = Redactor::new([&a, &b].into_iter(), &[]);
+        let req = HttpRequest {
+            url: "u".into(),
+            headers: vec![],
+            body: json!([a.base64(), b.base64()]),
+        };
+        assert_eq!(
+            r.request(&req)["body"],
+            json!([
+                "<image frames/step_000001.png>",
+                "<image frames/step_000002.png>"
+            ])
+        );
+    }
+}

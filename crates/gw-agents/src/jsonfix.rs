@@ -1,0 +1,136 @@
+//! Reading JSON the way models write it: inside code fences, followed by
+//! prose, or cut off by the token limit.
+
+use serde_json::Value;
+
+/// The first JSON value in `text` (code fences and trailing prose ignored),
+/// repairing a truncated tail by closing open strings and brackets, cutting
+/// back to the last complete member when that is not enough.
+pub fn parse_lenient(text: &str) -> Option<Value> {
+    let s = strip_fences(text.trim());
+    let start = s.find(['{', '['])?;
+    let s = &s[start..];
+    if let Some(v) = first_value(s) {
+        return Some(v);
+    }
+    if let Some(v) = first_value(&close(s)) {
+        return Some(v);
+    }
+    // Cut back to each top-level-or-nested comma outside strings, last first.
+    let mut cuts = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if c == ',' {
+            cuts.push(i);
+        }
+    }
+    cuts.iter()
+        .rev()
+        .find_map(|&i| first_value(&close(&s[..i])))
+}
+
+fn strip_fences(s: &str) -> &str {
+    let Some(rest) = s.strip_prefix("```") else {
+        return s;
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+    rest.rfind("```").map_or(rest, |end| &rest[..end])
+}
+
+fn first_value(s: &str) -> Option<Value> {
+    serde_json::Deserializer::from_str(s)
+        .into_iter::<Value>()
+        .next()?
+        .ok()
+}
+
+/// `s` with an open string closed, a dangling `:`/`,` settled, and every
+/// open bracket closed in order.
+fn close(s: &str) -> String {
+    let mut stack = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in s.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => stack.push('}'),
+            '[' => stack.push(']'),
+            '}' | ']' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    let mut out = s.to_string();
+    if escaped {
+        out.pop();
+    }
+    if in_string {
+        out.push('"');
+    }
+    let trimmed = out.trim_end();
+    if let Some(head) = trimmed.strip_suffix(',') {
+        out = head.to_string();
+    } else if trimmed.ends_with(':') {
+        out = format!("{trimmed} null");
+    }
+    while let Some(c) = stack.pop() {
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_what_models_write() {
+        assert_eq!(parse_lenient(r#"{"a": 1}"#), Some(json!({"a": 1})));
+        assert_eq!(
+            parse_lenient("```json\n{\"a\": 1}\n```"),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"a": 1} and then I thought {"b": 2}"#),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(
+            parse_lenient(r#"Sure: {"name": "x", "arguments": {"k": "v"#),
+            Some(json!({"name": "x", "arguments": {"k": "v"}}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"name": "move_up", "argum"#),
+            Some(json!({"name": "move_up"}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"name": "move_up", "arguments": "#),
+            Some(json!({"name": "move_up", "arguments": null}))
+        );
+        assert_eq!(
+            parse_lenient(r#"{"keys": ["a", "b"#),
+            Some(json!({"keys": ["a", "b"]}))
+        );
+        assert_eq!(parse_lenient("no json here"), None);
+    }
+}

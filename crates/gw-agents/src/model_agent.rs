@@ -1,0 +1,366 @@
+//! The model-backed agent: one [`Agent`] for every model profile. Per step it
+//! assembles the prompt (system template + Action History + current screen),
+//! has the profile's provider shape the request, sends it with retries,
+//! reads exactly one tool call back (native, Qwen or UI-TARS text), and
+//! turns it into a payload for the action layer — which alone decides
+//! whether the action is legal.
+
+use crate::conversation::{Conversation, Image, ModelOutput, Part, ToolCall, Tools};
+use crate::cua::{CuaNormalizer, generic_tools};
+use crate::http::{
+    CallMeta, NetTransport, Redactor, Transport, call_record, retry_delay, retryable,
+};
+use crate::memory::{DEFAULT_ROUNDS, Memory, Round};
+use crate::prompt::{PromptBuilder, REASONING_ARG, semantic_tools};
+use crate::protocols::{TextReply, qwen, ui_tars};
+use crate::providers::{self, Provider};
+use crate::replay::ReplayTransport;
+use crate::{Agent, AgentError, Observation, Reply, Usage};
+use gw_core::registry::{Interface, ModelSpec, Preset, Protocol};
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
+pub const DEFAULT_MAX_RETRIES: u32 = 3;
+pub const DEFAULT_BACKOFF_S: f64 = 1.0;
+
+/// The profile's API key from its `api_key_env` variable. `Ok(None)` for
+/// keyless profiles (local servers); an error naming the variable when it is
+/// unset or empty.
+pub fn api_key(spec: &ModelSpec) -> Result<Option<String>, AgentError> {
+    let Some(var) = &spec.api_key_env else {
+        return Ok(None);
+    };
+    match std::env::var(var) {
+        Ok(v) if !v.trim().is_empty() => Ok(Some(v.trim().to_string())),
+        _ => Err(AgentError::Config(format!(
+            "model \"{}\" needs an API key: set the environment variable {var} (named by api_key_env in models/{}.yaml), \
+             or point base_url at a server that needs no key and remove api_key_env",
+            spec.id, spec.id
+        ))),
+    }
+}
+
+/// Build the agent for a model preset: live (the key is checked now, before
+/// the first step) or replaying `replay_dir`'s recorded calls.
+pub fn create(
+    preset: &Preset,
+    spec: &ModelSpec,
+    replay_dir: Option<&Path>,
+) -> Result<Box<dyn Agent>, AgentError> {
+    let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
+        // A replay needs no key; a placeholder keeps its requests shaped
+        // (and recorded) exactly like the live ones.
+        Some(dir) => (
+            Box::new(ReplayTransport::open(dir)?),
+            spec.api_key_env
+                .as_ref()
+                .map(|_| crate::http::REDACTED.to_string()),
+        ),
+        None => (Box::new(NetTransport), api_key(spec)?),
+    };
+    Ok(Box::new(ModelAgent::new(preset, spec, transport, key)?))
+}
+
+pub struct ModelAgent {
+    spec: ModelSpec,
+    provider: Box<dyn Provider>,
+    transport: Box<dyn Transport>,
+    api_key: Option<String>,
+    prompt: PromptBuilder,
+    tools: Tools,
+    memory: Memory,
+    cua: CuaNormalizer,
+    /// Calls of a step that failed, not yet handed to the runtime.
+    unreported: Vec<Value>,
+}
+
+impl ModelAgent {
+    pub fn new(
+        preset: &Preset,
+        spec: &ModelSpec,
+        transport: Box<dyn Transport>,
+        api_key: Option<String>,
+    ) -> Result<ModelAgent, AgentError> {
+        if let Some(fields) = &spec.memory_include_fields {
+            Memory::check_fields(fields)
+                .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
+        }
+        let prompt = PromptBuilder::new(preset, spec).map_err(|e| {
+            AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id))
+        })?;
+        let viewport = (preset.game.viewport.width, preset.game.viewport.height);
+        let tools = match (spec.protocol, spec.interface) {
+            (Protocol::Native, Interface::Generalist) => Tools::Functions(semantic_tools(preset)),
+            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse {
+                display: viewport,
+                functions: generic_tools(viewport, spec.coordinate_space),
+            },
+            _ => Tools::None,
+        };
+        Ok(ModelAgent {
+            spec: spec.clone(),
+            provider: providers::for_model(spec),
+            transport,
+            api_key,
+            prompt,
+            tools,
+            memory: Memory::new(
+                spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS),
+                spec.memory_include_fields.as_deref(),
+            ),
+            cua: CuaNormalizer::new(viewport, spec.coordinate_space),
+            unreported: Vec::new(),
+        })
+    }
+
+    pub fn system_prompt(&self) -> &str {
+        self.prompt.system()
+    }
+
+    fn cost(&self, u: &Usage) -> f64 {
+        let pin = self.spec.price_input_per_mtok.unwrap_or(0.0);
+        let pcached = self.spec.price_cached_input_per_mtok.unwrap_or(pin);
+        let pout = self.spec.price_output_per_mtok.unwrap_or(0.0);
+        let fresh = u.input_tokens.saturating_sub(u.cached_input_tokens) as f64;
+        (fresh * pin + u.cached_input_tokens as f64 * pcached + u.output_tokens as f64 * pout) / 1e6
+    }
+
+    /// Send with retries; every attempt is recorded in `calls`.
+    fn call(
+        &mut self,
+        conv: &Conversation,
+        step: u32,
+        episode: u32,
+        calls: &mut Vec<Value>,
+        latency: &mut u64,
+    ) -> Result<ModelOutput, AgentError> {
+        let req = self
+            .provider
+            .build(&self.spec, conv, self.api_key.as_deref());
+        let redactor = Redactor::new(conv.images(), &[self.api_key.as_deref().unwrap_or("")]);
+        let timeout =
+            Duration::from_secs_f64(self.spec.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S).max(0.001));
+        let max_retries = self.spec.max_retries.unwrap_or(DEFAULT_MAX_RETRIES);
+        let base = self.spec.retry_backoff_s.unwrap_or(DEFAULT_BACKOFF_S);
+        let name = self.provider.name();
+        let mut last_problem = String::new();
+        for attempt in 1..=max_retries + 1 {
+            let meta = CallMeta { step, attempt };
+            let result = self.transport.send(&req, meta, timeout);
+            calls.push(call_record(
+                &redactor,
+                name,
+                &self.spec.id,
+                meta,
+                episode,
+                &req,
+                &result,
+            ));
+            let retry_after = match result {
+                Ok(resp) => {
+                    *latency += resp.latency_ms;
+                    if (200..300).contains(&resp.status) {
+                        match serde_json::from_str::<Value>(&resp.body) {
+                            Ok(body) => {
+                                return self.provider.parse(&body).map_err(|e| {
+                                    AgentError::Provider(format!(
+                                        "{name} answered step {step} in an unexpected shape: {e}"
+                                    ))
+                                });
+                            }
+                            Err(e) => {
+                                last_problem =
+                                    format!("{name} returned a body that is not JSON ({e})");
+                                None
+                            }
+                        }
+                    } else {
+                        let message = serde_json::from_str::<Value>(&resp.body)
+                            .ok()
+                            .and_then(|b| providers::error_message(&b))
+                            .unwrap_or_else(|| resp.body.chars().take(300).collect());
+                        let message = redactor.text(&message);
+                        last_problem = format!("{name} returned HTTP {}: {message}", resp.status);
+                        if !retryable(resp.status) {
+                            let hint = match (resp.status, &self.spec.api_key_env) {
+                                (401 | 403, Some(var)) => format!(" (check the key in {var})"),
+                                (404, _) => format!(
+                                    " (check model \"{}\" and base_url {})",
+                                    self.spec.model,
+                                    providers::base_url(&self.spec)
+                                ),
+                                _ => String::new(),
+                            };
+                            return Err(AgentError::Provider(format!("{last_problem}{hint}")));
+                        }
+                        resp.retry_after
+                    }
+                }
+                Err(f) => {
+                    *latency += f.latency_ms;
+                    last_problem = f.message;
+                    None
+                }
+            };
+            if attempt <= max_retries {
+                // Waiting out a rate limit is part of the agent's time (the
+                // real-time clock runs on), and it is deterministic, so a
+                // replay that skips the wait still reports it.
+                let delay = retry_delay(attempt, base, retry_after.as_deref());
+                *latency += delay.as_millis() as u64;
+                self.transport.pause(delay);
+            }
+        }
+        Err(AgentError::Provider(format!(
+            "step {step}: giving up after {} attempts; last: {last_problem}",
+            max_retries + 1
+        )))
+    }
+
+    /// The payload for the action layer from one tool call.
+    fn payload(&mut self, call: &ToolCall) -> (Value, Option<String>) {
+        let (args, problem) = match &call.arguments {
+            Ok(a) => (a.clone(), None),
+            Err(raw) => (
+                Map::new(),
+                Some(format!(
+                    "the arguments of {} could not be read: {raw}",
+                    call.name
+                )),
+            ),
+        };
+        match self.spec.interface {
+            Interface::Generalist => {
+                let mut args = args;
+                args.remove(REASONING_ARG);
+                (json!({"tool_name": call.name, "arguments": args}), problem)
+            }
+            Interface::ComputerUse => (self.cua.normalize(&call.name, &args), problem),
+        }
+    }
+}
+
+fn reasoning_arg(call: &ToolCall) -> Option<String> {
+    call.arguments
+        .as_ref()
+        .ok()?
+        .get(REASONING_ARG)?
+        .as_str()
+        .map(str::to_string)
+}
+
+impl Agent for ModelAgent {
+    fn id(&self) -> &str {
+        &self.spec.id
+    }
+
+    fn interface(&self) -> Interface {
+        self.spec.interface
+    }
+
+    fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
+        let image = Image {
+            png: Arc::from(obs.frame_png),
+            frame_path: obs.frame_path.map(str::to_string),
+        };
+        let step_prompt = self
+            .prompt
+            .step_prompt(obs.step, obs.episode, self.memory.len());
+        let mut user = self.memory.render();
+        user.push(Part::Text(step_prompt.clone()));
+        user.push(Part::Image(image.clone()));
+        let conv = Conversation {
+            system: self.prompt.system().to_string(),
+            user,
+            tools: self.tools.clone(),
+        };
+        let mut calls = Vec::new();
+        let mut latency = 0;
+        let output = match self.call(&conv, obs.step, obs.episode, &mut calls, &mut latency) {
+            Ok(o) => o,
+            Err(e) => {
+                self.unreported = calls;
+                return Err(e);
+            }
+        };
+        let reply = match self.spec.protocol {
+            Protocol::Native => {
+                let total = output.tool_calls.len();
+                let note = match total {
+                    0 => Some("the reply has no tool call".to_string()),
+                    1 => None,
+                    n => Some(format!("{n} tool calls; the first was used")),
+                };
+                TextReply {
+                    reasoning: None,
+                    call: output.tool_calls.first().cloned(),
+                    note,
+                }
+            }
+            Protocol::Qwen => qwen::read(&output.text),
+            Protocol::UiTars => {
+                ui_tars::read(&output.text, self.spec.interface == Interface::ComputerUse)
+            }
+        };
+        let reasoning = output
+            .reasoning
+            .clone()
+            .or(reply.reasoning.clone())
+            .or_else(|| reply.call.as_ref().and_then(reasoning_arg))
+            .or_else(|| {
+                (self.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
+                    .then(|| output.text.trim().to_string())
+            });
+        let (payload, parse_error) = match &reply.call {
+            Some(call) => {
+                let (p, problem) = self.payload(call);
+                (Some(p), problem.or(reply.note.clone()))
+            }
+            None => (
+                None,
+                reply
+                    .note
+                    .clone()
+                    .or_else(|| Some("the reply has no tool call".into())),
+            ),
+        };
+        let action_text = match &payload {
+            Some(p) => p.to_string(),
+            None => "none (the reply had no tool call)".to_string(),
+        };
+        self.memory.push(Round {
+            step: obs.step,
+            user_prompt: step_prompt,
+            screenshot: Some(image),
+            reasoning: reasoning.clone(),
+            action: action_text,
+            outcome: None,
+        });
+        let cost_usd = self.cost(&output.usage);
+        Ok(Reply {
+            payload,
+            parse_error,
+            reasoning,
+            usage: output.usage,
+            cost_usd,
+            latency_ms: latency,
+            calls,
+        })
+    }
+
+    fn observe_outcome(&mut self, valid: bool, summary: &str) {
+        let outcome = if valid {
+            "executed".to_string()
+        } else {
+            format!("not executed: {summary}")
+        };
+        self.memory.set_outcome(outcome);
+    }
+
+    fn take_unreported_calls(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.unreported)
+    }
+}

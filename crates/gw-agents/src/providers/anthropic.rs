@@ -1,0 +1,153 @@
+//! Anthropic Messages. Images as base64 `image` blocks, semantic actions as
+//! custom tools (`input_schema`), computer-use agents get the built-in
+//! `computer` tool (with its beta header). Usage: `input_tokens` excludes
+//! cache reads and writes, so the neutral input count adds them back.
+
+use super::{Header, HttpRequest, Provider, base_url, merge_extra, u64_at};
+use crate::Usage;
+use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
+use gw_core::registry::ModelSpec;
+use serde_json::{Map, Value, json};
+
+pub struct Anthropic;
+
+pub const DEFAULT_COMPUTER_TOOL: &str = "computer_20250124";
+pub const API_VERSION: &str = "2023-06-01";
+const DEFAULT_MAX_TOKENS: u32 = 1024;
+
+/// `computer_20250124` → `computer-use-2025-01-24`.
+fn beta_for(tool: &str) -> Option<String> {
+    let date = tool.strip_prefix("computer_")?;
+    (date.len() == 8 && date.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("computer-use-{}-{}-{}", &date[..4], &date[4..6], &date[6..]))
+}
+
+impl Provider for Anthropic {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+
+    fn build(&self, model: &ModelSpec, conv: &Conversation, api_key: Option<&str>) -> HttpRequest {
+        let content: Vec<Value> = conv
+            .user
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => json!({"type": "text", "text": t}),
+                Part::Image(i) => json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": i.base64()}}),
+            })
+            .collect();
+        let mut body = json!({
+            "model": model.model,
+            "max_tokens": model.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS),
+            "system": conv.system,
+            "messages": [{"role": "user", "content": content}],
+        });
+        if let Some(t) = model.temperature {
+            body["temperature"] = json!(t);
+        }
+        let mut headers = vec![
+            Header::plain("content-type", "application/json"),
+            Header::plain("anthropic-version", API_VERSION),
+        ];
+        match &conv.tools {
+            Tools::None => {}
+            Tools::Functions(f) => {
+                let tools: Vec<Value> = f.iter().map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters})).collect();
+                body["tools"] = json!(tools);
+                body["tool_choice"] = json!({"type": "auto"});
+            }
+            Tools::ComputerUse { display, .. } => {
+                let tool = model
+                    .computer_tool
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_COMPUTER_TOOL.to_string());
+                if let Some(beta) = beta_for(&tool) {
+                    headers.push(Header::plain("anthropic-beta", &beta));
+                }
+                body["tools"] = json!([{"type": tool, "name": "computer", "display_width_px": display.0, "display_height_px": display.1}]);
+            }
+        }
+        merge_extra(&mut body, model);
+        if let Some(key) = api_key {
+            headers.push(Header::secret("x-api-key", key));
+        }
+        HttpRequest {
+            url: format!("{}/messages", base_url(model)),
+            headers,
+            body,
+        }
+    }
+
+    fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
+        let blocks = body
+            .get("content")
+            .and_then(Value::as_array)
+            .ok_or_else(|| "the response has no content list".to_string())?;
+        let mut text = String::new();
+        let mut reasoning = Vec::new();
+        let mut tool_calls = Vec::new();
+        for b in blocks {
+            match b.get("type").and_then(Value::as_str) {
+                Some("text") => {
+                    text.push_str(b.get("text").and_then(Value::as_str).unwrap_or_default())
+                }
+                Some("thinking") => reasoning.push(
+                    b.get("thinking")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                ),
+                Some("tool_use") => {
+                    let name = b
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    let arguments = match b.get("input") {
+                        Some(Value::Object(m)) => Ok(m.clone()),
+                        None | Some(Value::Null) => Ok(Map::new()),
+                        Some(other) => Err(other.to_string()),
+                    };
+                    tool_calls.push(ToolCall { name, arguments });
+                }
+                _ => {}
+            }
+        }
+        let cache_read = u64_at(body, &["usage", "cache_read_input_tokens"]);
+        let usage = Usage {
+            input_tokens: u64_at(body, &["usage", "input_tokens"])
+                + cache_read
+                + u64_at(body, &["usage", "cache_creation_input_tokens"]),
+            output_tokens: u64_at(body, &["usage", "output_tokens"]),
+            cached_input_tokens: cache_read,
+        };
+        Ok(ModelOutput {
+            text,
+            reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+            tool_calls,
+            usage,
+            finish_reason: body
+                .get("stop_reason")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn beta_header_follows_tool_version() {
+        assert_eq!(
+            beta_for("computer_20250124").as_deref(),
+            Some("computer-use-2025-01-24")
+        );
+        assert_eq!(
+            beta_for("computer_20251124").as_deref(),
+            Some("computer-use-2025-11-24")
+        );
+        assert_eq!(beta_for("custom"), None);
+    }
+}

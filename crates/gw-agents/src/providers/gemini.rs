@@ -1,0 +1,128 @@
+//! Google Gemini `generateContent`. Images as `inlineData` parts, semantic
+//! actions as `functionDeclarations`, computer-use agents get the built-in
+//! `computerUse` tool (whose calls — `click_at`, `key_combination`, … — use
+//! 0..1000 coordinates). The key travels in the `x-goog-api-key` header,
+//! never in the URL. Output tokens include thinking tokens, which are billed.
+
+use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use crate::Usage;
+use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
+use gw_core::registry::ModelSpec;
+use serde_json::{Value, json};
+
+pub struct Gemini;
+
+impl Provider for Gemini {
+    fn name(&self) -> &'static str {
+        "gemini"
+    }
+
+    fn build(&self, model: &ModelSpec, conv: &Conversation, api_key: Option<&str>) -> HttpRequest {
+        let parts: Vec<Value> = conv
+            .user
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => json!({"text": t}),
+                Part::Image(i) => {
+                    json!({"inlineData": {"mimeType": "image/png", "data": i.base64()}})
+                }
+            })
+            .collect();
+        let mut generation = json!({});
+        if let Some(n) = model.max_tokens {
+            generation["maxOutputTokens"] = json!(n);
+        }
+        if let Some(t) = model.temperature {
+            generation["temperature"] = json!(t);
+        }
+        let mut body = json!({
+            "systemInstruction": {"parts": [{"text": conv.system}]},
+            "contents": [{"role": "user", "parts": parts}],
+            "generationConfig": generation,
+        });
+        match &conv.tools {
+            Tools::None => {}
+            Tools::Functions(f) => {
+                let decls: Vec<Value> = f.iter().map(|t| json!({"name": t.name, "description": t.description, "parameters": t.parameters})).collect();
+                body["tools"] = json!([{"functionDeclarations": decls}]);
+                body["toolConfig"] = json!({"functionCallingConfig": {"mode": "AUTO"}});
+            }
+            Tools::ComputerUse { .. } => {
+                let env = model
+                    .computer_tool
+                    .clone()
+                    .unwrap_or_else(|| "ENVIRONMENT_BROWSER".into());
+                body["tools"] = json!([{"computerUse": {"environment": env}}]);
+            }
+        }
+        merge_extra(&mut body, model);
+        let mut headers = vec![Header::plain("content-type", "application/json")];
+        if let Some(key) = api_key {
+            headers.push(Header::secret("x-goog-api-key", key));
+        }
+        HttpRequest {
+            url: format!("{}/models/{}:generateContent", base_url(model), model.model),
+            headers,
+            body,
+        }
+    }
+
+    fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
+        let candidate = body.get("candidates").and_then(|c| c.get(0));
+        let usage = Usage {
+            input_tokens: u64_at(body, &["usageMetadata", "promptTokenCount"]),
+            output_tokens: u64_at(body, &["usageMetadata", "candidatesTokenCount"])
+                + u64_at(body, &["usageMetadata", "thoughtsTokenCount"]),
+            cached_input_tokens: u64_at(body, &["usageMetadata", "cachedContentTokenCount"]),
+        };
+        let Some(candidate) = candidate else {
+            // A blocked prompt has no candidates: an empty reply, not a transport failure.
+            let reason = body
+                .pointer("/promptFeedback/blockReason")
+                .and_then(Value::as_str)
+                .unwrap_or("no candidates");
+            return Ok(ModelOutput {
+                usage,
+                finish_reason: Some(reason.to_string()),
+                ..Default::default()
+            });
+        };
+        let mut text = String::new();
+        let mut reasoning = Vec::new();
+        let mut tool_calls = Vec::new();
+        let parts = candidate
+            .pointer("/content/parts")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for p in &parts {
+            if let Some(call) = p.get("functionCall").or_else(|| p.get("function_call")) {
+                let name = call
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                tool_calls.push(ToolCall {
+                    name,
+                    arguments: arguments_from_value(call.get("args")),
+                });
+            } else if let Some(t) = p.get("text").and_then(Value::as_str) {
+                if p.get("thought").and_then(Value::as_bool) == Some(true) {
+                    reasoning.push(t.to_string());
+                } else {
+                    text.push_str(t);
+                }
+            }
+        }
+        Ok(ModelOutput {
+            text,
+            reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+            tool_calls,
+            usage,
+            finish_reason: candidate
+                .get("finishReason")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+    }
+}

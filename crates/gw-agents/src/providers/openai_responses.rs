@@ -1,0 +1,144 @@
+//! The OpenAI Responses API, for `computer-use-preview` (which Chat
+//! Completions does not serve). Computer-use agents get the built-in
+//! `computer_use_preview` tool and answer with `computer_call` items;
+//! semantic actions are `function` tools answered with `function_call` items.
+
+use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use crate::Usage;
+use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
+use gw_core::registry::ModelSpec;
+use serde_json::{Value, json};
+
+pub struct OpenAiResponses;
+
+/// The tool-call name under which a `computer_call` item's action is passed on.
+pub const COMPUTER_CALL: &str = "computer_call";
+
+impl Provider for OpenAiResponses {
+    fn name(&self) -> &'static str {
+        "openai-responses"
+    }
+
+    fn build(&self, model: &ModelSpec, conv: &Conversation, api_key: Option<&str>) -> HttpRequest {
+        let content: Vec<Value> = conv
+            .user
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => json!({"type": "input_text", "text": t}),
+                Part::Image(i) => json!({"type": "input_image", "image_url": format!("data:image/png;base64,{}", i.base64())}),
+            })
+            .collect();
+        let mut body = json!({
+            "model": model.model,
+            "instructions": conv.system,
+            "input": [{"role": "user", "content": content}],
+            "truncation": "auto",
+        });
+        if let Some(n) = model.max_tokens {
+            body["max_output_tokens"] = json!(n);
+        }
+        if let Some(t) = model.temperature {
+            body["temperature"] = json!(t);
+        }
+        match &conv.tools {
+            Tools::None => {}
+            Tools::Functions(f) => {
+                let tools: Vec<Value> =
+                    f.iter().map(|t| json!({"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters})).collect();
+                body["tools"] = json!(tools);
+            }
+            Tools::ComputerUse { display, .. } => {
+                let tool = model
+                    .computer_tool
+                    .clone()
+                    .unwrap_or_else(|| "computer_use_preview".into());
+                body["tools"] = json!([{"type": tool, "display_width": display.0, "display_height": display.1, "environment": "browser"}]);
+            }
+        }
+        merge_extra(&mut body, model);
+        let mut headers = vec![Header::plain("content-type", "application/json")];
+        if let Some(key) = api_key {
+            headers.push(Header::secret("authorization", &format!("Bearer {key}")));
+        }
+        HttpRequest {
+            url: format!("{}/responses", base_url(model)),
+            headers,
+            body,
+        }
+    }
+
+    fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
+        let items = body
+            .get("output")
+            .and_then(Value::as_array)
+            .ok_or_else(|| "the response has no output list".to_string())?;
+        let mut text = String::new();
+        let mut reasoning = Vec::new();
+        let mut tool_calls = Vec::new();
+        for item in items {
+            match item.get("type").and_then(Value::as_str) {
+                Some("message") => {
+                    for c in item
+                        .get("content")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(t) = c.get("text").and_then(Value::as_str) {
+                            text.push_str(t);
+                        }
+                    }
+                }
+                Some("reasoning") => {
+                    for s in item
+                        .get("summary")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(t) = s.get("text").and_then(Value::as_str) {
+                            reasoning.push(t.to_string());
+                        }
+                    }
+                }
+                Some("computer_call") => {
+                    let arguments = match item.get("action") {
+                        Some(Value::Object(a)) => Ok(a.clone()),
+                        other => Err(other.map(Value::to_string).unwrap_or_default()),
+                    };
+                    tool_calls.push(ToolCall {
+                        name: COMPUTER_CALL.into(),
+                        arguments,
+                    });
+                }
+                Some("function_call") => {
+                    let name = item
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    tool_calls.push(ToolCall {
+                        name,
+                        arguments: arguments_from_value(item.get("arguments")),
+                    });
+                }
+                _ => {}
+            }
+        }
+        let usage = Usage {
+            input_tokens: u64_at(body, &["usage", "input_tokens"]),
+            output_tokens: u64_at(body, &["usage", "output_tokens"]),
+            cached_input_tokens: u64_at(body, &["usage", "input_tokens_details", "cached_tokens"]),
+        };
+        Ok(ModelOutput {
+            text,
+            reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+            tool_calls,
+            usage,
+            finish_reason: body
+                .get("status")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        })
+    }
+}
