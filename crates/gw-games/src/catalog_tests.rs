@@ -8,10 +8,16 @@ use gw_core::state::lookup;
 fn every_registry_game_is_native_and_every_native_game_is_registered() {
     let reg = registry();
     for id in reg.games.keys() {
-        assert!(crate::create(id).is_some(), "{id} is registered but has no implementation");
+        assert!(
+            crate::create(id).is_some(),
+            "{id} is registered but has no implementation"
+        );
     }
     for id in crate::GAME_IDS {
-        assert!(reg.game(id).is_some(), "{id} is implemented but not registered");
+        assert!(
+            reg.game(id).is_some(),
+            "{id} is implemented but not registered"
+        );
         assert_eq!(crate::create(id).unwrap().game_id(), *id);
     }
 }
@@ -31,12 +37,26 @@ fn task_fields_exist_in_game_state() {
                 missing.push(format!("{}+{}: {p}", t.game_id, t.id));
             }
         }
-        for key in ["gameId", "seed", "timestampMs", "gameTimeMs", "status", "terminal", "game_state", "metrics", "raw"] {
+        for key in [
+            "gameId",
+            "seed",
+            "timestampMs",
+            "gameTimeMs",
+            "status",
+            "terminal",
+            "game_state",
+            "metrics",
+            "raw",
+        ] {
             assert!(state.get(key).is_some(), "{}: state lacks {key}", t.game_id);
         }
         assert_eq!(state["gameId"], t.game_id.as_str());
     }
-    assert!(missing.is_empty(), "state paths missing:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "state paths missing:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
@@ -50,6 +70,9 @@ fn every_game_renders_at_its_viewport_without_blank_frames() {
         s.render(&mut pm);
         let first = &pm.data()[..4];
         let distinct = pm.data().chunks(4).filter(|p| p != &first).count();
-        assert!(distinct > (w * h / 20) as usize, "{id}: frame is nearly uniform");
+        assert!(
+            distinct > (w * h / 20) as usize,
+            "{id}: frame is nearly uniform"
+        );
     }
 }
