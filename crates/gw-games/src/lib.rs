@@ -11,6 +11,8 @@
 #[cfg(test)]
 mod catalog_tests;
 pub mod draw;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod testkit;
 
 pub mod g01_2048;

@@ -345,7 +345,16 @@ impl WhgGame {
                 .collect();
             let n = cells.len().max(1) as f32;
             let cx = cells.iter().map(|&(c, _)| c as f32 + 0.5).sum::<f32>() / n;
-            let cy = cells.iter().map(|&(_, r)| r as f32 + 0.5).sum::<f32>() / n;
+            // The square starts on the cell nearest the zone's centre, so a
+            // zone taller than one row carries its label in its top row
+            // where the square does not cover it.
+            let top = cells.iter().map(|&(_, r)| r).min().unwrap_or(0);
+            let bottom = cells.iter().map(|&(_, r)| r).max().unwrap_or(0);
+            let cy = if bottom > top {
+                top as f32 + 0.5
+            } else {
+                cells.iter().map(|&(_, r)| r as f32 + 0.5).sum::<f32>() / n
+            };
             draw::text(
                 pm,
                 label,

@@ -268,7 +268,7 @@ fn tick_is_cheap() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "9fe0a2c757884a146a079c90427c0af0329fece989806d3d2273c07286d6b055"
+        "e3a516e27034438ffb98e9147da213bdb2a65fa2d49ee6c2fe8b46d14c774cc6"
     );
 }
 

@@ -181,7 +181,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "dbd42cfdd2fad0d07b2c1dfe115b421d1b5a4d4ef1adefc653e25f23860d8ced"
+        "f70a5ba2b5f2f1bd1fac2b3ff7eb1174cc881d57c9c0767cd06f724b5cb0c2e3"
     );
 }
 
