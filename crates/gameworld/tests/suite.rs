@@ -357,3 +357,27 @@ fn shards_are_disjoint_and_cover_the_suite() {
     assert_eq!(full_results.len(), 2 * 2 * 5 * 2);
     assert_eq!(merged, full_results);
 }
+
+#[test]
+fn registry_suites_expand_to_the_expected_plans() {
+    use gw_core::registry::Registry;
+    use gw_runtime::suite::{expand, load_suite};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry");
+    let reg = Registry::load(std::slice::from_ref(&root)).unwrap();
+    let tasks = reg.tasks.len();
+    let plan = |name: &str| expand(&load_suite(&root.join(format!("suites/{name}.yaml"))).unwrap(), &reg).unwrap();
+    assert_eq!(plan("smoke").len(), 2 * tasks);
+    assert_eq!(plan("full").len(), 18 * tasks);
+    let rep = plan("repeat10");
+    assert_eq!(rep.len(), 10 * 4 * tasks);
+    // Repeat waves: every run of repeat r comes before any run of repeat r + 1.
+    assert!(rep.windows(2).all(|w| w[0].repeat <= w[1].repeat));
+    let rt = plan("realtime");
+    assert_eq!(rt.iter().filter(|r| r.realtime).count(), 4 * tasks);
+    assert_eq!(rt.iter().filter(|r| !r.realtime).count(), 4 * tasks);
+    let mem = plan("memory-ablation");
+    assert_eq!(mem.len(), 3 * 2 * tasks);
+    assert!(mem.iter().all(|r| r.memory_rounds.is_some() && r.dir.contains(&format!("mem{}-", r.memory_rounds.unwrap()))));
+    let dirs: std::collections::BTreeSet<&String> = mem.iter().map(|r| &r.dir).collect();
+    assert_eq!(dirs.len(), mem.len(), "run directories must be unique");
+}
