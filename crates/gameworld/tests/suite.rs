@@ -365,7 +365,13 @@ fn registry_suites_expand_to_the_expected_plans() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry");
     let reg = Registry::load(std::slice::from_ref(&root)).unwrap();
     let tasks = reg.tasks.len();
-    let plan = |name: &str| expand(&load_suite(&root.join(format!("suites/{name}.yaml"))).unwrap(), &reg).unwrap();
+    let plan = |name: &str| {
+        expand(
+            &load_suite(&root.join(format!("suites/{name}.yaml"))).unwrap(),
+            &reg,
+        )
+        .unwrap()
+    };
     assert_eq!(plan("smoke").len(), 2 * tasks);
     assert_eq!(plan("full").len(), 18 * tasks);
     let rep = plan("repeat10");
@@ -377,7 +383,8 @@ fn registry_suites_expand_to_the_expected_plans() {
     assert_eq!(rt.iter().filter(|r| !r.realtime).count(), 4 * tasks);
     let mem = plan("memory-ablation");
     assert_eq!(mem.len(), 3 * 2 * tasks);
-    assert!(mem.iter().all(|r| r.memory_rounds.is_some() && r.dir.contains(&format!("mem{}-", r.memory_rounds.unwrap()))));
+    assert!(mem.iter().all(|r| r.memory_rounds.is_some()
+        && r.dir.contains(&format!("mem{}-", r.memory_rounds.unwrap()))));
     let dirs: std::collections::BTreeSet<&String> = mem.iter().map(|r| &r.dir).collect();
     assert_eq!(dirs.len(), mem.len(), "run directories must be unique");
 }

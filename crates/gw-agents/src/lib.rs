@@ -98,9 +98,14 @@ pub trait Agent: Send {
 /// Build the agent for a preset: a built-in, a live model (its API key is
 /// checked here, before the first step), or a model replaying the calls
 /// recorded in `replay_dir`.
-pub fn create_agent(preset: &Preset, seed: u64, replay_dir: Option<&std::path::Path>) -> Result<Box<dyn Agent>, AgentError> {
+pub fn create_agent(
+    preset: &Preset,
+    seed: u64,
+    replay_dir: Option<&std::path::Path>,
+) -> Result<Box<dyn Agent>, AgentError> {
     match &preset.agent {
-        gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed).ok_or_else(|| AgentError::Config(format!("unknown built-in agent \"{name}\""))),
+        gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed)
+            .ok_or_else(|| AgentError::Config(format!("unknown built-in agent \"{name}\""))),
         gw_core::AgentRef::Model(spec) => model_agent::create(preset, spec, replay_dir),
     }
 }

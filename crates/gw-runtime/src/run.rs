@@ -378,12 +378,18 @@ pub fn run_preset_observed(
 }
 
 /// Append call records to `model_calls.jsonl`, creating it on first use.
-fn write_calls(out: &mut Option<BufWriter<File>>, path: &Path, calls: &[Value]) -> Result<(), RunError> {
+fn write_calls(
+    out: &mut Option<BufWriter<File>>,
+    path: &Path,
+    calls: &[Value],
+) -> Result<(), RunError> {
     if calls.is_empty() {
         return Ok(());
     }
     if out.is_none() {
-        *out = Some(BufWriter::new(File::create(path).map_err(|e| io_err(path, e))?));
+        *out = Some(BufWriter::new(
+            File::create(path).map_err(|e| io_err(path, e))?,
+        ));
     }
     let out = out.as_mut().expect("opened above");
     for call in calls {
@@ -396,17 +402,26 @@ fn write_calls(out: &mut Option<BufWriter<File>>, path: &Path, calls: &[Value]) 
 /// A replay must re-run the recorded preset and seed, or its answers would
 /// belong to another game.
 fn check_replay_source(dir: &Path, preset: &str, seed: u64) -> Result<(), RunError> {
-    let Ok(text) = std::fs::read_to_string(dir.join("result.json")) else { return Ok(()) };
-    let recorded: Value = serde_json::from_str(&text).map_err(|e| RunError::Config(format!("{}: {e}", dir.join("result.json").display())))?;
+    let Ok(text) = std::fs::read_to_string(dir.join("result.json")) else {
+        return Ok(());
+    };
+    let recorded: Value = serde_json::from_str(&text)
+        .map_err(|e| RunError::Config(format!("{}: {e}", dir.join("result.json").display())))?;
     if let Some(p) = recorded["preset"].as_str()
         && p != preset
     {
-        return Err(RunError::Config(format!("--replay {} recorded preset {p}, not {preset}", dir.display())));
+        return Err(RunError::Config(format!(
+            "--replay {} recorded preset {p}, not {preset}",
+            dir.display()
+        )));
     }
     if let Some(s) = recorded["seed"].as_u64()
         && s != seed
     {
-        return Err(RunError::Config(format!("--replay {} recorded seed {s}; run with --seed {s}", dir.display())));
+        return Err(RunError::Config(format!(
+            "--replay {} recorded seed {s}; run with --seed {s}",
+            dir.display()
+        )));
     }
     Ok(())
 }

@@ -714,23 +714,61 @@ fn chromium_screenshot_when_available() {
     let png = std::env::var_os("GW_REPORT_SCREENSHOT")
         .map(PathBuf::from)
         .unwrap_or_else(|| tmp.path().join("report.png"));
-    let status = std::process::Command::new(chromium)
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(chromium)
         .args([
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
             "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
             "--hide-scrollbars",
+            &format!("--user-data-dir={}", profile.path().display()),
             "--window-size=1400,3200",
             &format!("--screenshot={}", png.display()),
             &format!("file://{}", tmp.path().join("report.html").display()),
         ])
-        .status()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
         .unwrap();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("chromium did not finish the screenshot within 90 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     assert!(status.success());
-    let bytes = std::fs::read(&png).unwrap();
+    // The page really drew its tables and charts: decode the screenshot and
+    // look for ink, and for the saturated greens of 100 % heatmap cells.
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.line_size / info.width as usize;
+    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
+    let ink = pixels
+        .iter()
+        .filter(|p| p[0] < 200 || p[1] < 200 || p[2] < 200)
+        .count();
+    let green = pixels
+        .iter()
+        .filter(|p| p[1] > 120 && p[0] < 90 && p[2] < 110)
+        .count();
     assert!(
-        bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
-        "a real screenshot"
+        ink * 20 > pixels.len(),
+        "the screenshot is nearly blank ({ink} inked of {} pixels)",
+        pixels.len()
+    );
+    assert!(
+        green > 500,
+        "no heatmap greens in the screenshot ({green} pixels)"
     );
 }
