@@ -91,6 +91,48 @@ fn smoke_suite_runs_every_task_with_both_builtin_agents() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("suite.json")).unwrap())
             .unwrap();
     assert_eq!(manifest["planned_runs"], 2 * n_tasks);
+    for f in [
+        "summary.json",
+        "runs.csv",
+        "by_model.csv",
+        "report.md",
+        "report.html",
+    ] {
+        assert!(dir.path().join(f).is_file(), "missing {f}");
+    }
+    // The summary's leaderboard equals a recomputation from the run directories.
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap())
+            .unwrap();
+    let board = summary["leaderboard"].as_array().unwrap();
+    assert_eq!(board.len(), 2);
+    for agent in ["random", "scripted"] {
+        let mine: Vec<&Value> = res.values().filter(|r| r["model"] == agent).collect();
+        let sr =
+            100.0 * mine.iter().filter(|r| r["success"] == true).count() as f64 / mine.len() as f64;
+        let pg = 100.0
+            * mine
+                .iter()
+                .map(|r| r["progress"].as_f64().unwrap())
+                .sum::<f64>()
+            / mine.len() as f64;
+        let row = board.iter().find(|r| r["model"] == agent).unwrap();
+        assert_eq!(row["runs"], mine.len());
+        assert!(
+            (row["sr"].as_f64().unwrap() - sr).abs() < 1e-9,
+            "{agent} SR"
+        );
+        assert!(
+            (row["pg"].as_f64().unwrap() - pg).abs() < 1e-9,
+            "{agent} PG"
+        );
+    }
+    assert_eq!(
+        board[0]["model"], "scripted",
+        "the expert ranks first by PG"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("runs.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 * n_tasks);
 }
 
 #[test]
@@ -356,6 +398,42 @@ fn shards_are_disjoint_and_cover_the_suite() {
         .collect();
     assert_eq!(full_results.len(), 2 * 2 * 5 * 2);
     assert_eq!(merged, full_results);
+    // `gameworld report` over the three shard outputs gives the unsharded report.
+    let merged_dir = dir.path().join("merged");
+    let mut args = vec!["report".to_string()];
+    args.extend((1..=3).map(|i| {
+        dir.path()
+            .join(format!("shard{i}"))
+            .to_string_lossy()
+            .into_owned()
+    }));
+    args.extend([
+        "--out".to_string(),
+        merged_dir.to_string_lossy().into_owned(),
+    ]);
+    let o = bin().args(&args).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = |d: &Path| {
+        without_wall_clock_keys(
+            serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap())
+                .unwrap(),
+        )
+    };
+    assert_eq!(summary(&merged_dir), summary(&full));
+}
+
+/// Drop every key derived from wall-clock time (they contain `sec_per_step`).
+fn without_wall_clock_keys(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .filter(|(k, _)| !k.contains("sec_per_step"))
+                .map(|(k, v)| (k, without_wall_clock_keys(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(without_wall_clock_keys).collect()),
+        other => other,
+    }
 }
 
 #[test]
