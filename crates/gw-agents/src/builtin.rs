@@ -3,6 +3,7 @@
 //! always waits, and `scripted` plays the game's expert from privileged state.
 
 use crate::{Agent, AgentError, Observation, Reply};
+use gw_core::action::ControlParameter;
 use gw_core::registry::{Interface, Preset};
 use gw_core::{Rng, SemanticControl};
 use serde_json::{Map, Value, json};
@@ -41,17 +42,11 @@ impl RandomAgent {
         }
     }
 
-    fn sample_argument(
-        &mut self,
-        control: &SemanticControl,
-        name: &str,
-        kind: &str,
-        choices: Option<&Vec<String>>,
-    ) -> Value {
-        if let Some(choices) = choices.filter(|c| !c.is_empty()) {
+    fn sample_argument(&mut self, control: &SemanticControl, p: &ControlParameter) -> Value {
+        if let Some(choices) = p.choices.as_ref().filter(|c| !c.is_empty()) {
             return json!(choices[self.rng.index(choices.len())]);
         }
-        if name == "cell"
+        if p.name == "cell"
             && let Some(cells) = &control.cell_bindings
             && !cells.is_empty()
         {
@@ -63,7 +58,7 @@ impl RandomAgent {
                     .unwrap_or_default()
             );
         }
-        match kind {
+        match p.kind.as_str() {
             "number" | "integer" => json!(self.rng.range_i32(0, 10)),
             "boolean" => json!(self.rng.chance(0.5)),
             _ => {
@@ -103,7 +98,7 @@ impl Agent for RandomAgent {
         let mut payload = Map::new();
         payload.insert("action".into(), json!(control.id));
         for p in &control.parameters {
-            let v = self.sample_argument(&control, &p.name, &p.kind, p.choices.as_ref());
+            let v = self.sample_argument(&control, p);
             payload.insert(p.name.clone(), v);
         }
         Ok(Reply {
@@ -140,13 +135,8 @@ impl Agent for NoopAgent {
         false
     }
     fn act(&mut self, _obs: &Observation) -> Result<Reply, AgentError> {
-        let payload = match &self.wait_id {
-            Some(id) => json!({"action": id}),
-            None => Value::Null,
-        };
         Ok(Reply {
-            payload: (!payload.is_null()).then_some(payload),
-            parse_error: None,
+            payload: self.wait_id.as_ref().map(|id| json!({"action": id})),
             ..Default::default()
         })
     }

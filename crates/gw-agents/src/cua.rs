@@ -138,6 +138,15 @@ fn num(v: &Value) -> Option<f64> {
     }
 }
 
+const XY: (&str, &str) = ("x", "y");
+const FROM_XY: (&str, &str) = ("from_x", "from_y");
+
+/// Set the pair of fields `keys` to the point `p`.
+fn put_point(m: &mut Map<String, Value>, (kx, ky): (&str, &str), p: (f64, f64)) {
+    m.insert(kx.into(), json!(p.0));
+    m.insert(ky.into(), json!(p.1));
+}
+
 /// A point given as `[x, y]`, `{"x", "y"}` or `"x y"` / `"(x,y)"`.
 pub fn point_of(v: &Value) -> Option<(f64, f64)> {
     match v {
@@ -202,28 +211,16 @@ impl CuaNormalizer {
     }
 
     fn scale_fields(&self, m: &mut Map<String, Value>, space: CoordinateSpace) {
-        for (kx, ky) in [("x", "y"), ("from_x", "from_y")] {
+        for keys @ (kx, ky) in [XY, FROM_XY] {
             if let (Some(x), Some(y)) = (m.get(kx).and_then(num), m.get(ky).and_then(num)) {
-                let (x, y) = self.scale((x, y), space);
-                m.insert(kx.into(), json!(x));
-                m.insert(ky.into(), json!(y));
+                put_point(m, keys, self.scale((x, y), space));
             }
         }
-        for (key, kx, ky) in [
-            ("coordinate", "x", "y"),
-            ("start_coordinate", "from_x", "from_y"),
-        ] {
+        for (key, keys) in [("coordinate", XY), ("start_coordinate", FROM_XY)] {
             if let Some(p) = m.remove(key).as_ref().and_then(point_of) {
-                let (x, y) = self.scale(p, space);
-                m.insert(kx.into(), json!(x));
-                m.insert(ky.into(), json!(y));
+                put_point(m, keys, self.scale(p, space));
             }
         }
-    }
-
-    fn set_point(&self, m: &mut Map<String, Value>, p: (f64, f64)) {
-        m.insert("x".into(), json!(p.0));
-        m.insert("y".into(), json!(p.1));
     }
 
     /// Anthropic `computer` / Qwen `computer_use`: `{"action": verb, …}`.
@@ -257,7 +254,7 @@ impl CuaNormalizer {
                 if !m.contains_key("x")
                     && let Some(p) = self.pointer
                 {
-                    self.set_point(&mut m, p);
+                    put_point(&mut m, XY, p);
                 }
                 if verb == "scroll"
                     && let Some(px) = m.remove("pixels").as_ref().and_then(num)
@@ -268,10 +265,9 @@ impl CuaNormalizer {
             }
             "left_click_drag" => {
                 if !m.contains_key("from_x")
-                    && let Some((x, y)) = self.pointer
+                    && let Some(p) = self.pointer
                 {
-                    m.insert("from_x".into(), json!(x));
-                    m.insert("from_y".into(), json!(y));
+                    put_point(&mut m, FROM_XY, p);
                 }
             }
             _ => {}
@@ -286,8 +282,7 @@ impl CuaNormalizer {
         let xy = (args.get("x").and_then(num), args.get("y").and_then(num));
         let put_xy = |m: &mut Map<String, Value>| {
             if let (Some(x), Some(y)) = xy {
-                m.insert("x".into(), json!(x));
-                m.insert("y".into(), json!(y));
+                put_point(m, XY, (x, y));
             }
         };
         match kind {
@@ -345,11 +340,9 @@ impl CuaNormalizer {
                     .and_then(Value::as_array)
                     .map(|p| p.iter().filter_map(point_of).collect())
                     .unwrap_or_default();
-                if let (Some(first), Some(last)) = (path.first(), path.last()) {
-                    m.insert("from_x".into(), json!(first.0));
-                    m.insert("from_y".into(), json!(first.1));
-                    m.insert("x".into(), json!(last.0));
-                    m.insert("y".into(), json!(last.1));
+                if let (Some(&first), Some(&last)) = (path.first(), path.last()) {
+                    put_point(&mut m, FROM_XY, first);
+                    put_point(&mut m, XY, last);
                 }
             }
             other => {
@@ -382,11 +375,10 @@ impl CuaNormalizer {
         match name {
             "drag_and_drop" => {
                 if let Some(p) = point {
-                    m.insert("from_x".into(), json!(p.0));
-                    m.insert("from_y".into(), json!(p.1));
+                    put_point(&mut m, FROM_XY, p);
                 }
                 if let Some(p) = at("destination_x", "destination_y") {
-                    self.set_point(&mut m, p);
+                    put_point(&mut m, XY, p);
                 }
             }
             "type_text_at" => {
@@ -404,7 +396,7 @@ impl CuaNormalizer {
             "scroll_document" | "scroll_at" => {
                 let p =
                     point.unwrap_or((self.viewport.0 as f64 / 2.0, self.viewport.1 as f64 / 2.0));
-                self.set_point(&mut m, p);
+                put_point(&mut m, XY, p);
                 m.insert(
                     "direction".into(),
                     args.get("direction").cloned().unwrap_or(json!("down")),
@@ -418,7 +410,7 @@ impl CuaNormalizer {
             }
             _ => {
                 if let Some(p) = point {
-                    self.set_point(&mut m, p);
+                    put_point(&mut m, XY, p);
                 }
             }
         }

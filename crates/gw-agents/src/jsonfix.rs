@@ -17,23 +17,12 @@ pub fn parse_lenient(text: &str) -> Option<Value> {
         return Some(v);
     }
     // Cut back to each top-level-or-nested comma outside strings, last first.
-    let mut cuts = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in s.char_indices() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            in_string = true;
-        } else if c == ',' {
-            cuts.push(i);
-        }
-    }
+    let mut scan = Strings::default();
+    let cuts: Vec<usize> = s
+        .char_indices()
+        .filter(|&(_, c)| scan.outside(c) && c == ',')
+        .map(|(i, _)| i)
+        .collect();
     cuts.iter()
         .rev()
         .find_map(|&i| first_value(&close(&s[..i])))
@@ -54,24 +43,41 @@ fn first_value(s: &str) -> Option<Value> {
         .ok()
 }
 
+/// Where a left-to-right scan stands with respect to JSON strings.
+#[derive(Default)]
+struct Strings {
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Strings {
+    /// Step over `c`; true when `c` stands outside every string (quotes
+    /// themselves count as inside).
+    fn outside(&mut self, c: char) -> bool {
+        if self.in_string {
+            match (self.escaped, c) {
+                (true, _) => self.escaped = false,
+                (false, '\\') => self.escaped = true,
+                (false, '"') => self.in_string = false,
+                _ => {}
+            }
+            false
+        } else if c == '"' {
+            self.in_string = true;
+            false
+        } else {
+            true
+        }
+    }
+}
+
 /// `s` with an open string closed, a dangling `:`/`,` settled, and every
 /// open bracket closed in order.
 fn close(s: &str) -> String {
     let mut stack = Vec::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in s.chars() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut scan = Strings::default();
+    for c in s.chars().filter(|&c| scan.outside(c)) {
         match c {
-            '"' => in_string = true,
             '{' => stack.push('}'),
             '[' => stack.push(']'),
             '}' | ']' => {
@@ -81,10 +87,10 @@ fn close(s: &str) -> String {
         }
     }
     let mut out = s.to_string();
-    if escaped {
+    if scan.escaped {
         out.pop();
     }
-    if in_string {
+    if scan.in_string {
         out.push('"');
     }
     let trimmed = out.trim_end();

@@ -109,11 +109,3 @@ pub fn create_agent(
         gw_core::AgentRef::Model(spec) => model_agent::create(preset, spec, replay_dir),
     }
 }
-
-/// Build a built-in agent for a preset; `None` when the preset names a model.
-pub fn builtin_agent(preset: &Preset, seed: u64) -> Option<Box<dyn Agent>> {
-    match &preset.agent {
-        gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed),
-        gw_core::AgentRef::Model(_) => None,
-    }
-}

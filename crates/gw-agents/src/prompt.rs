@@ -49,7 +49,7 @@ pub fn semantic_tools(preset: &Preset) -> Vec<ToolSpec> {
                 if !p.description.is_empty() {
                     schema["description"] = json!(p.description);
                 }
-                if let Some(choices) = cell_choices(c, &p.name).or_else(|| p.choices.clone()) {
+                if let Some(choices) = choices_of(c, p) {
                     schema["enum"] = json!(choices);
                 }
                 props.insert(p.name.clone(), schema);
@@ -81,8 +81,13 @@ fn json_type(kind: &str) -> &'static str {
     }
 }
 
-fn cell_choices(c: &gw_core::SemanticControl, param: &str) -> Option<Vec<String>> {
-    let is_cell = param == "cell" && c.binding.get("cell_param") == Some(&Value::Bool(true));
+/// The values a parameter may take: the control's cell names for its `cell`
+/// parameter, else the registry's choices.
+fn choices_of(
+    c: &gw_core::SemanticControl,
+    p: &gw_core::action::ControlParameter,
+) -> Option<Vec<String>> {
+    let is_cell = p.name == "cell" && c.binding.get("cell_param") == Some(&Value::Bool(true));
     is_cell
         .then(|| {
             c.cell_bindings
@@ -90,6 +95,7 @@ fn cell_choices(c: &gw_core::SemanticControl, param: &str) -> Option<Vec<String>
                 .map(|cells| cells.keys().cloned().collect())
         })
         .flatten()
+        .or_else(|| p.choices.clone())
 }
 
 /// The Output Format block used when a model profile sets none.
@@ -180,7 +186,7 @@ impl PromptBuilder {
                             .map(|p| {
                                 json!({"name": p.name, "type": json_type(&p.kind), "description": p.description,
                                        "required": c.required.contains(&p.name),
-                                       "choices": cell_choices(c, &p.name).or_else(|| p.choices.clone()).unwrap_or_default()})
+                                       "choices": choices_of(c, p).unwrap_or_default()})
                             })
                             .collect();
                         json!({"id": c.id, "description": c.description, "parameters": params})

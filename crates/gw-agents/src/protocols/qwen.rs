@@ -10,7 +10,8 @@
 use super::TextReply;
 use crate::conversation::{ToolCall, ToolSpec};
 use crate::providers::arguments_from_value;
-use serde_json::{Value, json};
+use crate::providers::openai::function_tool;
+use serde_json::Value;
 
 const OPEN: &str = "<tool_call>";
 const CLOSE: &str = "</tool_call>";
@@ -19,8 +20,7 @@ const CLOSE: &str = "</tool_call>";
 pub fn tools_block(tools: &[ToolSpec]) -> String {
     let mut s = String::from("<tools>\n");
     for t in tools {
-        let spec = json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}});
-        s.push_str(&spec.to_string());
+        s.push_str(&function_tool(t).to_string());
         s.push('\n');
     }
     s.push_str("</tools>");
@@ -99,6 +99,7 @@ pub fn read(text: &str) -> TextReply {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn reads_qwen_replies() {

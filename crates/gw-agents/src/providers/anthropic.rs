@@ -3,7 +3,9 @@
 //! `computer` tool (with its beta header). Usage: `input_tokens` excludes
 //! cache reads and writes, so the neutral input count adds them back.
 
-use super::{Header, HttpRequest, Provider, base_url, merge_extra, u64_at};
+use super::{
+    Header, HttpRequest, Provider, base_url, joined, json_request, set_opt, str_at, u64_at,
+};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
 use gw_core::registry::ModelSpec;
@@ -42,13 +44,8 @@ impl Provider for Anthropic {
             "system": conv.system,
             "messages": [{"role": "user", "content": content}],
         });
-        if let Some(t) = model.temperature {
-            body["temperature"] = json!(t);
-        }
-        let mut headers = vec![
-            Header::plain("content-type", "application/json"),
-            Header::plain("anthropic-version", API_VERSION),
-        ];
+        set_opt(&mut body, "temperature", model.temperature);
+        let mut headers = vec![Header::plain("anthropic-version", API_VERSION)];
         match &conv.tools {
             Tools::None => {}
             Tools::Functions(f) => {
@@ -67,15 +64,13 @@ impl Provider for Anthropic {
                 body["tools"] = json!([{"type": tool, "name": "computer", "display_width_px": display.0, "display_height_px": display.1}]);
             }
         }
-        merge_extra(&mut body, model);
-        if let Some(key) = api_key {
-            headers.push(Header::secret("x-api-key", key));
-        }
-        HttpRequest {
-            url: format!("{}/messages", base_url(model)),
-            headers,
+        json_request(
+            model,
+            format!("{}/messages", base_url(model)),
             body,
-        }
+            headers,
+            api_key.map(|key| Header::secret("x-api-key", key)),
+        )
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
@@ -91,18 +86,9 @@ impl Provider for Anthropic {
                 Some("text") => {
                     text.push_str(b.get("text").and_then(Value::as_str).unwrap_or_default())
                 }
-                Some("thinking") => reasoning.push(
-                    b.get("thinking")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                ),
+                Some("thinking") => reasoning.push(str_at(b, "thinking").unwrap_or_default()),
                 Some("tool_use") => {
-                    let name = b
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
+                    let name = str_at(b, "name").unwrap_or_default();
                     let arguments = match b.get("input") {
                         Some(Value::Object(m)) => Ok(m.clone()),
                         None | Some(Value::Null) => Ok(Map::new()),
@@ -123,13 +109,10 @@ impl Provider for Anthropic {
         };
         Ok(ModelOutput {
             text,
-            reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+            reasoning: joined(reasoning),
             tool_calls,
             usage,
-            finish_reason: body
-                .get("stop_reason")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            finish_reason: str_at(body, "stop_reason"),
         })
     }
 }

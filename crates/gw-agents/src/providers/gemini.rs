@@ -4,7 +4,10 @@
 //! 0..1000 coordinates). The key travels in the `x-goog-api-key` header,
 //! never in the URL. Output tokens include thinking tokens, which are billed.
 
-use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use super::{
+    Header, HttpRequest, Provider, arguments_from_value, base_url, joined, json_request, set_opt,
+    str_at, u64_at,
+};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
 use gw_core::registry::ModelSpec;
@@ -29,12 +32,8 @@ impl Provider for Gemini {
             })
             .collect();
         let mut generation = json!({});
-        if let Some(n) = model.max_tokens {
-            generation["maxOutputTokens"] = json!(n);
-        }
-        if let Some(t) = model.temperature {
-            generation["temperature"] = json!(t);
-        }
+        set_opt(&mut generation, "maxOutputTokens", model.max_tokens);
+        set_opt(&mut generation, "temperature", model.temperature);
         let mut body = json!({
             "systemInstruction": {"parts": [{"text": conv.system}]},
             "contents": [{"role": "user", "parts": parts}],
@@ -55,16 +54,13 @@ impl Provider for Gemini {
                 body["tools"] = json!([{"computerUse": {"environment": env}}]);
             }
         }
-        merge_extra(&mut body, model);
-        let mut headers = vec![Header::plain("content-type", "application/json")];
-        if let Some(key) = api_key {
-            headers.push(Header::secret("x-goog-api-key", key));
-        }
-        HttpRequest {
-            url: format!("{}/models/{}:generateContent", base_url(model), model.model),
-            headers,
+        json_request(
+            model,
+            format!("{}/models/{}:generateContent", base_url(model), model.model),
             body,
-        }
+            Vec::new(),
+            api_key.map(|key| Header::secret("x-goog-api-key", key)),
+        )
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
@@ -97,13 +93,8 @@ impl Provider for Gemini {
             .unwrap_or_default();
         for p in &parts {
             if let Some(call) = p.get("functionCall").or_else(|| p.get("function_call")) {
-                let name = call
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
                 tool_calls.push(ToolCall {
-                    name,
+                    name: str_at(call, "name").unwrap_or_default(),
                     arguments: arguments_from_value(call.get("args")),
                 });
             } else if let Some(t) = p.get("text").and_then(Value::as_str) {
@@ -116,13 +107,10 @@ impl Provider for Gemini {
         }
         Ok(ModelOutput {
             text,
-            reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+            reasoning: joined(reasoning),
             tool_calls,
             usage,
-            finish_reason: candidate
-                .get("finishReason")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            finish_reason: str_at(candidate, "finishReason"),
         })
     }
 }

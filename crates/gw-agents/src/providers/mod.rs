@@ -97,6 +97,49 @@ pub fn merge_extra(body: &mut Value, model: &ModelSpec) {
     }
 }
 
+/// Set `obj[key]` when the profile gives a value (`temperature`, `max_tokens`…).
+pub fn set_opt<T: serde::Serialize>(obj: &mut Value, key: &str, value: Option<T>) {
+    if let Some(v) = value {
+        obj[key] = serde_json::json!(v);
+    }
+}
+
+/// The request every provider sends: `body` with the profile's `extra_body`
+/// merged in, a JSON content type, the provider's own `headers`, then the
+/// key header when there is a key.
+pub fn json_request(
+    model: &ModelSpec,
+    url: String,
+    mut body: Value,
+    headers: Vec<Header>,
+    key: Option<Header>,
+) -> HttpRequest {
+    merge_extra(&mut body, model);
+    let mut all = vec![Header::plain("content-type", "application/json")];
+    all.extend(headers);
+    all.extend(key);
+    HttpRequest {
+        url,
+        headers: all,
+        body,
+    }
+}
+
+/// `authorization: Bearer KEY` (OpenAI and the servers that speak its APIs).
+pub fn bearer(api_key: Option<&str>) -> Option<Header> {
+    api_key.map(|key| Header::secret("authorization", &format!("Bearer {key}")))
+}
+
+/// The string at `v[key]`, when it is one.
+pub fn str_at(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// Reasoning pieces joined into one text; `None` when there are none.
+pub fn joined(pieces: Vec<String>) -> Option<String> {
+    (!pieces.is_empty()).then(|| pieces.join("\n"))
+}
+
 /// The error message inside a provider's error body, whichever of the
 /// common shapes it uses (`{"error": {"message"}}`, `{"error": "…"}`,
 /// `{"message": "…"}`, Gemini's list form).

@@ -7,7 +7,10 @@
 //! Chat Completions has no built-in computer tool, so computer-use agents
 //! get the generic low-level functions.
 
-use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use super::{
+    HttpRequest, Provider, arguments_from_value, base_url, bearer, json_request, set_opt, str_at,
+    u64_at,
+};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, ToolSpec, Tools};
 use gw_core::registry::ModelSpec;
@@ -15,11 +18,10 @@ use serde_json::{Value, json};
 
 pub struct OpenAiChat;
 
-fn function_tools(tools: &[ToolSpec]) -> Vec<Value> {
-    tools
-        .iter()
-        .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
-        .collect()
+/// A function in Chat Completions' `tools` shape (which Qwen's `<tools>`
+/// prompt block uses too).
+pub fn function_tool(t: &ToolSpec) -> Value {
+    json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}})
 }
 
 impl Provider for OpenAiChat {
@@ -53,27 +55,22 @@ impl Provider for OpenAiChat {
             };
             body[field] = json!(n);
         }
-        if let Some(t) = model.temperature {
-            body["temperature"] = json!(t);
-        }
+        set_opt(&mut body, "temperature", model.temperature);
         let functions = match &conv.tools {
             Tools::None => None,
             Tools::Functions(f) | Tools::ComputerUse { functions: f, .. } => Some(f),
         };
         if let Some(f) = functions.filter(|f| !f.is_empty()) {
-            body["tools"] = json!(function_tools(f));
+            body["tools"] = json!(f.iter().map(function_tool).collect::<Vec<_>>());
             body["tool_choice"] = json!("auto");
         }
-        merge_extra(&mut body, model);
-        let mut headers = vec![Header::plain("content-type", "application/json")];
-        if let Some(key) = api_key {
-            headers.push(Header::secret("authorization", &format!("Bearer {key}")));
-        }
-        HttpRequest {
-            url: format!("{}/chat/completions", base_url(model)),
-            headers,
+        json_request(
+            model,
+            format!("{}/chat/completions", base_url(model)),
             body,
-        }
+            Vec::new(),
+            bearer(api_key),
+        )
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
@@ -126,10 +123,7 @@ impl Provider for OpenAiChat {
             reasoning,
             tool_calls,
             usage,
-            finish_reason: choice
-                .get("finish_reason")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            finish_reason: str_at(choice, "finish_reason"),
         })
     }
 }

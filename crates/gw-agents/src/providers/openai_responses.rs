@@ -3,7 +3,10 @@
 //! `computer_use_preview` tool and answer with `computer_call` items;
 //! semantic actions are `function` tools answered with `function_call` items.
 
-use super::{Header, HttpRequest, Provider, arguments_from_value, base_url, merge_extra, u64_at};
+use super::{
+    HttpRequest, Provider, arguments_from_value, base_url, bearer, joined, json_request, set_opt,
+    str_at, u64_at,
+};
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
 use gw_core::registry::ModelSpec;
@@ -34,12 +37,8 @@ impl Provider for OpenAiResponses {
             "input": [{"role": "user", "content": content}],
             "truncation": "auto",
         });
-        if let Some(n) = model.max_tokens {
-            body["max_output_tokens"] = json!(n);
-        }
-        if let Some(t) = model.temperature {
-            body["temperature"] = json!(t);
-        }
+        set_opt(&mut body, "max_output_tokens", model.max_tokens);
+        set_opt(&mut body, "temperature", model.temperature);
         match &conv.tools {
             Tools::None => {}
             Tools::Functions(f) => {
@@ -55,16 +54,13 @@ impl Provider for OpenAiResponses {
                 body["tools"] = json!([{"type": tool, "display_width": display.0, "display_height": display.1, "environment": "browser"}]);
             }
         }
-        merge_extra(&mut body, model);
-        let mut headers = vec![Header::plain("content-type", "application/json")];
-        if let Some(key) = api_key {
-            headers.push(Header::secret("authorization", &format!("Bearer {key}")));
-        }
-        HttpRequest {
-            url: format!("{}/responses", base_url(model)),
-            headers,
+        json_request(
+            model,
+            format!("{}/responses", base_url(model)),
             body,
-        }
+            Vec::new(),
+            bearer(api_key),
+        )
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
@@ -112,13 +108,8 @@ impl Provider for OpenAiResponses {
                     });
                 }
                 Some("function_call") => {
-                    let name = item
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
                     tool_calls.push(ToolCall {
-                        name,
+                        name: str_at(item, "name").unwrap_or_default(),
                         arguments: arguments_from_value(item.get("arguments")),
                     });
                 }
@@ -132,13 +123,10 @@ impl Provider for OpenAiResponses {
         };
         Ok(ModelOutput {
             text,
-            reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+            reasoning: joined(reasoning),
             tool_calls,
             usage,
-            finish_reason: body
-                .get("status")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            finish_reason: str_at(body, "status"),
         })
     }
 }
