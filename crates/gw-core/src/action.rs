@@ -604,60 +604,56 @@ pub fn parse_action(payload: &Value) -> Result<Action, Invalid> {
             }
         }
         "press_key" | "key_press" | "keypress" | "key" | "press" | "keydown" | "key_down" => {
-            let key_val = field(obj, &["key", "keys", "text", "value"])
-                .ok_or_else(|| Invalid::oos("press_key needs a \"key\" argument"))?;
-            let keys: Vec<String> = match key_val {
-                Value::String(s) => split_keys(s),
-                Value::Array(a) => a
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect(),
-                _ => vec![],
-            };
-            match keys.len() {
-                0 => return Err(Invalid::oos("press_key needs a non-empty \"key\"")),
-                1 => Action::PressKey {
-                    key: keys[0].clone(),
-                    duration: duration_of(obj),
-                },
-                _ => Action::PressKeys {
-                    keys,
-                    duration: duration_of(obj),
-                },
-            }
+            key_action(
+                obj,
+                &["key", "keys", "text", "value"],
+                "press_key needs a \"key\" argument",
+                "press_key needs a non-empty \"key\"",
+            )?
         }
         "press_keys" | "hotkey" | "key_combo" | "keys" | "key_combination"
-        | "keyboard_shortcut" => {
-            let key_val = field(obj, &["keys", "key", "hotkey", "combo"])
-                .ok_or_else(|| Invalid::oos("press_keys needs a \"keys\" argument"))?;
-            let keys: Vec<String> = match key_val {
-                Value::String(s) => split_keys(s),
-                Value::Array(a) => a
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect(),
-                _ => vec![],
-            };
-            match keys.len() {
-                0 => return Err(Invalid::oos("press_keys needs at least one key")),
-                1 => Action::PressKey {
-                    key: keys[0].clone(),
-                    duration: duration_of(obj),
-                },
-                _ => Action::PressKeys {
-                    keys,
-                    duration: duration_of(obj),
-                },
-            }
-        }
+        | "keyboard_shortcut" => key_action(
+            obj,
+            &["keys", "key", "hotkey", "combo"],
+            "press_keys needs a \"keys\" argument",
+            "press_keys needs at least one key",
+        )?,
         "wait" | "sleep" | "noop" | "no_op" | "idle" | "pause" => Action::Wait {
             duration: duration_of(obj),
         },
         other => return Err(Invalid::oos(format!("unknown action \"{other}\""))),
     };
     Ok(action)
+}
+
+/// A key press read from the first of `fields` present: one key is a
+/// [`Action::PressKey`], several (a list or `"w d"` / `"Control+C"`) a
+/// [`Action::PressKeys`].
+fn key_action(
+    obj: &Map<String, Value>,
+    fields: &[&str],
+    missing: &str,
+    empty: &str,
+) -> Result<Action, Invalid> {
+    let key_val = field(obj, fields).ok_or_else(|| Invalid::oos(missing))?;
+    let mut keys: Vec<String> = match key_val {
+        Value::String(s) => split_keys(s),
+        Value::Array(a) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => vec![],
+    };
+    let duration = duration_of(obj);
+    Ok(match keys.len() {
+        0 => return Err(Invalid::oos(empty)),
+        1 => Action::PressKey {
+            key: keys.remove(0),
+            duration,
+        },
+        _ => Action::PressKeys { keys, duration },
+    })
 }
 
 /// A role's low-level controls: the computer-use action space.

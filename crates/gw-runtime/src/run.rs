@@ -194,7 +194,10 @@ pub fn run_preset_observed(
         spec.memory_rounds = Some(rounds);
     }
     let memory_rounds = match &preset.agent {
-        gw_core::AgentRef::Model(spec) => Some(spec.memory_rounds.unwrap_or(2)),
+        gw_core::AgentRef::Model(spec) => Some(
+            spec.memory_rounds
+                .unwrap_or(gw_agents::memory::DEFAULT_ROUNDS),
+        ),
         gw_core::AgentRef::Builtin(_) => None,
     };
     let game = gw_games::create(&preset.game.id).ok_or_else(|| {
@@ -341,9 +344,7 @@ pub fn run_preset_observed(
         };
         agent.observe_outcome(rec.valid(), &summary);
         let line = trajectory_line(&rec, &reply, latency_ms);
-        serde_json::to_writer(&mut traj, &line).map_err(|e| RunError::Runtime(e.to_string()))?;
-        traj.write_all(b"\n").map_err(|e| io_err(&traj_path, e))?;
-        traj.flush().map_err(|e| io_err(&traj_path, e))?;
+        append_lines(&mut traj, &traj_path, std::slice::from_ref(&line))?;
 
         if needs_png {
             png = frame_png(&stepper, &mut pixmap);
@@ -391,9 +392,13 @@ fn write_calls(
             File::create(path).map_err(|e| io_err(path, e))?,
         ));
     }
-    let out = out.as_mut().expect("opened above");
-    for call in calls {
-        serde_json::to_writer(&mut *out, call).map_err(|e| RunError::Runtime(e.to_string()))?;
+    append_lines(out.as_mut().expect("opened above"), path, calls)
+}
+
+/// Append JSON lines to a `.jsonl` file and flush them.
+fn append_lines(out: &mut BufWriter<File>, path: &Path, lines: &[Value]) -> Result<(), RunError> {
+    for line in lines {
+        serde_json::to_writer(&mut *out, line).map_err(|e| RunError::Runtime(e.to_string()))?;
         out.write_all(b"\n").map_err(|e| io_err(path, e))?;
     }
     out.flush().map_err(|e| io_err(path, e))

@@ -376,12 +376,24 @@ impl Log {
     }
 }
 
-/// Running totals for the progress display.
+/// Running totals for the progress display and the outcome.
 #[derive(Default)]
 struct Tally {
     done: usize,
+    errors: usize,
     successes: usize,
     progress_sum: f64,
+}
+
+impl Tally {
+    /// Success rate and mean progress so far, in percent.
+    fn rates(&self) -> (f64, f64) {
+        let n = self.done.max(1) as f64;
+        (
+            100.0 * self.successes as f64 / n,
+            100.0 * self.progress_sum / n,
+        )
+    }
 }
 
 /// Run a suite. Configuration problems (bad plan, missing keys) fail before
@@ -461,7 +473,6 @@ pub fn run_suite(
         .num_threads(opts.max_parallel.max(1))
         .build()
         .map_err(|e| RunError::Runtime(e.to_string()))?;
-    let errors = Mutex::new(0usize);
     let max_repeat = todo.iter().map(|r| r.repeat).max().unwrap_or(0);
     for wave in 0..=max_repeat {
         let wave_runs: Vec<&PlannedRun> = todo.iter().filter(|r| r.repeat == wave).collect();
@@ -506,20 +517,18 @@ pub fn run_suite(
                         t.done += 1;
                         t.successes += r.success as usize;
                         t.progress_sum += r.progress;
+                        let (sr, pg) = t.rates();
                         format!(
-                            "[{}/{total}] {} seed {} rep {}: {} progress {:.2} (SR {:.0}% PG {:.0}% so far)",
+                            "[{}/{total}] {} seed {} rep {}: {} progress {:.2} (SR {sr:.0}% PG {pg:.0}% so far)",
                             t.done,
                             run.preset,
                             run.seed,
                             run.repeat,
                             if r.success { "success," } else { "" },
                             r.progress,
-                            100.0 * t.successes as f64 / t.done as f64,
-                            100.0 * t.progress_sum / t.done as f64
                         )
                     }
                     Err(e) => {
-                        *errors.lock().expect("errors") += 1;
                         // A run that wrote partial results keeps its result.json; one
                         // that never started leaves an error row.
                         if !dir.join("result.json").is_file() {
@@ -532,6 +541,7 @@ pub fn run_suite(
                         log.event("failed", run, json!({"error": e.to_string()}));
                         let mut t = tally.lock().expect("tally");
                         t.done += 1;
+                        t.errors += 1;
                         format!("[{}/{total}] {} seed {} rep {}: ERROR {e}", t.done, run.preset, run.seed, run.repeat)
                     }
                 };
@@ -539,8 +549,8 @@ pub fn run_suite(
                     (Some(b), Some(o)) => {
                         b.finish_and_clear();
                         o.inc(1);
-                        let t = tally.lock().expect("tally");
-                        o.set_message(format!("SR {:.0}% PG {:.0}%", 100.0 * t.successes as f64 / t.done.max(1) as f64, 100.0 * t.progress_sum / t.done.max(1) as f64));
+                        let (sr, pg) = tally.lock().expect("tally").rates();
+                        o.set_message(format!("SR {sr:.0}% PG {pg:.0}%"));
                     }
                     _ => eprintln!("{line}"),
                 }
@@ -550,7 +560,7 @@ pub fn run_suite(
     if let Some(o) = overall {
         o.finish();
     }
-    outcome.errors = *errors.lock().expect("errors");
+    outcome.errors = tally.lock().expect("tally").errors;
     outcome.finished = total - outcome.errors;
     Ok(outcome)
 }
