@@ -23,6 +23,13 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// Write a suite file `dir/s.yaml`.
+fn suite_file(dir: &Path, yaml: &str) -> PathBuf {
+    let path = dir.join("s.yaml");
+    write(&path, yaml);
+    path
+}
+
 /// result.json files under `dir`, keyed by their path relative to `dir`.
 fn results(dir: &Path) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
@@ -152,9 +159,8 @@ fn a_failing_run_becomes_an_error_row_and_the_suite_goes_on() {
         &extra.join("tasks/99_ghost/99_01.yaml"),
         "id: 99_01\ngame_id: 99_ghost\ninstruction: Reach 8.\nscore_field: game_state.level\nstart: 0\ntarget: 8\n",
     );
-    let suite = dir.path().join("s.yaml");
-    write(
-        &suite,
+    let suite = suite_file(
+        dir.path(),
         "name: mixed\ncases:\n  - games: [99_ghost, 01_2048]\n    tasks: [99_01, 01_01]\n    models: [scripted]\n",
     );
     let out = dir.path().join("out");
@@ -207,8 +213,7 @@ fn bad_suites_are_configuration_errors() {
         ),
     ];
     for (text, msg) in cases {
-        let suite = dir.path().join("s.yaml");
-        write(&suite, text);
+        let suite = suite_file(dir.path(), text);
         let o = bin()
             .args([
                 "suite",
@@ -235,10 +240,9 @@ fn bad_suites_are_configuration_errors() {
 #[test]
 fn sigkill_then_resume_runs_every_run_exactly_once() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("s.yaml");
     // Frames on and several seeds make the suite slow enough to kill mid-way.
-    write(
-        &suite,
+    let suite = suite_file(
+        dir.path(),
         "name: killme\nframes: true\nseeds: [1, 2]\ncases:\n  - games: [01_2048, 23_pacman]\n    tasks: all\n    models: [random, scripted]\n",
     );
     let out = dir.path().join("out");
@@ -338,9 +342,8 @@ fn sigkill_then_resume_runs_every_run_exactly_once() {
 #[test]
 fn shards_are_disjoint_and_cover_the_suite() {
     let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("s.yaml");
-    write(
-        &suite,
+    let suite = suite_file(
+        dir.path(),
         "name: sharded\nseeds: [1, 2]\ncases:\n  - games: [01_2048, 27_stack]\n    tasks: all\n    models: [random, scripted]\n",
     );
     let full = dir.path().join("full");

@@ -288,8 +288,7 @@ impl Agent for ModelAgent {
         };
         let reply = match self.spec.protocol {
             Protocol::Native => {
-                let total = output.tool_calls.len();
-                let note = match total {
+                let note = match output.tool_calls.len() {
                     0 => Some("the reply has no tool call".to_string()),
                     1 => None,
                     n => Some(format!("{n} tool calls; the first was used")),
@@ -307,8 +306,7 @@ impl Agent for ModelAgent {
         };
         let reasoning = output
             .reasoning
-            .clone()
-            .or(reply.reasoning.clone())
+            .or(reply.reasoning)
             .or_else(|| reply.call.as_ref().and_then(reasoning_arg))
             .or_else(|| {
                 (self.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
@@ -317,13 +315,12 @@ impl Agent for ModelAgent {
         let (payload, parse_error) = match &reply.call {
             Some(call) => {
                 let (p, problem) = self.payload(call);
-                (Some(p), problem.or(reply.note.clone()))
+                (Some(p), problem.or(reply.note))
             }
             None => (
                 None,
                 reply
                     .note
-                    .clone()
                     .or_else(|| Some("the reply has no tool call".into())),
             ),
         };

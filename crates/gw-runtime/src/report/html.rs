@@ -2,7 +2,7 @@
 //! scripts, no external assets) that opens offline.
 
 use super::stats::{ModeCell, Summary};
-use super::text::{f1, label, model_order, pm};
+use super::text::{REALTIME_HEAD, f1, label, model_order, pm};
 use super::{RunRow, Status};
 use std::fmt::Write;
 use std::path::{Component, Path, PathBuf};
@@ -704,20 +704,8 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
             v
         })
         .collect();
-    o.push_str(&table(
-        &[
-            ("Model", true),
-            ("RT runs", false),
-            ("RT sec/step", false),
-            ("RT SR", false),
-            ("RT PG", false),
-            ("Paused runs", false),
-            ("Paused sec/step", false),
-            ("Paused SR", false),
-            ("Paused PG", false),
-        ],
-        &body,
-    ));
+    // The model column is text (left-aligned); the rest are numbers.
+    o.push_str(&table(&REALTIME_HEAD.map(|h| (h, h == "Model")), &body));
     o.push_str("</section>");
 
     // Table 9.

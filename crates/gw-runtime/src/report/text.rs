@@ -19,6 +19,19 @@ fn csv_line(out: &mut String, fields: &[String]) {
     out.push('\n');
 }
 
+/// The columns of the real-time vs paused table (Table 8), in both reports.
+pub(super) const REALTIME_HEAD: [&str; 9] = [
+    "Model",
+    "RT runs",
+    "RT sec/step",
+    "RT SR",
+    "RT PG",
+    "Paused runs",
+    "Paused sec/step",
+    "Paused SR",
+    "Paused PG",
+];
+
 pub const RUNS_COLUMNS: &[&str] = &[
     "status",
     "dir",
@@ -386,21 +399,7 @@ pub fn markdown(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
             v
         })
         .collect();
-    md_table(
-        &mut o,
-        &[
-            "Model",
-            "RT runs",
-            "RT sec/step",
-            "RT SR",
-            "RT PG",
-            "Paused runs",
-            "Paused sec/step",
-            "Paused SR",
-            "Paused PG",
-        ],
-        &body,
-    );
+    md_table(&mut o, &REALTIME_HEAD, &body);
 
     let _ = writeln!(o, "## Memory rounds (Table 9)\n");
     if s.memory.is_empty() {
