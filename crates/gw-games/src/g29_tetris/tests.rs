@@ -279,7 +279,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "2918f1efeb74b3f624e8097e13091b6230fbb96ebbbef3038b4d64d27e3614b7"
+        "7c2efce5ee8609324bba30a8d43b07ff59bed07c9c272790eeafe80640490469"
     );
 }
 
