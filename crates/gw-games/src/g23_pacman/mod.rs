@@ -96,54 +96,10 @@ pub enum Cell {
     Open,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    Up,
-    Left,
-    Down,
-    Right,
-}
+pub use crate::grid::Dir;
 
 /// Ghost tie-break order (the arcade's: up, left, down, right).
 pub const DIRS: [Dir; 4] = [Dir::Up, Dir::Left, Dir::Down, Dir::Right];
-
-impl Dir {
-    pub fn delta(self) -> (i32, i32) {
-        match self {
-            Dir::Up => (0, -1),
-            Dir::Down => (0, 1),
-            Dir::Left => (-1, 0),
-            Dir::Right => (1, 0),
-        }
-    }
-    pub fn opposite(self) -> Dir {
-        match self {
-            Dir::Up => Dir::Down,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-            Dir::Right => Dir::Left,
-        }
-    }
-    pub fn control_id(self) -> &'static str {
-        match self {
-            Dir::Up => "move_up",
-            Dir::Down => "move_down",
-            Dir::Left => "move_left",
-            Dir::Right => "move_right",
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Dir::Up => "up",
-            Dir::Down => "down",
-            Dir::Left => "left",
-            Dir::Right => "right",
-        }
-    }
-    fn horizontal(self) -> bool {
-        matches!(self, Dir::Left | Dir::Right)
-    }
-}
 
 pub type Grid = [[Cell; W]; H];
 
@@ -1273,12 +1229,8 @@ impl Game for Pacman {
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } => {
-                let dir = match key.as_str() {
-                    "ArrowUp" => Dir::Up,
-                    "ArrowDown" => Dir::Down,
-                    "ArrowLeft" => Dir::Left,
-                    "ArrowRight" => Dir::Right,
-                    _ => return,
+                let Some(dir) = Dir::from_arrow_key(key) else {
+                    return;
                 };
                 self.steer(dir);
             }
