@@ -358,14 +358,12 @@ impl Game for Game2048 {
             rgb(119, 110, 101),
             Align::Left,
         );
-        if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) {
-                "YOU WIN"
-            } else {
-                "GAME OVER"
-            };
-            draw::banner(pm, msg, &format!("Score {}", self.score));
-        }
+        draw::end_banner(
+            pm,
+            &self.terminal,
+            "YOU WIN",
+            &format!("Score {}", self.score),
+        );
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {

@@ -457,14 +457,12 @@ impl Game for Snake {
                 Align::Center,
             );
         }
-        if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) {
-                "YOU WIN"
-            } else {
-                "GAME OVER"
-            };
-            draw::banner(pm, msg, &format!("Apples eaten: {}", self.score));
-        }
+        draw::end_banner(
+            pm,
+            &self.terminal,
+            "YOU WIN",
+            &format!("Apples eaten: {}", self.score),
+        );
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {

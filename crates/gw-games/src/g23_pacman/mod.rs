@@ -966,13 +966,7 @@ impl Pacman {
         // copy its rows into the frame.
         static LAYER: std::sync::OnceLock<Pixmap> = std::sync::OnceLock::new();
         let layer = LAYER.get_or_init(|| wall_layer(&self.cells));
-        let (lw, fw) = (layer.width() as usize * 4, pm.width() as usize * 4);
-        let (ox, oy) = (MAZE_X as usize * 4, MAZE_Y as usize);
-        let data = pm.data_mut();
-        for (row, src) in layer.data().chunks_exact(lw).enumerate() {
-            let at = (oy + row) * fw + ox;
-            data[at..at + lw].copy_from_slice(src);
-        }
+        draw::copy_layer(pm, layer, 0, layer.width(), MAZE_X as u32, MAZE_Y as u32);
         let pellet = rgb(255, 200, 180);
         for y in 0..H {
             for x in 0..W {
