@@ -314,6 +314,40 @@ pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
     }
 }
 
+/// Copy columns `src_x..src_x + width` of every row of the pre-rendered
+/// opaque `layer` into `pm` with their top-left corner at (`x`, `y`),
+/// replacing what is there (no blending): one slice copy per row, so a static
+/// background costs next to nothing per frame. Rows and columns that fall
+/// outside `pm` are left out.
+pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u32, y: u32) {
+    let (pw, ph) = (pm.width(), pm.height());
+    let width = width
+        .min(layer.width().saturating_sub(src_x))
+        .min(pw.saturating_sub(x)) as usize;
+    let rows = layer.height().min(ph.saturating_sub(y)) as usize;
+    let (fw, lw) = (pw as usize * 4, layer.width() as usize * 4);
+    let src = layer.data();
+    let dst = pm.data_mut();
+    for row in 0..rows {
+        let d = (y as usize + row) * fw + x as usize * 4;
+        let s = row * lw + src_x as usize * 4;
+        dst[d..d + width * 4].copy_from_slice(&src[s..s + width * 4]);
+    }
+}
+
+/// The end-of-game banner: `win` when the run ended in success, "GAME OVER"
+/// otherwise, with `sub` under it; nothing while the game is running.
+pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub: &str) {
+    if terminal.is_terminal {
+        let msg = if terminal.outcome == Some(gw_core::Outcome::Success) {
+            win
+        } else {
+            "GAME OVER"
+        };
+        banner(pm, msg, sub);
+    }
+}
+
 /// A centred banner (e.g. "GAME OVER") over a translucent box.
 pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
     let (w, h) = (pm.width() as f32, pm.height() as f32);

@@ -13,6 +13,7 @@ mod catalog_tests;
 pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
+pub mod grid;
 pub mod testkit;
 
 pub mod g01_2048;

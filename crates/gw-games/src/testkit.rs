@@ -4,8 +4,8 @@
 
 use gw_core::frame::{frame_hash, pixmap_rgb};
 use gw_core::registry::{Interface, Preset, Registry};
-use gw_core::{Stepper, StopReason};
-use serde_json::Value;
+use gw_core::{Rng, Stepper, StopReason};
+use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -155,6 +155,130 @@ pub fn save_frame(stepper: &Stepper, path: &std::path::Path) {
     let (w, h) = stepper.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     stepper.render(&mut pm);
+    let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
+    std::fs::write(path, png).unwrap();
+}
+
+/// Wait plus the four moves, in the order the grid games' random-policy tests
+/// draw them (snake, World's Hardest Game 1 and 2).
+pub const WAIT_AND_MOVES: [&str; 5] = ["wait", "move_up", "move_down", "move_left", "move_right"];
+
+/// A policy that sends a uniformly chosen control id from `ids` every step,
+/// drawing from `rng` (one `rng.index(ids.len())` per step).
+pub fn random_policy<'a>(
+    ids: &'a [&'a str],
+    rng: &'a mut Rng,
+) -> impl FnMut(&Stepper) -> Option<Value> + 'a {
+    move |_| Some(json!({"action": ids[rng.index(ids.len())]}))
+}
+
+/// Play `task` once per seed with [`random_policy`] over `ids`, the generator
+/// for each seed being `Rng::new(seed, stream)`.
+pub fn play_random(
+    game_id: &str,
+    task_id: &str,
+    seeds: impl IntoIterator<Item = u64>,
+    ids: &[&str],
+    stream: u64,
+) -> Vec<PlayResult> {
+    seeds
+        .into_iter()
+        .map(|seed| {
+            let mut rng = Rng::new(seed, stream);
+            play(game_id, task_id, seed, random_policy(ids, &mut rng))
+        })
+        .collect()
+}
+
+/// How many of `seeds` the random policy of [`play_random`] wins on `task`.
+pub fn random_policy_wins(
+    game_id: &str,
+    task_id: &str,
+    seeds: impl IntoIterator<Item = u64>,
+    ids: &[&str],
+    stream: u64,
+) -> u32 {
+    play_random(game_id, task_id, seeds, ids, stream)
+        .iter()
+        .filter(|r| r.success)
+        .count() as u32
+}
+
+/// One result as `best_score` (`+` when solved) `@steps` `e` episodes.
+fn result_cell(r: &PlayResult) -> String {
+    format!(
+        "{}{}@{}e{}",
+        r.best_score,
+        if r.success { "+" } else { "" },
+        r.steps,
+        r.episodes
+    )
+}
+
+fn task_ids(game_id: &str) -> Vec<String> {
+    registry().tasks_of(game_id).map(|t| t.id.clone()).collect()
+}
+
+/// Print the expert's result on every task of `game_id` for each seed, one
+/// line per task (a diagnostic for tuning the expert).
+pub fn expert_report(game_id: &str, seeds: impl IntoIterator<Item = u64> + Clone) {
+    for task in task_ids(game_id) {
+        let cells: Vec<String> = seeds
+            .clone()
+            .into_iter()
+            .map(|seed| result_cell(&play_expert(game_id, &task, seed)))
+            .collect();
+        println!("{task}: expert {}", cells.join("  "));
+    }
+}
+
+/// Print the results of [`play_random`] on every task of `game_id`, one line
+/// per task with the number of wins.
+pub fn random_report(
+    game_id: &str,
+    seeds: impl IntoIterator<Item = u64> + Clone,
+    ids: &[&str],
+    stream: u64,
+) {
+    for task in task_ids(game_id) {
+        let results = play_random(game_id, &task, seeds.clone(), ids, stream);
+        let wins = results.iter().filter(|r| r.success).count();
+        let cells: Vec<String> = results.iter().map(result_cell).collect();
+        println!(
+            "{task}: random {} | wins {wins}/{}",
+            cells.join("  "),
+            results.len()
+        );
+    }
+}
+
+/// Play `expert_steps` expert steps of `task` at `seed` (fewer if the run
+/// ends), save that frame as PNG at `path` and hand back the stepper.
+pub fn save_frame_after(
+    game_id: &str,
+    task_id: &str,
+    seed: u64,
+    expert_steps: u32,
+    path: &str,
+) -> Stepper {
+    let mut s = stepper(game_id, task_id, seed);
+    for _ in 0..expert_steps {
+        if s.finished().is_some() {
+            break;
+        }
+        let p = s.expert_payload();
+        s.step(Interface::Generalist, Some(&p))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    save_frame(&s, std::path::Path::new(path));
+    s
+}
+
+/// Save a frame rendered straight from a game (no stepper) as PNG.
+pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
+    let (w, h) = game.viewport();
+    let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+    game.render(&mut pm);
     let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
     std::fs::write(path, png).unwrap();
 }

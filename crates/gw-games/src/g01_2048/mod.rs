@@ -22,26 +22,9 @@ const WIN_TILE: u32 = 2048;
 
 pub type Board = [[u32; N]; N];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    Up,
-    Down,
-    Left,
-    Right,
-}
+pub use crate::grid::Dir;
 
 pub const DIRS: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
-
-impl Dir {
-    pub fn control_id(self) -> &'static str {
-        match self {
-            Dir::Up => "move_up",
-            Dir::Down => "move_down",
-            Dir::Left => "move_left",
-            Dir::Right => "move_right",
-        }
-    }
-}
 
 /// Slide one line towards index 0; returns the new line and the merge score.
 fn slide_line(line: [u32; N]) -> ([u32; N], u32) {
@@ -280,12 +263,8 @@ impl Game for Game2048 {
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } => {
-                let dir = match key.as_str() {
-                    "ArrowUp" => Dir::Up,
-                    "ArrowDown" => Dir::Down,
-                    "ArrowLeft" => Dir::Left,
-                    "ArrowRight" => Dir::Right,
-                    _ => return,
+                let Some(dir) = Dir::from_arrow_key(key) else {
+                    return;
                 };
                 self.do_move(dir);
             }
@@ -379,14 +358,12 @@ impl Game for Game2048 {
             rgb(119, 110, 101),
             Align::Left,
         );
-        if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) {
-                "YOU WIN"
-            } else {
-                "GAME OVER"
-            };
-            draw::banner(pm, msg, &format!("Score {}", self.score));
-        }
+        draw::end_banner(
+            pm,
+            &self.terminal,
+            "YOU WIN",
+            &format!("Score {}", self.score),
+        );
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {

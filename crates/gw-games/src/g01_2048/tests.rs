@@ -102,13 +102,7 @@ fn golden_frame() {
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "01_01", 1);
-    for _ in 0..25 {
-        let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/2048.png"));
+    testkit::save_frame_after(ID, "01_01", 1, 25, "/tmp/2048.png");
 }
 
 #[test]

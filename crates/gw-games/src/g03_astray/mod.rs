@@ -749,7 +749,7 @@ impl Game for Astray {
                 *cache = Some((self.maze_serial, layer));
             }
             if let Some((_, layer)) = &*cache {
-                pm.data_mut().copy_from_slice(layer.data());
+                draw::copy_layer(pm, layer, 0, layer.width(), 0, 0);
             }
         }
         let pct = (self.completion_progress() * 100.0).round() as u32;

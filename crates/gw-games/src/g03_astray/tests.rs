@@ -1,6 +1,5 @@
 use super::*;
 use crate::testkit;
-use gw_core::registry::Interface;
 use gw_core::state::lookup;
 
 fn game(seed: u64, level: u32) -> Astray {
@@ -162,16 +161,14 @@ fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
 }
 
+/// The random policy's controls, in the order it draws them.
+const CONTROLS: [&str; 5] = ["wait", "move_left", "move_right", "move_up", "move_down"];
+
 #[test]
 fn random_policy_does_clearly_worse() {
-    let controls = ["wait", "move_left", "move_right", "move_up", "move_down"];
     let (mut random_total, mut expert_total) = (0.0, 0.0);
     for seed in 1..=3 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "03_03", seed, |_| {
-            Some(json!({"action": controls[rng.index(5)]}))
-        });
-        random_total += r.best_score;
+        random_total += testkit::play_random(ID, "03_03", [seed], &CONTROLS, 99)[0].best_score;
         expert_total += testkit::play_expert(ID, "03_03", seed).best_score;
     }
     assert!(expert_total >= 2.9, "expert {expert_total}");
@@ -212,12 +209,7 @@ fn golden_frame() {
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "03_05", 1);
-    for _ in 0..20 {
-        let p = s.expert_payload();
-        s.step(Interface::Generalist, Some(&p)).unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/astray.png"));
+    testkit::save_frame_after(ID, "03_05", 1, 20, "/tmp/astray.png");
 }
 
 #[test]
@@ -242,18 +234,5 @@ fn expert_step_report() {
 #[test]
 #[ignore = "diagnostic: random policy best progress per task"]
 fn random_policy_report() {
-    let controls = ["wait", "move_left", "move_right", "move_up", "move_down"];
-    for level in 1..=5 {
-        let task = format!("03_0{level}");
-        let scores: Vec<String> = (1..=5)
-            .map(|seed| {
-                let mut rng = Rng::new(seed, 99);
-                let r = testkit::play(ID, &task, seed, |_| {
-                    Some(json!({"action": controls[rng.index(5)]}))
-                });
-                format!("{:.2}{}", r.best_score, if r.success { "*" } else { "" })
-            })
-            .collect();
-        println!("{task}: {}", scores.join(" "));
-    }
+    testkit::random_report(ID, 1..=5, &CONTROLS, 99);
 }

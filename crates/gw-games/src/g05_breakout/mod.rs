@@ -621,14 +621,12 @@ impl Game for Breakout {
                 Align::Center,
             );
         }
-        if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) {
-                "LEVEL CLEARED"
-            } else {
-                "GAME OVER"
-            };
-            draw::banner(pm, msg, &format!("Score {}", self.score));
-        }
+        draw::end_banner(
+            pm,
+            &self.terminal,
+            "LEVEL CLEARED",
+            &format!("Score {}", self.score),
+        );
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {

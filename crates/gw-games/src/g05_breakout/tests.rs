@@ -1,6 +1,5 @@
 use super::*;
 use crate::testkit;
-use gw_core::registry::Interface;
 
 fn game(level: u32, seed: u64) -> Breakout {
     let mut g = Breakout::new();
@@ -257,15 +256,21 @@ fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
 }
 
+/// The random policy's controls, in the order it draws them.
+const CONTROLS: [&str; 3] = ["wait", "move_left", "move_right"];
+
 #[test]
 fn random_policy_does_clearly_worse() {
+    // One generator across the five runs.
     let mut rng = gw_core::Rng::new(99, 7);
     let mut total = 0.0;
     for seed in 1..=5 {
-        let r = testkit::play(ID, "05_03", seed, |_| {
-            let a = ["wait", "move_left", "move_right"][rng.index(3)];
-            Some(serde_json::json!({"action": a}))
-        });
+        let r = testkit::play(
+            ID,
+            "05_03",
+            seed,
+            testkit::random_policy(&CONTROLS, &mut rng),
+        );
         total += r.best_score;
     }
     assert!(total / 5.0 < 0.6, "random mean progress {}", total / 5.0);
@@ -291,28 +296,12 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert results per task and seed"]
 fn tune_report() {
-    for task in ["05_01", "05_02", "05_03", "05_04", "05_05"] {
-        let rs: Vec<String> = (1..=10)
-            .map(|seed| {
-                let r = testkit::play_expert(ID, task, seed);
-                format!(
-                    "{}:{:.2}/{}/{}",
-                    r.success as u8, r.best_score, r.steps, r.episodes
-                )
-            })
-            .collect();
-        println!("{task} {}", rs.join(" "));
-    }
+    testkit::expert_report(ID, 1..=10);
     let mut rng = gw_core::Rng::new(99, 7);
     for task in ["05_01", "05_05"] {
         let rs: Vec<String> = (1..=5)
             .map(|seed| {
-                let r = testkit::play(ID, task, seed, |_| {
-                    Some({
-                        let a = ["wait", "move_left", "move_right"][rng.index(3)];
-                        serde_json::json!({"action": a})
-                    })
-                });
+                let r = testkit::play(ID, task, seed, testkit::random_policy(&CONTROLS, &mut rng));
                 format!("{:.2}", r.best_score)
             })
             .collect();
@@ -323,12 +312,7 @@ fn tune_report() {
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "05_05", 1);
-    for _ in 0..30 {
-        let p = s.expert_payload();
-        s.step(Interface::Generalist, Some(&p)).unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/breakout.png"));
+    let s = testkit::save_frame_after(ID, "05_05", 1, 30, "/tmp/breakout.png");
     let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
     let t0 = std::time::Instant::now();
     for _ in 0..100 {

@@ -310,31 +310,6 @@ impl CoreBall {
     }
 }
 
-/// A thin pin from the core to a ball. Drawn without anti-aliasing: long
-/// anti-aliased diagonals cost tiny-skia ~0.1 ms each, and a crowded core
-/// has twenty or more of them.
-fn pin_line(pm: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32) {
-    let mut pb = tiny_skia::PathBuilder::new();
-    pb.move_to(x0, y0);
-    pb.line_to(x1, y1);
-    if let Some(path) = pb.finish() {
-        let mut paint = tiny_skia::Paint::default();
-        paint.set_color_rgba8(25, 25, 30, 255);
-        paint.anti_alias = false;
-        let stroke = tiny_skia::Stroke {
-            width: 2.0,
-            ..tiny_skia::Stroke::default()
-        };
-        pm.stroke_path(
-            &path,
-            &paint,
-            &stroke,
-            tiny_skia::Transform::identity(),
-            None,
-        );
-    }
-}
-
 impl Game for CoreBall {
     fn game_id(&self) -> &'static str {
         ID
@@ -475,7 +450,9 @@ impl Game for CoreBall {
         );
         for b in &self.stuck {
             let (x, y) = self.world_pos(b.angle);
-            pin_line(pm, cx, cy, x, y);
+            // Thin pins without anti-aliasing: long anti-aliased diagonals
+            // cost ~0.1 ms each, and a crowded core has twenty or more.
+            draw::line_aliased(pm, (cx, cy), (x, y), 2.0, rgb(25, 25, 30));
         }
         for b in &self.stuck {
             let (x, y) = self.world_pos(b.angle);

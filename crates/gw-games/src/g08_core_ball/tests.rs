@@ -203,16 +203,17 @@ fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
 }
 
+/// The random policy's controls, in the order it draws them.
+const CONTROLS: [&str; 2] = ["wait", "shoot"];
+
 #[test]
 fn random_policy_does_clearly_worse() {
+    // One generator across all ten runs.
     let mut rng = gw_core::Rng::new(99, 7);
     let mut wins = 0;
     for task in ["08_03", "08_05"] {
         for seed in 1..=5 {
-            let r = testkit::play(ID, task, seed, |_| {
-                let a = ["wait", "shoot"][rng.index(2)];
-                Some(serde_json::json!({"action": a}))
-            });
+            let r = testkit::play(ID, task, seed, testkit::random_policy(&CONTROLS, &mut rng));
             wins += r.success as u32;
         }
     }
@@ -239,28 +240,12 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert results per task and seed"]
 fn tune_report() {
-    for task in ["08_01", "08_02", "08_03", "08_04", "08_05"] {
-        let rs: Vec<String> = (1..=10)
-            .map(|seed| {
-                let r = testkit::play_expert(ID, task, seed);
-                format!(
-                    "{}:{}/{}/{}",
-                    r.success as u8, r.best_score, r.steps, r.episodes
-                )
-            })
-            .collect();
-        println!("{task} {}", rs.join(" "));
-    }
+    testkit::expert_report(ID, 1..=10);
     let mut rng = gw_core::Rng::new(99, 7);
     for task in ["08_01", "08_03", "08_05"] {
         let rs: Vec<String> = (1..=5)
             .map(|seed| {
-                let r = testkit::play(ID, task, seed, |_| {
-                    Some({
-                        let a = ["wait", "shoot"][rng.index(2)];
-                        serde_json::json!({"action": a})
-                    })
-                });
+                let r = testkit::play(ID, task, seed, testkit::random_policy(&CONTROLS, &mut rng));
                 format!("{}", r.best_score)
             })
             .collect();
@@ -271,13 +256,7 @@ fn tune_report() {
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "08_05", 1);
-    for _ in 0..20 {
-        let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/coreball.png"));
+    let s = testkit::save_frame_after(ID, "08_05", 1, 20, "/tmp/coreball.png");
     let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
     let t0 = std::time::Instant::now();
     for _ in 0..100 {

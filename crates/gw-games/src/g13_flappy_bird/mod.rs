@@ -619,27 +619,17 @@ fn ground_strip() -> &'static Pixmap {
     })
 }
 
-/// Copy a screen-wide window of `strip`, starting at column `offset`, into
-/// the frame rows from `y0` down (one slice copy per row).
-fn blit_strip(pm: &mut Pixmap, strip: &Pixmap, offset: u32, y0: u32) {
-    let (fw, sw) = (pm.width() as usize * 4, strip.width() as usize * 4);
-    let off = offset as usize * 4;
-    let src = strip.data();
-    let dst = pm.data_mut();
-    for row in 0..strip.height() as usize {
-        let d = (y0 as usize + row) * fw;
-        let s = row * sw + off;
-        dst[d..d + fw].copy_from_slice(&src[s..s + fw]);
-    }
-}
-
 fn render(g: &FlappyBird, pm: &mut Pixmap) {
     let w = &g.world;
     let scroll = w.distance.max(0.0) as u64;
-    blit_strip(
+    // Screen-wide windows of the pre-drawn strips, scrolled.
+    let frame_w = pm.width();
+    draw::copy_layer(
         pm,
         scenery_strip(),
         (scroll / 4 % SCENERY_PERIOD as u64) as u32,
+        frame_w,
+        0,
         CEILING_Y as u32,
     );
     for p in &w.pipes {
@@ -647,10 +637,12 @@ fn render(g: &FlappyBird, pm: &mut Pixmap) {
             render_pipe(pm, p);
         }
     }
-    blit_strip(
+    draw::copy_layer(
         pm,
         ground_strip(),
         (scroll % GROUND_PERIOD as u64) as u32,
+        frame_w,
+        0,
         GROUND_Y as u32,
     );
 

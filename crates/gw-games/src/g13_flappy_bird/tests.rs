@@ -1,6 +1,5 @@
 use super::*;
 use crate::testkit;
-use gw_core::registry::Interface;
 
 fn game(seed: u64) -> FlappyBird {
     let mut g = FlappyBird::new();
@@ -199,19 +198,7 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert and random scores while tuning"]
 fn report_scores() {
-    let reg = testkit::registry();
-    for t in reg.tasks_of(ID) {
-        let res: Vec<_> = (1..=30)
-            .map(|s| testkit::play_expert(ID, &t.id, s))
-            .collect();
-        println!(
-            "{} expert: {:?}",
-            t.id,
-            res.iter()
-                .map(|r| (r.success, r.best_score, r.steps, r.episodes))
-                .collect::<Vec<_>>()
-        );
-    }
+    testkit::expert_report(ID, 1..=30);
     for seed in 1..=10 {
         let mut rng = Rng::new(seed, 77);
         let r = testkit::play(ID, "13_05", seed, |_| {
@@ -231,13 +218,8 @@ fn report_scores() {
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {
-    let mut s = testkit::stepper(ID, "13_05", 1);
-    testkit::save_frame(&s, std::path::Path::new("/tmp/flappy_ready.png"));
-    for _ in 0..30 {
-        let p = s.expert_payload();
-        s.step(Interface::Generalist, Some(&p)).unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/flappy_mid.png"));
+    testkit::save_frame_after(ID, "13_05", 1, 0, "/tmp/flappy_ready.png");
+    testkit::save_frame_after(ID, "13_05", 1, 30, "/tmp/flappy_mid.png");
     // Game over: flap into the ceiling until a pipe is hit (before any reset).
     let mut g = game(1);
     while !g.state().terminal.is_terminal {
@@ -245,8 +227,5 @@ fn save_sample_frames() {
         g.advance(200);
         key(&mut g, false);
     }
-    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
-    g.render(&mut pm);
-    let png = gw_core::frame::encode_png(&gw_core::frame::pixmap_rgb(&pm), 1280, 720);
-    std::fs::write("/tmp/flappy_over.png", png).unwrap();
+    testkit::save_game_frame(&g, "/tmp/flappy_over.png");
 }

@@ -43,59 +43,9 @@ const MAX_QUEUED_TURNS: usize = 3;
 
 pub type Cell = (i32, i32);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    Up,
-    Down,
-    Left,
-    Right,
-}
+pub use crate::grid::Dir;
 
 pub const DIRS: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
-
-impl Dir {
-    pub fn delta(self) -> Cell {
-        match self {
-            Dir::Up => (0, -1),
-            Dir::Down => (0, 1),
-            Dir::Left => (-1, 0),
-            Dir::Right => (1, 0),
-        }
-    }
-    pub fn opposite(self) -> Dir {
-        match self {
-            Dir::Up => Dir::Down,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-            Dir::Right => Dir::Left,
-        }
-    }
-    pub fn control_id(self) -> &'static str {
-        match self {
-            Dir::Up => "move_up",
-            Dir::Down => "move_down",
-            Dir::Left => "move_left",
-            Dir::Right => "move_right",
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Dir::Up => "up",
-            Dir::Down => "down",
-            Dir::Left => "left",
-            Dir::Right => "right",
-        }
-    }
-    fn from_key(key: &str) -> Option<Dir> {
-        match key {
-            "ArrowUp" => Some(Dir::Up),
-            "ArrowDown" => Some(Dir::Down),
-            "ArrowLeft" => Some(Dir::Left),
-            "ArrowRight" => Some(Dir::Right),
-            _ => None,
-        }
-    }
-}
 
 pub fn in_bounds(c: Cell) -> bool {
     c.0 >= 0 && c.0 < BW && c.1 >= 0 && c.1 < BH
@@ -374,7 +324,7 @@ impl Game for Snake {
         }
         match event {
             InputEvent::KeyDown { key } => {
-                if let Some(d) = Dir::from_key(key) {
+                if let Some(d) = Dir::from_arrow_key(key) {
                     self.turn(d);
                 }
             }
@@ -507,14 +457,12 @@ impl Game for Snake {
                 Align::Center,
             );
         }
-        if self.terminal.is_terminal {
-            let msg = if self.terminal.outcome == Some(Outcome::Success) {
-                "YOU WIN"
-            } else {
-                "GAME OVER"
-            };
-            draw::banner(pm, msg, &format!("Apples eaten: {}", self.score));
-        }
+        draw::end_banner(
+            pm,
+            &self.terminal,
+            "YOU WIN",
+            &format!("Apples eaten: {}", self.score),
+        );
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {

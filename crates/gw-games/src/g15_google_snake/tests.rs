@@ -148,15 +148,7 @@ fn expert_solves_every_task() {
 
 #[test]
 fn random_policy_does_clearly_worse() {
-    let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
-    let mut wins = 0;
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "15_03", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        wins += r.success as u32;
-    }
+    let wins = testkit::random_policy_wins(ID, "15_03", 1..=5, &testkit::WAIT_AND_MOVES, 99);
     assert!(wins <= 1, "random policy solved 15_03 {wins}/5 times");
 }
 
@@ -180,30 +172,12 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert results for tuning"]
 fn expert_report() {
-    let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "15_01", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        println!("random 15_01 seed {seed}: {r:?}");
-    }
-    for t in ["15_01", "15_02", "15_03", "15_04", "15_05"] {
-        for seed in 1..=10 {
-            let r = testkit::play_expert(ID, t, seed);
-            println!("{t} seed {seed}: {r:?}");
-        }
-    }
+    testkit::random_report(ID, 1..=5, &testkit::WAIT_AND_MOVES, 99);
+    testkit::expert_report(ID, 1..=10);
 }
 
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "15_05", 1);
-    for _ in 0..40 {
-        let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/snake.png"));
+    testkit::save_frame_after(ID, "15_05", 1, 40, "/tmp/snake.png");
 }

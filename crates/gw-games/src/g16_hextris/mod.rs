@@ -373,49 +373,6 @@ fn darker(c: Rgb) -> Rgb {
     )
 }
 
-/// Filled polygon without anti-aliasing: tiny-skia's anti-aliased path fill
-/// costs milliseconds for large diagonal shapes, this costs microseconds.
-fn poly(pm: &mut Pixmap, pts: &[(f32, f32)], c: Rgb) {
-    if pts.len() < 3 {
-        return;
-    }
-    let mut pb = tiny_skia::PathBuilder::new();
-    pb.move_to(pts[0].0, pts[0].1);
-    for &(x, y) in &pts[1..] {
-        pb.line_to(x, y);
-    }
-    pb.close();
-    if let Some(path) = pb.finish() {
-        let mut paint = tiny_skia::Paint::default();
-        paint.set_color(tiny_skia::Color::from_rgba8(c.0, c.1, c.2, c.3));
-        paint.anti_alias = false;
-        pm.fill_path(
-            &path,
-            &paint,
-            tiny_skia::FillRule::Winding,
-            tiny_skia::Transform::identity(),
-            None,
-        );
-    }
-}
-
-/// A straight line as a thin filled quad (much cheaper than a stroked path).
-fn thin_line(pm: &mut Pixmap, a: (f32, f32), b: (f32, f32), width: f32, c: Rgb) {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = (dx * dx + dy * dy).sqrt().max(1e-3);
-    let (nx, ny) = (-dy / len * width / 2.0, dx / len * width / 2.0);
-    poly(
-        pm,
-        &[
-            (a.0 + nx, a.1 + ny),
-            (b.0 + nx, b.1 + ny),
-            (b.0 - nx, b.1 - ny),
-            (a.0 - nx, a.1 - ny),
-        ],
-        c,
-    );
-}
-
 impl Game for Hextris {
     fn game_id(&self) -> &'static str {
         ID
@@ -579,14 +536,14 @@ impl Game for Hextris {
         );
         // Lane guides and the outer limit.
         let limit = HEX_R + MAX_ROWS as f64 * BLOCK_H;
-        poly(pm, &hexagon(limit + 3.0), rgb(214, 219, 223));
-        poly(pm, &hexagon(limit), rgb(228, 232, 234));
+        draw::polygon_aliased(pm, &hexagon(limit + 3.0), rgb(214, 219, 223));
+        draw::polygon_aliased(pm, &hexagon(limit), rgb(228, 232, 234));
         for k in 0..6 {
             let a = (-60.0 + 60.0 * k as f64).to_radians();
             let (c, s) = (libm::cos(a) as f32, libm::sin(a) as f32);
             let r0 = (HEX_R / libm::cos(30f64.to_radians())) as f32;
             let r1 = (limit / libm::cos(30f64.to_radians())) as f32;
-            thin_line(
+            draw::line_aliased(
                 pm,
                 (CX + c * r0, CY + s * r0),
                 (CX + c * r1, CY + s * r1),
@@ -595,26 +552,26 @@ impl Game for Hextris {
             );
         }
         // Centre hexagon; a white notch marks side 0 so rotation is visible.
-        poly(pm, &hexagon(HEX_R), rgb(44, 62, 80));
+        draw::polygon_aliased(pm, &hexagon(HEX_R), rgb(44, 62, 80));
         let mark = segment(self.rotation as f64, HEX_R - 12.0, HEX_R - 5.0, 14.0);
-        poly(pm, &mark, rgb(236, 240, 241));
+        draw::polygon_aliased(pm, &mark, rgb(236, 240, 241));
         for (side, stack) in self.stacks.iter().enumerate() {
             let dir = ((side + self.rotation) % SIDES) as f64;
             for (row, &c) in stack.iter().enumerate() {
                 let d0 = HEX_R + row as f64 * BLOCK_H + 1.0;
                 let col = PALETTE[c as usize];
-                poly(pm, &segment(dir, d0, d0 + BLOCK_H - 2.0, 1.5), darker(col));
-                poly(pm, &segment(dir, d0 + 2.0, d0 + BLOCK_H - 4.0, 4.0), col);
+                draw::polygon_aliased(pm, &segment(dir, d0, d0 + BLOCK_H - 2.0, 1.5), darker(col));
+                draw::polygon_aliased(pm, &segment(dir, d0 + 2.0, d0 + BLOCK_H - 4.0, 4.0), col);
             }
         }
         for f in &self.falling {
             let col = PALETTE[f.color as usize];
-            poly(
+            draw::polygon_aliased(
                 pm,
                 &segment(f.lane as f64, f.dist, f.dist + BLOCK_H - 2.0, 1.5),
                 darker(col),
             );
-            poly(
+            draw::polygon_aliased(
                 pm,
                 &segment(f.lane as f64, f.dist + 2.0, f.dist + BLOCK_H - 4.0, 4.0),
                 col,

@@ -158,17 +158,12 @@ fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
 }
 
+/// The random policy's controls, in the order it draws them.
+const CONTROLS: [&str; 4] = ["wait", "rotate_left", "rotate_right", "accelerate"];
+
 #[test]
 fn random_play_falls_short() {
-    let ids = ["wait", "rotate_left", "rotate_right", "accelerate"];
-    let mut wins = 0;
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "16_01", seed, |_| {
-            Some(json!({"action": ids[rng.index(4)]}))
-        });
-        wins += r.success as u32;
-    }
+    let wins = testkit::random_policy_wins(ID, "16_01", 1..=5, &CONTROLS, 99);
     assert!(wins <= 1, "random play won {wins}/5");
 }
 
@@ -192,34 +187,12 @@ fn golden_frame() {
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "16_03", 1);
-    for _ in 0..30 {
-        let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/hextris.png"));
+    testkit::save_frame_after(ID, "16_03", 1, 30, "/tmp/hextris.png");
 }
 
 #[test]
 #[ignore = "prints expert and random scores for tuning"]
 fn tuning_report() {
-    for t in 1..=5 {
-        let task = format!("16_0{t}");
-        let mut line = format!("{task}: expert");
-        for seed in 1..=5 {
-            let r = testkit::play_expert(ID, &task, seed);
-            line += &format!(" {}/{}ep{}", r.best_score, r.steps, r.episodes);
-        }
-        line += " | random";
-        for seed in 1..=5 {
-            let mut rng = Rng::new(seed, 99);
-            let ids = ["wait", "rotate_left", "rotate_right", "accelerate"];
-            let r = testkit::play(ID, &task, seed, |_| {
-                Some(json!({"action": ids[rng.index(4)]}))
-            });
-            line += &format!(" {}e{}", r.best_score, r.episodes);
-        }
-        println!("{line}");
-    }
+    testkit::expert_report(ID, 1..=5);
+    testkit::random_report(ID, 1..=5, &CONTROLS, 99);
 }

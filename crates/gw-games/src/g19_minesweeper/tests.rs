@@ -314,17 +314,8 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert and random results while tuning"]
 fn report_scores() {
+    testkit::expert_report(ID, 1..=10);
     for t in testkit::registry().tasks_of(ID) {
-        let res: Vec<_> = (1..=10)
-            .map(|s| testkit::play_expert(ID, &t.id, s))
-            .collect();
-        println!(
-            "{} expert: {:?}",
-            t.id,
-            res.iter()
-                .map(|r| (r.success, r.best_score, r.steps, r.episodes))
-                .collect::<Vec<_>>()
-        );
         let res: Vec<_> = (1..=10)
             .map(|s| testkit::play(ID, &t.id, s, random_policy(s)))
             .collect();
@@ -358,8 +349,5 @@ fn save_sample_frames() {
     g.toggle_flag((0, 0));
     let mine = g.cells().find(|&c| g.is_mine(c)).unwrap();
     g.reveal(mine);
-    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
-    g.render(&mut pm);
-    let png = gw_core::frame::encode_png(&gw_core::frame::pixmap_rgb(&pm), 1280, 720);
-    std::fs::write("/tmp/mines_over.png", png).unwrap();
+    testkit::save_game_frame(&g, "/tmp/mines_over.png");
 }

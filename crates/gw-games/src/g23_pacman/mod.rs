@@ -96,54 +96,10 @@ pub enum Cell {
     Open,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dir {
-    Up,
-    Left,
-    Down,
-    Right,
-}
+pub use crate::grid::Dir;
 
 /// Ghost tie-break order (the arcade's: up, left, down, right).
 pub const DIRS: [Dir; 4] = [Dir::Up, Dir::Left, Dir::Down, Dir::Right];
-
-impl Dir {
-    pub fn delta(self) -> (i32, i32) {
-        match self {
-            Dir::Up => (0, -1),
-            Dir::Down => (0, 1),
-            Dir::Left => (-1, 0),
-            Dir::Right => (1, 0),
-        }
-    }
-    pub fn opposite(self) -> Dir {
-        match self {
-            Dir::Up => Dir::Down,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-            Dir::Right => Dir::Left,
-        }
-    }
-    pub fn control_id(self) -> &'static str {
-        match self {
-            Dir::Up => "move_up",
-            Dir::Down => "move_down",
-            Dir::Left => "move_left",
-            Dir::Right => "move_right",
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Dir::Up => "up",
-            Dir::Down => "down",
-            Dir::Left => "left",
-            Dir::Right => "right",
-        }
-    }
-    fn horizontal(self) -> bool {
-        matches!(self, Dir::Left | Dir::Right)
-    }
-}
 
 pub type Grid = [[Cell; W]; H];
 
@@ -1010,13 +966,7 @@ impl Pacman {
         // copy its rows into the frame.
         static LAYER: std::sync::OnceLock<Pixmap> = std::sync::OnceLock::new();
         let layer = LAYER.get_or_init(|| wall_layer(&self.cells));
-        let (lw, fw) = (layer.width() as usize * 4, pm.width() as usize * 4);
-        let (ox, oy) = (MAZE_X as usize * 4, MAZE_Y as usize);
-        let data = pm.data_mut();
-        for (row, src) in layer.data().chunks_exact(lw).enumerate() {
-            let at = (oy + row) * fw + ox;
-            data[at..at + lw].copy_from_slice(src);
-        }
+        draw::copy_layer(pm, layer, 0, layer.width(), MAZE_X as u32, MAZE_Y as u32);
         let pellet = rgb(255, 200, 180);
         for y in 0..H {
             for x in 0..W {
@@ -1273,12 +1223,8 @@ impl Game for Pacman {
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } => {
-                let dir = match key.as_str() {
-                    "ArrowUp" => Dir::Up,
-                    "ArrowDown" => Dir::Down,
-                    "ArrowLeft" => Dir::Left,
-                    "ArrowRight" => Dir::Right,
-                    _ => return,
+                let Some(dir) = Dir::from_arrow_key(key) else {
+                    return;
                 };
                 self.steer(dir);
             }

@@ -253,14 +253,7 @@ fn expert_solves_every_task() {
 #[test]
 fn random_policy_does_clearly_worse() {
     let ids = ["move_up", "move_down", "move_left", "move_right", "wait"];
-    let mut wins = 0;
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "23_03", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        wins += r.success as u32;
-    }
+    let wins = testkit::random_policy_wins(ID, "23_03", 1..=5, &ids, 99);
     assert!(wins <= 1, "random policy won {wins}/5");
 }
 
@@ -284,32 +277,13 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert scores for tuning"]
 fn expert_report() {
-    for task in ["23_01", "23_02", "23_03", "23_04", "23_05"] {
-        let rs: Vec<String> = (1..=10)
-            .map(|s| {
-                let r = testkit::play_expert(ID, task, s);
-                format!(
-                    "{}{}@{}e{}",
-                    r.best_score,
-                    if r.success { "+" } else { "" },
-                    r.steps,
-                    r.episodes
-                )
-            })
-            .collect();
-        println!("{task}: {}", rs.join("  "));
-    }
+    testkit::expert_report(ID, 1..=10);
 }
 
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "23_05", 1);
-    for _ in 0..40 {
-        let p = s.expert_payload();
-        s.step(Interface::Generalist, Some(&p)).unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/pacman.png"));
+    testkit::save_frame_after(ID, "23_05", 1, 40, "/tmp/pacman.png");
 }
 
 #[test]

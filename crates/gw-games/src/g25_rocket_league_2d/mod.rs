@@ -784,7 +784,7 @@ impl Game for RocketLeague {
             render_arena(&mut a);
             a
         });
-        pm.data_mut().copy_from_slice(arena.data());
+        draw::copy_layer(pm, arena, 0, arena.width(), 0, 0);
         let secs = self.time_left_ms.div_ceil(1000);
         draw::hud(
             pm,

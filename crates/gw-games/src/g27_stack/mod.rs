@@ -347,65 +347,22 @@ impl Stack {
             )
         };
         let p = |x, y, z| self.project(x, y, z);
-        poly(
+        draw::polygon_aliased(
             pm,
             &[p(x1, y0, z0), p(x1, y1, z0), p(x1, y1, z1), p(x1, y0, z1)],
             shade(top, 78),
         );
-        poly(
+        draw::polygon_aliased(
             pm,
             &[p(x0, y0, z1), p(x1, y0, z1), p(x1, y1, z1), p(x0, y1, z1)],
             shade(top, 62),
         );
-        poly(
+        draw::polygon_aliased(
             pm,
             &[p(x0, y1, z0), p(x1, y1, z0), p(x1, y1, z1), p(x0, y1, z1)],
             shade(top, 100),
         );
     }
-}
-
-/// Filled polygon without anti-aliasing: tiny-skia's anti-aliased path fill
-/// costs milliseconds for large diagonal shapes, this costs microseconds.
-fn poly(pm: &mut Pixmap, pts: &[(f32, f32)], c: Rgb) {
-    if pts.len() < 3 {
-        return;
-    }
-    let mut pb = tiny_skia::PathBuilder::new();
-    pb.move_to(pts[0].0, pts[0].1);
-    for &(x, y) in &pts[1..] {
-        pb.line_to(x, y);
-    }
-    pb.close();
-    if let Some(path) = pb.finish() {
-        let mut paint = tiny_skia::Paint::default();
-        paint.set_color(tiny_skia::Color::from_rgba8(c.0, c.1, c.2, c.3));
-        paint.anti_alias = false;
-        pm.fill_path(
-            &path,
-            &paint,
-            tiny_skia::FillRule::Winding,
-            tiny_skia::Transform::identity(),
-            None,
-        );
-    }
-}
-
-/// A straight line as a thin filled quad (much cheaper than a stroked path).
-fn thin_line(pm: &mut Pixmap, a: (f32, f32), b: (f32, f32), width: f32, c: Rgb) {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = (dx * dx + dy * dy).sqrt().max(1e-3);
-    let (nx, ny) = (-dy / len * width / 2.0, dx / len * width / 2.0);
-    poly(
-        pm,
-        &[
-            (a.0 + nx, a.1 + ny),
-            (b.0 + nx, b.1 + ny),
-            (b.0 - nx, b.1 - ny),
-            (a.0 - nx, a.1 - ny),
-        ],
-        c,
-    );
 }
 
 impl Game for Stack {
@@ -559,7 +516,7 @@ impl Game for Stack {
             ];
             for k in 0..4 {
                 let (a, b) = (pts[k], pts[(k + 1) % 4]);
-                thin_line(pm, a, b, 2.0, rgba(255, 255, 255, 200));
+                draw::line_aliased(pm, a, b, 2.0, rgba(255, 255, 255, 200));
             }
         }
         for d in self.debris.iter().filter(|d| !behind(d)) {

@@ -162,14 +162,13 @@ fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
 }
 
+/// The random policy's controls, in the order it draws them.
+const CONTROLS: [&str; 2] = ["wait", "drop_block"];
+
 #[test]
 fn random_play_falls_short() {
-    let ids = ["wait", "drop_block"];
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "27_01", seed, |_| {
-            Some(json!({"action": ids[rng.index(2)]}))
-        });
+    let results = testkit::play_random(ID, "27_01", 1..=5, &CONTROLS, 99);
+    for (seed, r) in (1..=5).zip(results) {
         assert!(
             !r.success,
             "random play built {} on seed {seed}",
@@ -198,34 +197,12 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints expert and random scores for tuning"]
 fn tuning_report() {
-    for t in 1..=5 {
-        let task = format!("27_0{t}");
-        let mut line = format!("{task}: expert");
-        for seed in 1..=5 {
-            let r = testkit::play_expert(ID, &task, seed);
-            line += &format!(" {}/{}ep{}", r.best_score, r.steps, r.episodes);
-        }
-        line += " | random";
-        for seed in 1..=5 {
-            let mut rng = Rng::new(seed, 99);
-            let ids = ["wait", "drop_block"];
-            let r = testkit::play(ID, &task, seed, |_| {
-                Some(json!({"action": ids[rng.index(2)]}))
-            });
-            line += &format!(" {}e{}", r.best_score, r.episodes);
-        }
-        println!("{line}");
-    }
+    testkit::expert_report(ID, 1..=5);
+    testkit::random_report(ID, 1..=5, &CONTROLS, 99);
 }
 
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "27_05", 1);
-    for _ in 0..43 {
-        let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/stack.png"));
+    testkit::save_frame_after(ID, "27_05", 1, 43, "/tmp/stack.png");
 }

@@ -503,9 +503,17 @@ impl Tetris {
 
 // ---------------------------------------------------------------- rendering
 
-const CELL: f32 = 30.0;
-const WELL_X: f32 = 490.0;
-const WELL_Y: f32 = 78.0;
+const CELL: f32 = 29.0;
+const WELL_X: f32 = 495.0;
+/// Top of the visible 20 rows; the two hidden rows are drawn as a faded strip
+/// above it, so a piece that has just spawned shows all four blocks.
+const WELL_Y: f32 = 126.0;
+
+/// Screen y of board row `y` (rows `0..HIDDEN` land in the strip above the
+/// visible field).
+fn row_y(y: i32) -> f32 {
+    WELL_Y + (y - HIDDEN as i32) as f32 * CELL
+}
 
 fn piece_color(kind: u8) -> Rgb {
     match kind {
@@ -750,30 +758,33 @@ impl Game for Tetris {
             ],
         );
         let (ww, wh) = (W as f32 * CELL, VISIBLE as f32 * CELL);
+        let strip_h = HIDDEN as f32 * CELL;
+        let top = WELL_Y - strip_h;
         draw::rect(
             pm,
             WELL_X - 6.0,
-            WELL_Y - 6.0,
+            top - 6.0,
             ww + 12.0,
-            wh + 12.0,
+            strip_h + wh + 12.0,
             rgb(120, 126, 150),
         );
+        draw::rect(pm, WELL_X, top, ww, strip_h, rgb(40, 43, 58));
         draw::rect(pm, WELL_X, WELL_Y, ww, wh, rgb(10, 11, 18));
         for c in 1..W {
             let x = WELL_X + c as f32 * CELL;
-            draw::rect(pm, x, WELL_Y, 1.0, wh, rgb(30, 33, 46));
+            draw::rect(pm, x, top, 1.0, strip_h + wh, rgb(30, 33, 46));
         }
-        for r in 1..VISIBLE {
-            let y = WELL_Y + r as f32 * CELL;
+        for r in 1..H {
+            let y = top + r as f32 * CELL;
             draw::rect(pm, WELL_X, y, ww, 1.0, rgb(30, 33, 46));
         }
-        for (r, row) in self.board[HIDDEN..].iter().enumerate() {
+        for (r, row) in self.board.iter().enumerate() {
             for (c, &v) in row.iter().enumerate() {
                 if v != 0 {
                     block(
                         pm,
                         WELL_X + c as f32 * CELL,
-                        WELL_Y + r as f32 * CELL,
+                        row_y(r as i32),
                         CELL,
                         piece_color(v - 1),
                     );
@@ -784,42 +795,32 @@ impl Game for Tetris {
             let ghost = p.dropped(&self.board);
             let col = piece_color(p.kind);
             for (x, y) in ghost.blocks() {
-                if y >= HIDDEN as i32 {
-                    let (px, py) = (
-                        WELL_X + x as f32 * CELL,
-                        WELL_Y + (y - HIDDEN as i32) as f32 * CELL,
-                    );
-                    draw::rect(
-                        pm,
-                        px + 2.0,
-                        py + 2.0,
-                        CELL - 4.0,
-                        CELL - 4.0,
-                        rgba(col.0, col.1, col.2, 60),
-                    );
-                    draw::rect_outline(
-                        pm,
-                        px + 2.0,
-                        py + 2.0,
-                        CELL - 4.0,
-                        CELL - 4.0,
-                        2.0,
-                        rgba(col.0, col.1, col.2, 170),
-                    );
-                }
+                let (px, py) = (WELL_X + x as f32 * CELL, row_y(y));
+                draw::rect(
+                    pm,
+                    px + 2.0,
+                    py + 2.0,
+                    CELL - 4.0,
+                    CELL - 4.0,
+                    rgba(col.0, col.1, col.2, 60),
+                );
+                draw::rect_outline(
+                    pm,
+                    px + 2.0,
+                    py + 2.0,
+                    CELL - 4.0,
+                    CELL - 4.0,
+                    2.0,
+                    rgba(col.0, col.1, col.2, 170),
+                );
             }
             for (x, y) in p.blocks() {
-                if y >= HIDDEN as i32 {
-                    block(
-                        pm,
-                        WELL_X + x as f32 * CELL,
-                        WELL_Y + (y - HIDDEN as i32) as f32 * CELL,
-                        CELL,
-                        col,
-                    );
-                }
+                block(pm, WELL_X + x as f32 * CELL, row_y(y), CELL, col);
             }
         }
+        // Fade the hidden rows and mark where the visible field starts.
+        draw::rect(pm, WELL_X, top, ww, strip_h, rgba(18, 20, 30, 110));
+        draw::rect(pm, WELL_X, WELL_Y - 1.0, ww, 2.0, rgb(120, 126, 150));
         // Hold box (left).
         side_box(pm, 290.0, 78.0, 170.0, 140.0, "HOLD");
         if let Some(k) = self.hold {

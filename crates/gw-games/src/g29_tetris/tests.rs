@@ -243,6 +243,18 @@ fn start_level_comes_from_config() {
     assert_eq!(game(1).state().game_state["level"], 1);
 }
 
+/// Every control of the Tetris action space, for the random policy.
+const CONTROLS: [&str; 8] = [
+    "wait",
+    "move_left",
+    "move_right",
+    "soft_drop",
+    "rotate_cw",
+    "rotate_ccw",
+    "hard_drop",
+    "hold_piece",
+];
+
 #[test]
 fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
@@ -250,24 +262,7 @@ fn expert_solves_every_task() {
 
 #[test]
 fn random_policy_does_clearly_worse() {
-    let ids = [
-        "wait",
-        "move_left",
-        "move_right",
-        "soft_drop",
-        "rotate_cw",
-        "rotate_ccw",
-        "hard_drop",
-        "hold_piece",
-    ];
-    let mut wins = 0;
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "29_01", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        wins += r.success as u32;
-    }
+    let wins = testkit::random_policy_wins(ID, "29_01", 1..=5, &CONTROLS, 99);
     assert!(wins <= 1, "random policy solved 29_01 {wins}/5 times");
 }
 
@@ -284,46 +279,19 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "2918f1efeb74b3f624e8097e13091b6230fbb96ebbbef3038b4d64d27e3614b7"
+        "7c2efce5ee8609324bba30a8d43b07ff59bed07c9c272790eeafe80640490469"
     );
 }
 
 #[test]
 #[ignore = "prints expert results for tuning"]
 fn expert_report() {
-    let ids = [
-        "wait",
-        "move_left",
-        "move_right",
-        "soft_drop",
-        "rotate_cw",
-        "rotate_ccw",
-        "hard_drop",
-        "hold_piece",
-    ];
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "29_01", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        println!("random 29_01 seed {seed}: {r:?}");
-    }
-    for t in ["29_01", "29_02", "29_03", "29_04", "29_05"] {
-        for seed in 1..=5 {
-            let r = testkit::play_expert(ID, t, seed);
-            println!("{t} seed {seed}: {r:?}");
-        }
-    }
+    testkit::random_report(ID, 1..=5, &CONTROLS, 99);
+    testkit::expert_report(ID, 1..=5);
 }
 
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
-    let mut s = testkit::stepper(ID, "29_05", 1);
-    for _ in 0..45 {
-        let p = s.expert_payload();
-        s.step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/tetris.png"));
+    testkit::save_frame_after(ID, "29_05", 1, 45, "/tmp/tetris.png");
 }

@@ -302,12 +302,8 @@ fn save_sample_frames() {
     let p = json!({"action": "type_text", "text": "sh"});
     s.step(Interface::Generalist, Some(&p)).unwrap();
     testkit::save_frame(&s, std::path::Path::new("/tmp/wordle.png"));
-    let mut s = testkit::stepper(ID, "32_01", 3);
-    while s.finished().is_none() {
-        let p = s.expert_payload();
-        s.step(Interface::Generalist, Some(&p)).unwrap();
-    }
-    testkit::save_frame(&s, std::path::Path::new("/tmp/wordle_end.png"));
+    // Play to the end of the puzzle.
+    testkit::save_frame_after(ID, "32_01", 3, u32::MAX, "/tmp/wordle_end.png");
 }
 
 #[test]

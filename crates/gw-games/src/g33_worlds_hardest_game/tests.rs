@@ -2,7 +2,6 @@ use super::engine::{Body, Level, TickEvent, line};
 use super::expert::{Act, Goal, plan, simulate};
 use super::*;
 use crate::testkit;
-use gw_core::registry::Interface;
 
 fn game(level: u32, seed: u64) -> WhgGame {
     let mut g = WhgGame::new(&VARIANT);
@@ -229,15 +228,7 @@ fn expert_solves_every_task() {
 
 #[test]
 fn random_policy_does_clearly_worse() {
-    let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
-    let mut wins = 0;
-    for seed in 1..=3 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "33_02", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        wins += r.success as u32;
-    }
+    let wins = testkit::random_policy_wins(ID, "33_02", 1..=3, &testkit::WAIT_AND_MOVES, 99);
     assert_eq!(wins, 0);
 }
 
@@ -275,40 +266,15 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints the expert's results per task"]
 fn report_expert() {
-    for task in ["33_01", "33_02", "33_03", "33_04", "33_05"] {
-        let r: Vec<String> = (1..=5)
-            .map(|seed| {
-                let r = testkit::play_expert(ID, task, seed);
-                format!("{}:{}", if r.success { "ok" } else { "FAIL" }, r.steps)
-            })
-            .collect();
-        let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
-        let random_wins = (1..=5)
-            .filter(|&seed| {
-                let mut rng = Rng::new(seed, 99);
-                testkit::play(ID, task, seed, |_| {
-                    Some(json!({"action": ids[rng.index(ids.len())]}))
-                })
-                .success
-            })
-            .count();
-        println!(
-            "{task}: expert {} | random wins {random_wins}/5",
-            r.join(" ")
-        );
-    }
+    testkit::expert_report(ID, 1..=5);
+    testkit::random_report(ID, 1..=5, &testkit::WAIT_AND_MOVES, 99);
 }
 
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {
     for task in ["33_01", "33_02", "33_03", "33_04", "33_05"] {
-        let mut s = testkit::stepper(ID, task, 1);
-        for _ in 0..8 {
-            let p = s.expert_payload();
-            s.step(Interface::Generalist, Some(&p)).unwrap();
-        }
-        testkit::save_frame(&s, std::path::Path::new(&format!("/tmp/whg_{task}.png")));
+        testkit::save_frame_after(ID, task, 1, 8, &format!("/tmp/whg_{task}.png"));
     }
 }
 

@@ -3,9 +3,7 @@ use super::*;
 use crate::g33_worlds_hardest_game::engine::TILE;
 use crate::testkit;
 use gw_core::action::InputEvent;
-use gw_core::registry::Interface;
-use gw_core::{Game, GameConfig, Outcome, Rng, Status, TaskInfo};
-use serde_json::json;
+use gw_core::{Game, GameConfig, Outcome, Status, TaskInfo};
 
 fn game(level: u32, seed: u64) -> WhgGame {
     let mut g = new_game();
@@ -155,15 +153,7 @@ fn expert_solves_every_task() {
 
 #[test]
 fn random_policy_does_clearly_worse() {
-    let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
-    let mut wins = 0;
-    for seed in 1..=5 {
-        let mut rng = Rng::new(seed, 99);
-        let r = testkit::play(ID, "34_05", seed, |_| {
-            Some(json!({"action": ids[rng.index(ids.len())]}))
-        });
-        wins += r.success as u32;
-    }
+    let wins = testkit::random_policy_wins(ID, "34_05", 1..=5, &testkit::WAIT_AND_MOVES, 99);
     assert!(wins <= 1, "random play won {wins}/5");
 }
 
@@ -188,44 +178,15 @@ fn golden_frame() {
 #[test]
 #[ignore = "prints the expert's results per task"]
 fn report_expert() {
-    for task in ["34_01", "34_02", "34_03", "34_04", "34_05"] {
-        let r: Vec<String> = (1..=5)
-            .map(|seed| {
-                let r = testkit::play_expert(ID, task, seed);
-                format!("{}:{}", if r.success { "ok" } else { "FAIL" }, r.steps)
-            })
-            .collect();
-        let ids = ["wait", "move_up", "move_down", "move_left", "move_right"];
-        let random_wins = (1..=5)
-            .filter(|&seed| {
-                let mut rng = Rng::new(seed, 99);
-                testkit::play(ID, task, seed, |_| {
-                    Some(json!({"action": ids[rng.index(ids.len())]}))
-                })
-                .success
-            })
-            .count();
-        println!(
-            "{task}: expert {} | random wins {random_wins}/5",
-            r.join(" ")
-        );
-    }
+    testkit::expert_report(ID, 1..=5);
+    testkit::random_report(ID, 1..=5, &testkit::WAIT_AND_MOVES, 99);
 }
 
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {
     for task in ["34_01", "34_04"] {
-        let mut s = testkit::stepper(ID, task, 1);
-        for _ in 0..8 {
-            let p = s.expert_payload();
-            s.step(Interface::Generalist, Some(&p)).unwrap();
-        }
-        testkit::save_frame(&s, std::path::Path::new(&format!("/tmp/whg2_{task}.png")));
+        testkit::save_frame_after(ID, task, 1, 8, &format!("/tmp/whg2_{task}.png"));
     }
-    let g = game(3, 1);
-    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
-    g.render(&mut pm);
-    let png = gw_core::frame::encode_png(&gw_core::frame::pixmap_rgb(&pm), 1280, 720);
-    std::fs::write("/tmp/whg2_level3.png", png).unwrap();
+    testkit::save_game_frame(&game(3, 1), "/tmp/whg2_level3.png");
 }
