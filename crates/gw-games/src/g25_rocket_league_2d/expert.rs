@@ -17,6 +17,10 @@ pub fn choose(g: &RocketLeague, _task: &TaskInfo) -> &'static str {
     let contact = BALL_R + CAR_W / 2.0;
     let dx = b.x - p.x;
     let airborne = b.y < GROUND - BALL_R - 40.0;
+    let on_roof = dx.abs() < CAR_W / 2.0 + 6.0 && b.y < p.top() && b.y > p.top() - BALL_R - 8.0;
+    if on_roof {
+        return "move_right"; // the ball rides along on the roof
+    }
     if dx > contact - 10.0 {
         // Behind the ball (our goal side).
         let over_roof = b.y < p.top() - BALL_R + 2.0;

@@ -43,7 +43,20 @@ pub const BALL_R: f64 = 26.0;
 const BALL_G: f64 = 1300.0;
 const BALL_BOUNCE: f64 = 0.55;
 const WALL_BOUNCE: f64 = 0.8;
+/// The walls above the goals are padded: a ball slammed into one drops
+/// rather than rebounding the length of the pitch.
+const SIDE_WALL_BOUNCE: f64 = 0.45;
+/// Share of the ball's sideways speed relative to a car that a roof contact
+/// takes away each tick: a ball on a roof rides along with the car.
+const ROOF_GRIP: f64 = 0.2;
 const BALL_ROLL_DECEL: f64 = 90.0;
+/// Proportional drag on the ball's horizontal speed (per second) on the
+/// ground and in the air: a loose ball slows down instead of rolling the
+/// length of the pitch.
+const BALL_GROUND_DRAG: f64 = 0.6;
+const BALL_AIR_DRAG: f64 = 0.3;
+/// Share of horizontal speed lost when the ball bounces on the ground.
+const BOUNCE_FRICTION: f64 = 0.12;
 const BALL_MAX_SPEED: f64 = 1500.0;
 
 // Cars.
@@ -60,7 +73,10 @@ const BOOST_DRAIN: f64 = 45.0;
 const BOOST_REGEN: f64 = 9.0;
 const JUMP_V: f64 = 740.0;
 const AIR_CONTROL: f64 = 0.45;
+/// Extra push a car gives the ball, in full once the car moves into it at
+/// `KICK_FULL_SPEED` or more; a parked car is a wall, not a kicker.
 const HIT_KICK: f64 = 170.0;
+const KICK_FULL_SPEED: f64 = 300.0;
 const HIT_LIFT: f64 = 160.0;
 
 // Opponent.
@@ -218,11 +234,18 @@ fn hit_ball(ball: &mut Ball, car: &Car) -> bool {
     let vn = rvx * nx + rvy * ny;
     if vn < 0.0 {
         let (rvx, rvy) = (rvx - 1.5 * vn * nx, rvy - 1.5 * vn * ny);
-        ball.vx = car.vx + rvx + nx * HIT_KICK;
-        ball.vy = car.vy + rvy + ny * HIT_KICK;
+        let push = (car.vx * nx + car.vy * ny).max(0.0);
+        let kick = HIT_KICK * (push / KICK_FULL_SPEED).min(1.0);
+        ball.vx = car.vx + rvx + nx * kick;
+        ball.vy = car.vy + rvy + ny * kick;
         if ny < 0.5 {
             ball.vy -= HIT_LIFT * (car.vx.abs() / DRIVE_MAX).min(1.5);
         }
+    }
+    if ny < -0.7 {
+        ball.vx = car.vx + (ball.vx - car.vx) * (1.0 - ROOF_GRIP);
+    }
+    {
         let s = (ball.vx * ball.vx + ball.vy * ball.vy).sqrt();
         if s > BALL_MAX_SPEED {
             ball.vx *= BALL_MAX_SPEED / s;
@@ -300,33 +323,90 @@ impl RocketLeague {
         }
     }
 
-    /// The scripted opponent: chase the ball from its goal side, defend
-    /// between the ball and its goal, head balls that drop on it.
+    /// Where the ball will be when it next comes down to car height (its
+    /// current position when it is already that low), ignoring walls.
+    fn ball_landing_x(&self) -> f64 {
+        let b = self.ball;
+        let h = GROUND - CAR_H - BALL_R; // centre height when touching a roof
+        let t = if b.y >= h {
+            0.0
+        } else {
+            // y + vy t + g t^2 / 2 = h, the later root.
+            let (a, bb, c) = (BALL_G / 2.0, b.vy, b.y - h);
+            (-bb + (bb * bb - 4.0 * a * c).max(0.0).sqrt()) / (2.0 * a)
+        };
+        (b.x + b.vx * t).clamp(LEFT + BALL_R, RIGHT - BALL_R)
+    }
+
+    /// The scripted opponent defends first: it keeps goal-side of the ball
+    /// (between the ball and the orange goal), races back — boosting — when
+    /// caught on the wrong side or when the ball flies at its goal, and only
+    /// plays the ball from its goal side, driving, heading or blocking it
+    /// towards the blue goal. On the wrong side it hops over a low ball
+    /// rather than knocking it on towards its own goal.
     fn opp_think(&mut self) {
         let (b, o) = (self.ball, self.opp);
-        let danger = b.x > MID - 120.0 || b.vx > 250.0;
-        self.opp_target = if danger {
-            if o.x > b.x + 20.0 {
-                b.x + 10.0 // goal side: drive into the ball
-            } else {
-                RIGHT - 70.0 // wrong side: run back towards its goal
-            }
+        let reach = CAR_W / 2.0 + BALL_R;
+        let land = self.ball_landing_x();
+        let front = b.x.max(land);
+        let goal_side = o.x > front + reach * 0.5;
+        let low = b.y > GROUND - CAR_H - BALL_R - 10.0;
+        let on_roof = (b.x - o.x).abs() < CAR_W / 2.0 + 4.0 && b.y < o.top() && b.y > o.top() - BALL_R - 8.0;
+        self.opp_target = if on_roof {
+            o.x - 200.0 // carry a ball on the roof away from the goal
+        } else if !goal_side {
+            // Wrong side: get back between the ball and the goal.
+            (front + reach + 80.0).min(RIGHT - 70.0)
+        } else if low && (b.x > MID + 80.0 || (self.player.x - b.x).abs() > 260.0) {
+            // Goal side with a loose ball, or one in its own half: drive it
+            // towards the blue goal.
+            b.x + 10.0
+        } else if low {
+            // The player is on the ball in the other half: shadow it, goal side.
+            (b.x + reach + 110.0).min(RIGHT - 70.0)
         } else {
-            ((b.x + RIGHT) / 2.0 + 60.0).clamp(MID + 40.0, RIGHT - 80.0)
+            // A ball in the air: be under where it comes down, on the goal side.
+            (land + reach * 0.5).min(RIGHT - 70.0)
         };
         self.opp_think_ms = 140 + self.rng.below(120) as u64;
     }
 
-    fn opp_control(&mut self) -> (f64, bool) {
+    /// Throttle, jump and boost for this tick.
+    fn opp_control(&mut self) -> (f64, bool, bool) {
         let (b, o) = (self.ball, self.opp);
+        let reach = CAR_W / 2.0 + BALL_R;
         let dx = self.opp_target - o.x;
         let t = if dx.abs() < 12.0 { 0.0 } else { dx.signum() };
-        // Jump to head a dropping ball or to hop over it when on the wrong side.
-        let close = (b.x - o.x).abs() < 90.0;
-        let above = b.y < o.top() - 30.0 && b.y > o.top() - 190.0;
-        let wrong_side = o.x < b.x && t > 0.0 && (b.x - o.x) < 140.0 && b.y > GROUND - 90.0;
-        let jump = o.on_ground && ((close && above && b.vy > -100.0) || wrong_side);
-        (t, jump)
+        let goal_side = o.x > b.x + 10.0;
+        let top = o.top();
+        // Head a ball dropping onto the roof, only from the goal side and when
+        // it is not flying on towards the goal, so it goes back the other way.
+        let header = goal_side
+            && (b.x - o.x).abs() < CAR_W / 2.0
+            && b.y < top - 40.0
+            && b.y > top - 180.0
+            && b.vy > -100.0
+            && b.vx < 100.0;
+        // Block a ball about to sail over the roof into the goal.
+        let closing = b.vx - o.vx;
+        let eta = (o.x - b.x - reach) / closing.max(1.0);
+        let block = goal_side
+            && o.x > RIGHT - 260.0
+            && closing > 150.0
+            && b.y + BALL_R < top + 5.0
+            && b.y > top - 150.0
+            && (0.0..0.2).contains(&eta);
+        // Wrong side with a low ball ahead: hop over it.
+        let gap = b.x - o.x;
+        let hop = !goal_side
+            && t > 0.0
+            && gap > reach - 30.0
+            && gap < reach + 80.0
+            && b.y > GROUND - 110.0;
+        let jump = o.on_ground && (header || block || hop);
+        // Race back when beaten by a ball heading for the goal.
+        let boost = t > 0.0 && o.on_ground && !goal_side && b.vx > 0.0;
+        (t, jump, boost)
     }
 
     fn ball_tick(&mut self) -> Option<bool> {
@@ -341,11 +421,14 @@ impl RocketLeague {
                 b.vy = if b.vy < 240.0 {
                     0.0
                 } else {
+                    b.vx *= 1.0 - BOUNCE_FRICTION;
                     -b.vy * BALL_BOUNCE
                 };
             }
-            let s = (b.vx.abs() - BALL_ROLL_DECEL * DT).max(0.0);
+            let s = (b.vx.abs() * (1.0 - BALL_GROUND_DRAG * DT) - BALL_ROLL_DECEL * DT).max(0.0);
             b.vx = b.vx.signum() * s;
+        } else {
+            b.vx *= 1.0 - BALL_AIR_DRAG * DT;
         }
         if b.y - BALL_R < CEILING {
             b.y = CEILING + BALL_R;
@@ -359,7 +442,7 @@ impl RocketLeague {
                 if beyond + BALL_R > 0.0 {
                     b.x = line - dir * BALL_R;
                     if b.vx * dir > 0.0 {
-                        b.vx = -b.vx * WALL_BOUNCE;
+                        b.vx = -b.vx * SIDE_WALL_BOUNCE;
                     }
                 }
             } else if beyond <= 0.0 {
@@ -423,11 +506,11 @@ impl RocketLeague {
         } else {
             self.opp_think_ms -= TICK_MS;
         }
-        let (ot, ojump) = self.opp_control();
+        let (ot, ojump, oboost) = self.opp_control();
         if ojump {
             self.opp.jump();
         }
-        self.opp.tick(ot, false, OPP_ACC, OPP_MAX);
+        self.opp.tick(ot, oboost, OPP_ACC, OPP_MAX);
         self.cars_bump();
         // Ball.
         let scored = self.ball_tick();

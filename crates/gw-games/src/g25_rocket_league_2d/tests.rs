@@ -301,3 +301,38 @@ fn timing_report() {
     s.idle(10_000);
     println!("advance {:?}/tick", t.elapsed() / 1000);
 }
+
+#[test]
+#[ignore = "prints a no-input trace for tuning the opponent"]
+fn idle_trace() {
+    let seed: u64 = std::env::var("RL_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let mut g = game(seed);
+    let mut last = (0, 0);
+    for i in 0..5000 {
+        g.advance(10);
+        if i % 5 == 0 || (g.goals_for, g.goals_against) != last {
+            println!(
+                "{:5} {}-{} ball ({:.0},{:.0} v{:.0},{:.0}) opp ({:.0},{:.0} v{:.0}) tgt {:.0} p {:.0}",
+                i,
+                g.goals_for,
+                g.goals_against,
+                g.ball.x,
+                g.ball.y,
+                g.ball.vx,
+                g.ball.vy,
+                g.opp.x,
+                g.opp.y,
+                g.opp.vx,
+                g.opp_target,
+                g.player.x
+            );
+        }
+        if g.goals_for > 0 {
+            break;
+        }
+        last = (g.goals_for, g.goals_against);
+    }
+}
