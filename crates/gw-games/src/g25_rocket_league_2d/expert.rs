@@ -49,6 +49,10 @@ pub fn choose(g: &RocketLeague, _task: &TaskInfo) -> &'static str {
     }
     // Wrong side: go back past the ball, hopping over it when low and close.
     let gap = p.x - b.x;
+    if airborne && gap.abs() < contact && p.x < LEFT + CAR_W / 2.0 + 30.0 {
+        // Pinned against our wall under a dropping ball: drive out so it lands behind us.
+        return "move_right";
+    }
     if !airborne && gap > -contact && gap < contact + 110.0 && p.on_ground && p.vx < -100.0 {
         return "jump";
     }

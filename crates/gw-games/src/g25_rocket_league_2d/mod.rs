@@ -80,7 +80,7 @@ const KICK_FULL_SPEED: f64 = 300.0;
 const HIT_LIFT: f64 = 160.0;
 
 // Opponent.
-pub const OPP_MAX: f64 = 400.0;
+pub const OPP_MAX: f64 = 340.0;
 const OPP_ACC: f64 = 1500.0;
 
 const MATCH_MS: u64 = 120_000;
@@ -351,7 +351,8 @@ impl RocketLeague {
         let front = b.x.max(land);
         let goal_side = o.x > front + reach * 0.5;
         let low = b.y > GROUND - CAR_H - BALL_R - 10.0;
-        let on_roof = (b.x - o.x).abs() < CAR_W / 2.0 + 4.0 && b.y < o.top() && b.y > o.top() - BALL_R - 8.0;
+        let on_roof =
+            (b.x - o.x).abs() < CAR_W / 2.0 + 4.0 && b.y < o.top() && b.y > o.top() - BALL_R - 8.0;
         self.opp_target = if on_roof {
             o.x - 200.0 // carry a ball on the roof away from the goal
         } else if !goal_side {
@@ -368,7 +369,7 @@ impl RocketLeague {
             // A ball in the air: be under where it comes down, on the goal side.
             (land + reach * 0.5).min(RIGHT - 70.0)
         };
-        self.opp_think_ms = 140 + self.rng.below(120) as u64;
+        self.opp_think_ms = 220 + self.rng.below(160) as u64;
     }
 
     /// Throttle, jump and boost for this tick.

@@ -165,7 +165,7 @@ fn clock_ends_match_with_outcome() {
 #[test]
 fn opponent_defends_and_chases() {
     let mut g = game(7);
-    // Ball deep in the player's half: the opponent stays back in its half.
+    // Ball deep in the player's half: the opponent stays goal-side of it.
     g.ball = Ball {
         x: 250.0,
         y: GROUND - BALL_R,
@@ -174,7 +174,12 @@ fn opponent_defends_and_chases() {
     };
     g.player.x = 150.0;
     g.advance(2000);
-    assert!(g.opp.x > MID, "opp at {}", g.opp.x);
+    assert!(
+        g.opp.x > g.ball.x + BALL_R,
+        "opp at {} ball {:?}",
+        g.opp.x,
+        g.ball
+    );
     // Ball in its half: it goes for the ball.
     let mut g = game(7);
     g.ball = Ball {
@@ -216,6 +221,28 @@ fn random_policy_does_clearly_worse() {
     let ids = ["move_left", "move_right", "jump", "boost", "wait"];
     let wins = testkit::random_policy_wins(ID, "25_03", 1..=5, &ids, 77);
     assert!(wins <= 1, "random policy won {wins}/5");
+}
+
+#[test]
+fn noop_policy_cannot_win() {
+    // A parked car must not collect own goals from the CPU.
+    let wins = testkit::random_policy_wins(ID, "25_01", 1..=5, &["wait"], 1);
+    assert_eq!(wins, 0, "always-wait won {wins}/5 of 25_01");
+    let goals: f64 = testkit::play_random(ID, "25_01", 1..=5, &["wait"], 1)
+        .iter()
+        .map(|r| r.best_score)
+        .sum();
+    assert_eq!(goals, 0.0);
+}
+
+#[test]
+fn random_stays_below_expert_on_25_01() {
+    let ids = ["move_left", "move_right", "jump", "boost", "wait"];
+    let random = testkit::random_policy_wins(ID, "25_01", 1..=5, &ids, 77);
+    let expert = (1..=5)
+        .filter(|&s| testkit::play_expert(ID, "25_01", s).success)
+        .count() as u32;
+    assert!(random < expert, "random {random}/5 vs expert {expert}/5");
 }
 
 #[test]
