@@ -181,6 +181,7 @@ enum Phase {
     Over,
 }
 
+#[derive(Clone)]
 pub struct RocketLeague {
     seed: u64,
     rng: Rng,
