@@ -1,7 +1,12 @@
-//! Scripted Rocket League 2D expert: get to the ball's own-goal side (left of it), then drive — boosting when far — through
-//! it towards the orange goal; jump into balls dropping just in front, hop
-//! over a grounded ball when caught on the wrong side, brake when about to
-//! run under an airborne ball. Reads only current positions and velocities.
+//! Scripted Rocket League 2D expert. Each step it tries every control, then
+//! every second control, on a copy of the game (the physics and the CPU are
+//! deterministic once a kickoff is set), lets a reactive heuristic play on for
+//! a few steps and keeps the first control of the best line: a goal soonest,
+//! else the ball furthest and fastest towards the orange goal with the car
+//! behind it. The heuristic gets to the ball's own-goal side (left of it), then
+//! drives — boosting when far — through it towards the orange goal; jumps
+//! into balls dropping just in front, hops over a grounded ball when caught on
+//! the wrong side, brakes when about to run under an airborne ball.
 
 use super::*;
 
