@@ -1,6 +1,7 @@
 //! Scripted Rocket League 2D expert. Each step it tries every control, then
-//! every second control, on a copy of the game (the physics and the CPU are
-//! deterministic once a kickoff is set), lets a reactive heuristic play on for
+//! every second control, on a copy of the game whose random stream is
+//! replaced (so it sees the physics and the CPU's policy, never the game's
+//! future random draws), lets a reactive heuristic play on for
 //! a few steps and keeps the first control of the best line: a goal soonest,
 //! else the ball furthest and fastest towards the orange goal with the car
 //! behind it. The heuristic gets to the ball's own-goal side (left of it), then
@@ -46,6 +47,10 @@ fn value(g: &RocketLeague, g0: &RocketLeague, steps: u32) -> f64 {
 /// Roll a copy forward: `first` then `second`, then the heuristic for a few steps.
 fn rollout(g0: &RocketLeague, first: &str, second: &str, tail: u32) -> f64 {
     let mut g = g0.clone();
+    // The copy must not know the game's future random draws (the CPU's
+    // reaction times): give it an unrelated stream, so the expert plans
+    // against a model of the opponent, not its actual future.
+    g.rng = Rng::new(0x5EED_E8E7, 25);
     let mut steps = 0;
     for k in 0..(2 + tail) {
         let id = match k {

@@ -389,11 +389,12 @@ impl RocketLeague {
             && b.y > top - 180.0
             && b.vy > -100.0
             && b.vx < 100.0;
-        // Block a ball about to sail over the roof towards the goal, anywhere
-        // on the pitch (a jump in its path).
+        // Block a ball about to sail over the roof towards the goal, within
+        // its own half (a jump in its path).
         let closing = b.vx - o.vx;
         let eta = (o.x - b.x - reach) / closing.max(1.0);
         let block = goal_side
+            && o.x > MID
             && closing > 150.0
             && b.y + BALL_R < top + 5.0
             && b.y > top - 150.0

@@ -258,7 +258,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 4),
-        "f14f1555be6502fddf53bacf89664b1df47335f3e09ab17e6739456b6c93dfb3"
+        "9ff72b16f48e9ebbf66f3a03cc421623523b0a62321a1f2aaf3655a686933062"
     );
 }
 
