@@ -46,6 +46,16 @@ impl Terminal {
         Terminal::default()
     }
 
+    /// The lifecycle status of a game that is either running or ended:
+    /// `terminal` once ended, `playing` before.
+    pub fn status(&self) -> Status {
+        if self.is_terminal {
+            Status::Terminal
+        } else {
+            Status::Playing
+        }
+    }
+
     pub fn ended(outcome: Outcome, reason: impl Into<String>) -> Self {
         Terminal {
             is_terminal: true,

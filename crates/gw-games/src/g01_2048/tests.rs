@@ -1,5 +1,6 @@
 use super::*;
 use crate::testkit;
+use gw_core::Status;
 
 #[test]
 fn slide_merges_once_per_pair() {

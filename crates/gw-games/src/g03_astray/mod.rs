@@ -23,9 +23,7 @@ mod tests;
 use crate::draw::{self, Align, rgb, rgba};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{
-    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
-};
+use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -661,11 +659,7 @@ impl Game for Astray {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal {
-            Status::Terminal
-        } else {
-            Status::Playing
-        };
+        let status = self.terminal.status();
         let mut s = GameApiState::new(
             ID,
             self.seed,

@@ -17,9 +17,7 @@ mod tests;
 use crate::draw::{self, Align, rgb};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{
-    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
-};
+use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
@@ -438,11 +436,7 @@ impl Game for Breakout {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal {
-            Status::Terminal
-        } else {
-            Status::Playing
-        };
+        let status = self.terminal.status();
         let mut s = GameApiState::new(
             ID,
             self.seed,

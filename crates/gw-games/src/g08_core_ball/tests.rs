@@ -1,5 +1,6 @@
 use super::*;
 use crate::testkit;
+use gw_core::Status;
 use gw_core::action::{InputEvent, MouseButton};
 
 fn game(level: u32, seed: u64) -> CoreBall {

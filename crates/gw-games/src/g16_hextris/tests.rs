@@ -1,5 +1,6 @@
 use super::*;
 use crate::testkit;
+use gw_core::Status;
 
 fn game(level: u32, seed: u64) -> Hextris {
     let mut g = Hextris::new();

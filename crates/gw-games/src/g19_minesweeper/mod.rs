@@ -23,7 +23,7 @@ mod tests;
 use crate::draw::{self, Align, rgb};
 use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
-use gw_core::{Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
@@ -295,11 +295,7 @@ impl Game for Minesweeper {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal {
-            Status::Terminal
-        } else {
-            Status::Playing
-        };
+        let status = self.terminal.status();
         let mut s = GameApiState::new(
             ID,
             self.seed,

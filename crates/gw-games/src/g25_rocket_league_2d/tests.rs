@@ -1,5 +1,6 @@
 use super::*;
 use crate::testkit;
+use gw_core::Status;
 use gw_core::registry::Interface;
 
 fn game(seed: u64) -> RocketLeague {

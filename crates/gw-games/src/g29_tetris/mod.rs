@@ -20,9 +20,7 @@ mod tests;
 use crate::draw::{self, Align, Rgb, rgb, rgba};
 use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
-use gw_core::{
-    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
-};
+use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
 use std::collections::VecDeque;
 use tiny_skia::Pixmap;
@@ -616,11 +614,7 @@ impl Game for Tetris {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal {
-            Status::Terminal
-        } else {
-            Status::Playing
-        };
+        let status = self.terminal.status();
         let mut s = GameApiState::new(
             ID,
             self.seed,

@@ -1,5 +1,6 @@
 use super::*;
 use crate::testkit;
+use gw_core::Status;
 
 fn game(seed: u64) -> Tetris {
     let mut g = Tetris::new();

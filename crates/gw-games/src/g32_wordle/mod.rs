@@ -28,7 +28,7 @@ mod tests;
 use crate::draw::{self, Align, Rgb, rgb};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal};
+use gw_core::{Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Map, Value, json};
 use std::sync::OnceLock;
 use tiny_skia::Pixmap;
@@ -473,11 +473,7 @@ impl Game for Wordle {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal {
-            Status::Terminal
-        } else {
-            Status::Playing
-        };
+        let status = self.terminal.status();
         let mut s = GameApiState::new(
             ID,
             self.seed,

@@ -33,9 +33,7 @@ use engine::{
 };
 use gw_core::action::InputEvent;
 use gw_core::state::set;
-use gw_core::{
-    FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, Status, TaskInfo, Terminal,
-};
+use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
 use std::sync::{Mutex, OnceLock};
 use tiny_skia::Pixmap;
@@ -414,11 +412,7 @@ impl Game for WhgGame {
     }
 
     fn state(&self) -> GameApiState {
-        let status = if self.terminal.is_terminal {
-            Status::Terminal
-        } else {
-            Status::Playing
-        };
+        let status = self.terminal.status();
         let mut s = GameApiState::new(
             self.variant.id,
             self.seed,

@@ -2,6 +2,7 @@ use super::engine::{Body, Level, TickEvent, line};
 use super::expert::{Act, Goal, plan, simulate};
 use super::*;
 use crate::testkit;
+use gw_core::Status;
 
 fn game(level: u32, seed: u64) -> WhgGame {
     let mut g = WhgGame::new(&VARIANT);
