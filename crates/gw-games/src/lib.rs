@@ -14,11 +14,13 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod runner;
 pub mod testkit;
 
 pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
+pub mod g07_chrome_dino;
 pub mod g08_core_ball;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
@@ -39,6 +41,7 @@ pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
     g03_astray::ID,
     g05_breakout::ID,
+    g07_chrome_dino::ID,
     g08_core_ball::ID,
     g13_flappy_bird::ID,
     g15_google_snake::ID,
@@ -59,6 +62,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
