@@ -19,6 +19,7 @@ pub mod testkit;
 
 pub mod g01_2048;
 pub mod g03_astray;
+pub mod g04_boxel_rebound;
 pub mod g05_breakout;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
@@ -41,6 +42,7 @@ use gw_core::Game;
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
     g03_astray::ID,
+    g04_boxel_rebound::ID,
     g05_breakout::ID,
     g07_chrome_dino::ID,
     g08_core_ball::ID,
@@ -63,6 +65,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
+        g04_boxel_rebound::ID => Box::new(g04_boxel_rebound::BoxelRebound::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),

@@ -587,7 +587,11 @@ fn render_bird(pm: &mut Pixmap, o: &Obstacle, flap: bool) {
     } else {
         draw::polygon(
             pm,
-            &[(x + 26.0, y + 28.0), (x + 44.0, y + 28.0), (x + 34.0, y + 40.0)],
+            &[
+                (x + 26.0, y + 28.0),
+                (x + 44.0, y + 28.0),
+                (x + 34.0, y + 40.0),
+            ],
             INK,
         );
     }
@@ -602,14 +606,29 @@ fn render(g: &ChromeDino, pm: &mut Pixmap) {
         let cx = ((i * 330 + 900 - scroll / 10).rem_euclid(1650) - 150) as f32;
         let cy = 140.0 + (i % 3) as f32 * 60.0;
         draw::rounded_rect(pm, cx, cy, 90.0, 22.0, 11.0, rgb(222, 222, 222));
-        draw::rounded_rect(pm, cx + 22.0, cy - 14.0, 44.0, 24.0, 12.0, rgb(222, 222, 222));
+        draw::rounded_rect(
+            pm,
+            cx + 22.0,
+            cy - 14.0,
+            44.0,
+            24.0,
+            12.0,
+            rgb(222, 222, 222),
+        );
     }
     // Ground line with scrolling pebbles and bumps.
     draw::rect(pm, 0.0, GROUND_Y as f32 - 2.0, VIEW_W as f32, 3.0, INK);
     for i in 0..40i64 {
         let px = ((i * 97 + i * i * 13 - scroll).rem_euclid(1320) - 20) as f32;
         let py = GROUND_Y as f32 + 8.0 + ((i * 7) % 4) as f32 * 7.0;
-        draw::rect(pm, px, py, 4.0 + (i % 3) as f32 * 3.0, 3.0, rgb(150, 150, 150));
+        draw::rect(
+            pm,
+            px,
+            py,
+            4.0 + (i % 3) as f32 * 3.0,
+            3.0,
+            rgb(150, 150, 150),
+        );
     }
     let step = (w.distance / 40.0) as u64;
     for o in &w.obstacles {

@@ -116,7 +116,10 @@ fn ducking_passes_under_a_middle_bird_and_high_birds_clear_a_runner() {
     }
     let mut w = World::new();
     w.obstacles.push(bird(DINO_X + 100.0, BIRD_MID));
-    assert!((0..60).any(|_| w.tick() == Some(Kind::Bird)), "standing hits it");
+    assert!(
+        (0..60).any(|_| w.tick() == Some(Kind::Bird)),
+        "standing hits it"
+    );
     let mut w = World::new();
     w.obstacles.push(bird(DINO_X + 100.0, BIRD_HIGH));
     for _ in 0..60 {
@@ -202,7 +205,8 @@ fn deterministic_per_seed() {
 
 #[test]
 fn golden_frame() {
-    assert_eq!(testkit::frame_hash_after(ID, 1, 30),
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 30),
         "28667c0dbc670a7bb954c5798bd959801fbbb9e5899b0eea9e3572e1607c1e5a"
     );
 }

@@ -349,10 +349,7 @@ impl NsShaft {
             if kind == Kind::Spikes && last.kind == Kind::Spikes {
                 kind = Kind::Normal;
             }
-            let x = self
-                .rng
-                .range_f64(FIELD_L, FIELD_R - PLATFORM_W)
-                .round();
+            let x = self.rng.range_f64(FIELD_L, FIELD_R - PLATFORM_W).round();
             self.push_platform(kind, x, last.y + SPACING);
         }
     }
@@ -521,7 +518,11 @@ fn render_platform(pm: &mut Pixmap, p: &Platform, t: f64) {
                 if cx < x + 4.0 || cx > x + w - 10.0 {
                     continue;
                 }
-                let (a, b) = if dir < 0.0 { (cx + 6.0, cx) } else { (cx, cx + 6.0) };
+                let (a, b) = if dir < 0.0 {
+                    (cx + 6.0, cx)
+                } else {
+                    (cx, cx + 6.0)
+                };
                 draw::polygon(
                     pm,
                     &[(a, y + 3.0), (b, y + 8.0), (a, y + 13.0)],
@@ -555,7 +556,13 @@ fn render_player(pm: &mut Pixmap, w: &World) {
     draw::rect(pm, x + 6.0, y - 1.0, 18.0, 5.0, rgb(60, 60, 140));
     draw::rect(pm, x + 6.0, y + 32.0, 7.0, 8.0, rgb(50, 50, 90));
     draw::rect(pm, x + 17.0, y + 32.0, 7.0, 8.0, rgb(50, 50, 90));
-    let eye = if w.input < 0 { 10.0 } else if w.input > 0 { 18.0 } else { 14.0 };
+    let eye = if w.input < 0 {
+        10.0
+    } else if w.input > 0 {
+        18.0
+    } else {
+        14.0
+    };
     draw::rect(pm, x + eye, y + 6.0, 3.0, 3.0, rgb(20, 20, 20));
 }
 
@@ -661,9 +668,12 @@ fn render(g: &NsShaft, pm: &mut Pixmap) {
         rgb(220, 220, 220),
         Align::Left,
     );
-    for (i, line) in ["Hold ArrowLeft / ArrowRight", "to move; wait to ride or fall"]
-        .iter()
-        .enumerate()
+    for (i, line) in [
+        "Hold ArrowLeft / ArrowRight",
+        "to move; wait to ride or fall",
+    ]
+    .iter()
+    .enumerate()
     {
         draw::text(
             pm,
