@@ -23,6 +23,7 @@ pub mod g04_boxel_rebound;
 pub mod g05_breakout;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
+pub mod g11_edge_surf;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
@@ -46,6 +47,7 @@ pub const GAME_IDS: &[&str] = &[
     g05_breakout::ID,
     g07_chrome_dino::ID,
     g08_core_ball::ID,
+    g11_edge_surf::ID,
     g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
@@ -69,6 +71,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g11_edge_surf::ID => Box::new(g11_edge_surf::EdgeSurf::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
