@@ -468,11 +468,11 @@ impl Game for ChromeDino {
 
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
-            InputEvent::KeyDown { key } if key == "Space" || key == "ArrowUp" => {
-                if !self.jump_held {
-                    self.jump_held = true;
-                    self.press_jump();
-                }
+            InputEvent::KeyDown { key }
+                if (key == "Space" || key == "ArrowUp") && !self.jump_held =>
+            {
+                self.jump_held = true;
+                self.press_jump();
             }
             InputEvent::KeyUp { key } if key == "Space" || key == "ArrowUp" => {
                 self.jump_held = false
@@ -515,7 +515,7 @@ fn render_dino(pm: &mut Pixmap, w: &World, step: u64, dead: bool) {
         draw::rect(pm, x, y + 8.0, 56.0, 28.0, INK);
         draw::rect(pm, x + 48.0, y, 28.0, 22.0, INK);
         draw::rect(pm, x + 62.0, y + 5.0, 5.0, 5.0, BG);
-        let leg = if step % 2 == 0 { 0.0 } else { 14.0 };
+        let leg = if step.is_multiple_of(2) { 0.0 } else { 14.0 };
         draw::rect(pm, x + 12.0 + leg, y + 36.0, 8.0, 8.0, INK);
         draw::rect(pm, x + 34.0 - leg, y + 36.0, 8.0, 8.0, INK);
         return;
@@ -534,7 +534,7 @@ fn render_dino(pm: &mut Pixmap, w: &World, step: u64, dead: bool) {
     draw::rect(pm, x, y + 30.0, 10.0, 18.0, INK);
     draw::rect(pm, x + 40.0, y + 38.0, 9.0, 4.0, INK);
     // Legs (alternating while running on the ground).
-    let (l1, l2) = if !w.on_ground() || step % 2 == 0 {
+    let (l1, l2) = if !w.on_ground() || step.is_multiple_of(2) {
         (20.0, 20.0)
     } else {
         (12.0, 20.0)

@@ -639,7 +639,7 @@ fn render(g: &EdgeSurf, pm: &mut Pixmap) {
             render_thing(pm, t, sy);
         }
     }
-    let flash = w.since_hit_ms < GRACE_MS && (w.since_hit_ms / 150) % 2 == 0;
+    let flash = w.since_hit_ms < GRACE_MS && (w.since_hit_ms / 150).is_multiple_of(2);
     render_surfer(pm, w, flash);
 
     // Controls hint just under the top bar (behind the surfer, where
