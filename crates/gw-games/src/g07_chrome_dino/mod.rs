@@ -571,30 +571,35 @@ fn render_cactus(pm: &mut Pixmap, o: &Obstacle) {
 
 fn render_bird(pm: &mut Pixmap, o: &Obstacle, flap: bool) {
     let (x, y) = (o.x as f32, o.y as f32);
-    draw::rect(pm, x + 14.0, y + 16.0, 44.0, 12.0, INK);
+    // Beak, head, body and tail (the bird flies left, towards the dino).
     draw::polygon(
         pm,
-        &[(x, y + 20.0), (x + 16.0, y + 12.0), (x + 16.0, y + 26.0)],
+        &[(x, y + 20.0), (x + 12.0, y + 15.0), (x + 12.0, y + 24.0)],
         INK,
     );
-    draw::rect(pm, x + 8.0, y + 14.0, 4.0, 4.0, BG);
-    if flap {
-        draw::polygon(
-            pm,
-            &[(x + 26.0, y + 16.0), (x + 44.0, y + 16.0), (x + 34.0, y)],
-            INK,
-        );
+    draw::circle(pm, x + 18.0, y + 19.0, 8.0, INK);
+    draw::rounded_rect(pm, x + 14.0, y + 14.0, 40.0, 14.0, 6.0, INK);
+    draw::polygon(
+        pm,
+        &[
+            (x + 50.0, y + 16.0),
+            (x + 64.0, y + 10.0),
+            (x + 60.0, y + 22.0),
+            (x + 50.0, y + 26.0),
+        ],
+        INK,
+    );
+    draw::rect(pm, x + 15.0, y + 16.0, 4.0, 4.0, BG);
+    let wing = if flap {
+        [(x + 24.0, y + 16.0), (x + 48.0, y + 16.0), (x + 30.0, y)]
     } else {
-        draw::polygon(
-            pm,
-            &[
-                (x + 26.0, y + 28.0),
-                (x + 44.0, y + 28.0),
-                (x + 34.0, y + 40.0),
-            ],
-            INK,
-        );
-    }
+        [
+            (x + 24.0, y + 26.0),
+            (x + 48.0, y + 26.0),
+            (x + 32.0, y + 40.0),
+        ]
+    };
+    draw::polygon(pm, &wing, INK);
 }
 
 fn render(g: &ChromeDino, pm: &mut Pixmap) {

@@ -223,10 +223,50 @@ fn report_scores() {
 fn save_sample_frames() {
     testkit::save_frame_after(ID, "07_05", 1, 0, "/tmp/dino_ready.png");
     testkit::save_frame_after(ID, "07_05", 1, 45, "/tmp/dino_mid.png");
+    for (seed, steps) in [(2, 30), (3, 35), (4, 40), (5, 45)] {
+        testkit::save_frame_after(ID, "07_05", seed, steps, &format!("/tmp/dino_{seed}.png"));
+    }
     let mut g = game(1);
     key(&mut g, "Space", true);
     while !g.state().terminal.is_terminal {
         g.advance(250);
     }
     testkit::save_game_frame(&g, "/tmp/dino_over.png");
+    // Birds at the three heights, the dinosaur ducking.
+    let mut g = game(1);
+    key(&mut g, "Space", true);
+    g.advance(1000);
+    g.world.obstacles = vec![
+        bird(500.0, BIRD_LOW),
+        bird(700.0, BIRD_MID),
+        bird(900.0, BIRD_HIGH),
+    ];
+    key(&mut g, "ArrowDown", true);
+    testkit::save_game_frame(&g, "/tmp/dino_birds.png");
+}
+
+#[test]
+fn birds_join_the_cacti_once_the_score_passes_150() {
+    let mut seen_bird_at = Vec::new();
+    for seed in 1..=5 {
+        let mut s = testkit::stepper(ID, "07_05", seed);
+        while s.finished().is_none() {
+            let p = s.expert_payload();
+            let st = s
+                .step(gw_core::registry::Interface::Generalist, Some(&p))
+                .unwrap()
+                .state;
+            let ents = st["game_state"]["entities"].as_array().unwrap();
+            if ents.iter().any(|e| e["kind"] == "bird") {
+                seen_bird_at.push(st["game_state"]["score"].as_u64().unwrap());
+                break;
+            }
+        }
+    }
+    assert!(seen_bird_at.len() >= 3, "{seen_bird_at:?}");
+    assert!(
+        seen_bird_at
+            .iter()
+            .all(|&s| s >= u64::from(BIRD_SCORE) - 40)
+    );
 }
