@@ -157,6 +157,7 @@ pub struct World {
     pub shield_left_ms: u64,
     /// Time since the last hit (for recovery and grace), ms.
     pub since_hit_ms: u64,
+    /// Obstacles and items, sorted by `y`.
     pub things: Vec<Thing>,
     pub hits: u32,
     pub shields_collected: u32,
@@ -254,6 +255,10 @@ impl World {
         let mut i = 0;
         while i < self.things.len() {
             let t = self.things[i];
+            if t.y >= me.bottom() {
+                // Things are kept sorted by y: the rest are all further down.
+                break;
+            }
             if !t.hitbox().overlaps(&me) {
                 i += 1;
                 continue;
@@ -366,6 +371,8 @@ impl EdgeSurf {
                 ));
             }
             self.next_row += self.rng.range_f64(140.0, 200.0).round();
+            // Keep the list sorted by y (items sit a little below their row).
+            self.world.things.sort_by(|a, b| a.y.total_cmp(&b.y));
         }
     }
 }

@@ -129,7 +129,7 @@ fn losing_every_life_ends_the_run_and_reset_counts_attempts() {
     g.world.lives = 1;
     let x = g.world.x;
     let y = g.world.y;
-    g.world.things.push(Thing::new(Kind::Rock, x, y + 30.0));
+    g.world.things.insert(0, Thing::new(Kind::Rock, x, y + 30.0));
     g.advance(500);
     let st = g.state();
     assert_eq!(st.terminal.outcome, Some(Outcome::Fail));
@@ -195,4 +195,14 @@ fn report_scores() {
 fn save_sample_frames() {
     testkit::save_frame_after(ID, "11_05", 1, 0, "/tmp/surf_start.png");
     testkit::save_frame_after(ID, "11_05", 1, 40, "/tmp/surf_mid.png");
+}
+
+#[test]
+fn things_stay_sorted_down_the_river() {
+    let mut g = game(6);
+    for _ in 0..200 {
+        g.advance(100);
+        let ys: Vec<f64> = g.world().things.iter().map(|t| t.y).collect();
+        assert!(ys.windows(2).all(|p| p[0] <= p[1]));
+    }
 }
