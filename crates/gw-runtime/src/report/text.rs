@@ -225,11 +225,29 @@ pub(crate) fn pm(mean: f64, std: Option<f64>) -> String {
     }
 }
 
-fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+/// A Markdown table cell: HTML escaped (Markdown renderers pass raw HTML
+/// through, so a model name or error text could inject markup), `|` escaped,
+/// line breaks and other control characters flattened.
+pub(crate) fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn md_table(out: &mut String, head: &[&str], rows: &[Vec<String>]) {
+    let head: Vec<String> = head.iter().map(|h| md_escape(h)).collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let _ = writeln!(
         out,
