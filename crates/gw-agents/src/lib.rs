@@ -48,8 +48,12 @@ pub struct Usage {
     pub cached_input_tokens: u64,
     /// Input tokens written to a prompt cache (Anthropic; included in
     /// `input_tokens`, billed at the cache-write price).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_write_input_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Usage {

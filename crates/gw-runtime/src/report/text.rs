@@ -586,6 +586,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn markdown_cells_escape_html_and_pipes() {
+        assert_eq!(
+            md_escape("<script>alert('x')</script> a|b & \"c\"\nd"),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; a\\|b &amp; &quot;c&quot; d"
+        );
+        assert_eq!(md_escape("<img src=x onerror=1>\u{1b}[31m"), "&lt;img src=x onerror=1&gt;[31m");
+    }
+
+    #[test]
     fn csv_quotes_only_when_needed() {
         assert_eq!(csv_field("plain"), "plain");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
