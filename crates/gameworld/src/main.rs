@@ -222,7 +222,11 @@ fn dispatch(cli: Cli) -> CmdResult {
                             if let Err(e) = gw_runtime::suite::expand(&spec, &reg) {
                                 // Point at the key the problem is about where possible.
                                 let text = std::fs::read_to_string(&f).unwrap_or_default();
-                                let key = if e.starts_with("suite name") { "name" } else { "cases" };
+                                let key = if e.starts_with("suite name") {
+                                    "name"
+                                } else {
+                                    "cases"
+                                };
                                 let (line, col) = gw_core::registry::locate_key(&text, key);
                                 problems.push(format!("{}:{line}:{col}: {e}", f.display()));
                             }

@@ -73,7 +73,10 @@ fn assert_clean(dir: &Path, o: &Output, what: &str) -> usize {
     for (name, stream) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
         let s = text(stream);
         assert!(!s.contains(KEY), "{what}: the key is on {name}: {s}");
-        assert!(!s.contains('\u{1b}'), "{what}: an escape sequence on {name}: {s:?}");
+        assert!(
+            !s.contains('\u{1b}'),
+            "{what}: an escape sequence on {name}: {s:?}"
+        );
     }
     files.len()
 }
@@ -115,7 +118,11 @@ fn no_secret_in_any_file_or_stream_on_each_error_path() {
     );
     let o = run_preset(dir.path(), &root, "b/run");
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("check model"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("check model"),
+        "{}",
+        text(&o.stderr)
+    );
     server.finish();
     assert_clean(&dir.path().join("b"), &o, "404 hint");
 
@@ -123,7 +130,11 @@ fn no_secret_in_any_file_or_stream_on_each_error_path() {
     let root = model_root(&dir.path().join("c"), &format!("http://127.0.0.1:1/{KEY}"));
     let o = run_preset(dir.path(), &root, "c/run");
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("[REDACTED]"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("[REDACTED]"),
+        "{}",
+        text(&o.stderr)
+    );
     assert_clean(&dir.path().join("c"), &o, "transport");
 
     // 4. Model text that repeats the key (with terminal escapes), then a
@@ -166,7 +177,14 @@ fn no_secret_in_any_file_or_stream_on_each_error_path() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     server.finish();
-    for f in ["summary.json", "runs.csv", "report.md", "report.html", "suite_log.jsonl", "suite_errors.jsonl"] {
+    for f in [
+        "summary.json",
+        "runs.csv",
+        "report.md",
+        "report.html",
+        "suite_log.jsonl",
+        "suite_errors.jsonl",
+    ] {
         assert!(out.join(f).is_file(), "{f}");
     }
     assert_clean(&dir.path().join("e"), &o, "suite");
@@ -220,7 +238,10 @@ fn assert_runs_intact(out: &Path, expected: usize) {
             serde_json::from_str::<Value>(line).unwrap();
         }
     }
-    for line in std::fs::read_to_string(out.join("suite_log.jsonl")).unwrap().lines() {
+    for line in std::fs::read_to_string(out.join("suite_log.jsonl"))
+        .unwrap()
+        .lines()
+    {
         serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
     }
 }
@@ -255,13 +276,21 @@ fn concurrent_suites_on_one_folder_lose_no_finished_result() {
     let b = spawn();
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
     let codes = [a.status.code(), b.status.code()];
-    assert!(codes.contains(&Some(0)), "{codes:?} {} {}", text(&a.stderr), text(&b.stderr));
+    assert!(
+        codes.contains(&Some(0)),
+        "{codes:?} {} {}",
+        text(&a.stderr),
+        text(&b.stderr)
+    );
     for o in [&a, &b] {
         if o.status.code() != Some(0) {
             // The loser names the holder and the lock, and wrote nothing.
             assert_eq!(o.status.code(), Some(2));
             let err = text(&o.stderr);
-            assert!(err.contains("in use by another gameworld suite (pid "), "{err}");
+            assert!(
+                err.contains("in use by another gameworld suite (pid "),
+                "{err}"
+            );
             assert!(err.contains("suite.lock"), "{err}");
         }
     }
@@ -286,10 +315,16 @@ fn a_live_lock_is_an_error_and_a_stale_one_is_recovered() {
     std::fs::write(out.join("suite.lock"), format!("{me}\n")).unwrap();
     let o = suite(&file, &out, &[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains(&format!("pid {me}")), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(&format!("pid {me}")),
+        "{}",
+        text(&o.stderr)
+    );
     assert!(!out.join("runs").exists(), "nothing ran");
     assert_eq!(
-        std::fs::read_to_string(out.join("suite.lock")).unwrap().trim(),
+        std::fs::read_to_string(out.join("suite.lock"))
+            .unwrap()
+            .trim(),
         me.to_string(),
         "someone else's lock is left alone"
     );
@@ -362,7 +397,11 @@ fn suite_names_stay_inside_the_output_root() {
     .unwrap();
     let o = gameworld(&["validate", "--registry", root.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("evil.yaml:1:1: suite name"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("evil.yaml:1:1: suite name"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
@@ -370,7 +409,14 @@ fn a_rerun_removes_stale_frames_and_keeps_no_temp_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let args = |frames: bool| {
-        let mut a = vec!["run", "01_2048+01_01+random", "--out", out.to_str().unwrap(), "--max-steps", "3"];
+        let mut a = vec![
+            "run",
+            "01_2048+01_01+random",
+            "--out",
+            out.to_str().unwrap(),
+            "--max-steps",
+            "3",
+        ];
         if !frames {
             a.push("--no-frames");
         }
@@ -388,9 +434,20 @@ fn a_rerun_removes_stale_frames_and_keeps_no_temp_files() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     frames.sort();
-    assert_eq!(frames, ["step_000000.png", "step_000001.png", "step_000002.png", "step_000003.png"]);
+    assert_eq!(
+        frames,
+        [
+            "step_000000.png",
+            "step_000001.png",
+            "step_000002.png",
+            "step_000003.png"
+        ]
+    );
     assert!(run(false).status.success());
-    assert!(!out.join("frames").exists(), "frames of an earlier run are gone");
+    assert!(
+        !out.join("frames").exists(),
+        "frames of an earlier run are gone"
+    );
     let names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

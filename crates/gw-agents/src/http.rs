@@ -139,7 +139,11 @@ pub fn retry_delay_at(attempt: u32, base_s: f64, retry_after: Option<&str>, now:
     if let Some(secs) = asked.filter(|s| s.is_finite() && *s >= 0.0) {
         return Duration::from_secs_f64(secs.min(MAX_RETRY_AFTER.as_secs_f64()));
     }
-    let base = if base_s.is_finite() { base_s.max(0.0) } else { 0.0 };
+    let base = if base_s.is_finite() {
+        base_s.max(0.0)
+    } else {
+        0.0
+    };
     let secs = (base * 2f64.powi(attempt.saturating_sub(1).min(16) as i32)).min(60.0);
     Duration::from_secs_f64(secs)
 }
@@ -157,7 +161,10 @@ pub fn http_date(s: &str) -> Option<f64> {
     {
         let lower = tok.to_ascii_lowercase();
         if tok.contains(':') {
-            let parts: Vec<u32> = tok.split(':').map(|p| p.parse().ok()).collect::<Option<_>>()?;
+            let parts: Vec<u32> = tok
+                .split(':')
+                .map(|p| p.parse().ok())
+                .collect::<Option<_>>()?;
             if parts.len() != 3 || parts[0] > 23 || parts[1] > 59 || parts[2] > 60 {
                 return None;
             }
@@ -172,7 +179,10 @@ pub fn http_date(s: &str) -> Option<f64> {
                 (4, _) => year = Some(n),
                 _ => return None,
             }
-        } else if lower != "gmt" && lower != "utc" && !lower.chars().all(|c| c.is_ascii_alphabetic()) {
+        } else if lower != "gmt"
+            && lower != "utc"
+            && !lower.chars().all(|c| c.is_ascii_alphabetic())
+        {
             return None;
         }
     }
@@ -181,7 +191,11 @@ pub fn http_date(s: &str) -> Option<f64> {
         return None;
     }
     // Days from the civil date (proleptic Gregorian), Howard Hinnant's method.
-    let (y, m) = if month <= 2 { (year as i64 - 1, month + 9) } else { (year as i64, month - 3) };
+    let (y, m) = if month <= 2 {
+        (year as i64 - 1, month + 9)
+    } else {
+        (year as i64, month - 3)
+    };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
     let doy = (153 * m as i64 + 2) / 5 + day as i64 - 1;
@@ -330,7 +344,10 @@ mod tests {
         assert_eq!(http_date("Wed Oct 21 07:28:00 2015"), Some(at));
         assert_eq!(http_date("soon"), None);
         let date = Some("Wed, 21 Oct 2015 07:28:00 GMT");
-        assert_eq!(retry_delay_at(3, 1.0, date, at - 7.0), Duration::from_secs(7));
+        assert_eq!(
+            retry_delay_at(3, 1.0, date, at - 7.0),
+            Duration::from_secs(7)
+        );
         assert_eq!(retry_delay_at(3, 1.0, date, at + 100.0), Duration::ZERO);
         assert_eq!(retry_delay_at(1, 1.0, date, at - 1e9), MAX_RETRY_AFTER);
         assert_eq!(retry_delay(3, 1.0, Some("garbage")), Duration::from_secs(4));

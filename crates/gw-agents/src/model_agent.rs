@@ -77,8 +77,10 @@ pub fn cost_usd(spec: &ModelSpec, u: &Usage) -> f64 {
     let finite = |p: Option<f64>| p.filter(|p| p.is_finite() && *p >= 0.0);
     let pin = finite(spec.price_input_per_mtok).unwrap_or(0.0);
     let anthropic = spec.provider == ProviderKind::Anthropic;
-    let pread = finite(spec.price_cached_input_per_mtok).unwrap_or(if anthropic { 0.1 * pin } else { pin });
-    let pwrite = finite(spec.price_cache_write_per_mtok).unwrap_or(if anthropic { 1.25 * pin } else { pin });
+    let pread =
+        finite(spec.price_cached_input_per_mtok).unwrap_or(if anthropic { 0.1 * pin } else { pin });
+    let pwrite =
+        finite(spec.price_cache_write_per_mtok).unwrap_or(if anthropic { 1.25 * pin } else { pin });
     let pout = finite(spec.price_output_per_mtok).unwrap_or(0.0);
     let fresh = u
         .input_tokens
@@ -248,9 +250,9 @@ impl ModelAgent {
                             return Err(AgentError::Provider(format!("{last_problem}{hint}")));
                         }
                         // Gemini states its wait in the body (RetryInfo).
-                        resp.retry_after.clone().or_else(|| {
-                            parsed.as_ref().and_then(providers::body_retry_delay)
-                        })
+                        resp.retry_after
+                            .clone()
+                            .or_else(|| parsed.as_ref().and_then(providers::body_retry_delay))
                     }
                 }
                 Err(f) => {
@@ -386,7 +388,8 @@ impl Agent for ModelAgent {
         let parse_error = match (output.extra_actions, parse_error) {
             (0, e) => e,
             (n, e) => {
-                let more = format!("{n} more action(s) in the reply were not executed (one per step)");
+                let more =
+                    format!("{n} more action(s) in the reply were not executed (one per step)");
                 Some(match e {
                     Some(e) => format!("{e}; {more}"),
                     None => more,

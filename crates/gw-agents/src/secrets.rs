@@ -142,24 +142,35 @@ mod tests {
     fn registered_secrets_are_masked_everywhere() {
         register("sk-unit-test-secret-42");
         register("k");
-        assert_eq!(
-            text("key=sk-unit-test-secret-42&x=k"),
-            "key=[REDACTED]&x=k"
-        );
+        assert_eq!(text("key=sk-unit-test-secret-42&x=k"), "key=[REDACTED]&x=k");
         let v = value(&json!({"sk-unit-test-secret-42": ["a sk-unit-test-secret-42 b", 1]}));
         assert_eq!(v, json!({"[REDACTED]": ["a [REDACTED] b", 1]}));
-        assert_eq!(terminal("\u{1b}[31msk-unit-test-secret-42\u{1b}[0m"), "[REDACTED]");
+        assert_eq!(
+            terminal("\u{1b}[31msk-unit-test-secret-42\u{1b}[0m"),
+            "[REDACTED]"
+        );
     }
 
     #[test]
     fn terminal_text_loses_escape_sequences() {
-        assert_eq!(strip_control("a\u{1b}[2J\u{1b}[1;31mred\u{1b}[0m b"), "ared b");
         assert_eq!(
-            strip_control("x\u{1b}]0;pwned title\u{7}y\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\z"),
+            strip_control("a\u{1b}[2J\u{1b}[1;31mred\u{1b}[0m b"),
+            "ared b"
+        );
+        assert_eq!(
+            strip_control(
+                "x\u{1b}]0;pwned title\u{7}y\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\z"
+            ),
             "xylinkz"
         );
-        assert_eq!(strip_control("bell\u{7} cr\r del\u{7f} c1\u{9b}31m ok\nnext\t."), "bell cr del c1 ok\nnext\t.");
-        assert_eq!(strip_control("unterminated \u{1b}]52;c;ZXZpbA=="), "unterminated ");
+        assert_eq!(
+            strip_control("bell\u{7} cr\r del\u{7f} c1\u{9b}31m ok\nnext\t."),
+            "bell cr del c1 ok\nnext\t."
+        );
+        assert_eq!(
+            strip_control("unterminated \u{1b}]52;c;ZXZpbA=="),
+            "unterminated "
+        );
         assert_eq!(strip_control("héllo ✓"), "héllo ✓");
     }
 }

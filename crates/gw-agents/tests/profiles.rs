@@ -156,7 +156,11 @@ fn the_reference_profiles_are_complete_and_build_agents() {
             "gemini-2.5-computer-use" => {
                 let cu = &req.body["tools"][0]["computerUse"];
                 assert_eq!(cu["environment"], json!("ENVIRONMENT_BROWSER"));
-                assert!(cu["excludedPredefinedFunctions"].to_string().contains("open_web_browser"));
+                assert!(
+                    cu["excludedPredefinedFunctions"]
+                        .to_string()
+                        .contains("open_web_browser")
+                );
             }
             "openai-computer-use" => {
                 assert_eq!(req.body["tools"][0]["type"], json!("computer_use_preview"));
@@ -164,7 +168,10 @@ fn the_reference_profiles_are_complete_and_build_agents() {
                 assert_eq!(req.body["input"][0]["content"][1]["detail"], json!("auto"));
             }
             "gpt-5.2" => {
-                assert!(req.body.get("max_completion_tokens").is_some(), "{id}: token limit field");
+                assert!(
+                    req.body.get("max_completion_tokens").is_some(),
+                    "{id}: token limit field"
+                );
                 assert!(req.body.get("max_tokens").is_none());
             }
             _ => {}

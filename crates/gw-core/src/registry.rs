@@ -295,7 +295,13 @@ impl TokenLimitField {
 }
 
 /// What rolling memory may keep of a past round (`memory_include_fields`).
-pub const MEMORY_FIELDS: [&str; 5] = ["user_prompt", "screenshot", "reasoning", "action", "outcome"];
+pub const MEMORY_FIELDS: [&str; 5] = [
+    "user_prompt",
+    "screenshot",
+    "reasoning",
+    "action",
+    "outcome",
+];
 
 /// Screen coordinates as a model emits them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -535,15 +541,25 @@ pub fn explain_yaml_error(
             named.unwrap_or_default()
         )
     } else if lower.starts_with("unknown field") {
-        let valid = msg.split_once("expected one of").map(|(_, v)| v.trim()).unwrap_or("");
+        let valid = msg
+            .split_once("expected one of")
+            .map(|(_, v)| v.trim())
+            .unwrap_or("");
         let valid = valid.replace('`', "");
         format!(
             "unknown key \"{}\"{}",
             named.unwrap_or_default(),
-            if valid.is_empty() { String::new() } else { format!("; the keys allowed here are: {valid}") }
+            if valid.is_empty() {
+                String::new()
+            } else {
+                format!("; the keys allowed here are: {valid}")
+            }
         )
     } else if lower.starts_with("missing field") {
-        format!("the required key \"{}\" is missing; add it", named.unwrap_or_default())
+        format!(
+            "the required key \"{}\" is missing; add it",
+            named.unwrap_or_default()
+        )
     } else if lower.starts_with("unknown variant") {
         let valid = msg
             .split_once("expected one of")
@@ -567,23 +583,25 @@ pub fn explain_yaml_error(
 /// What a type name in a deserializer message asks for, in words.
 fn expected_kind(lower: &str) -> Option<&'static str> {
     let has = |w: &str| lower.contains(w);
-    Some(if has("u8") || has("u16") || has("u32") || has("u64") || has("usize") {
-        "a whole number, 0 or more (no sign, no decimals)"
-    } else if has("i32") || has("i64") {
-        "a whole number"
-    } else if has("floating point") || has("f64") || has("f32") {
-        "a number (e.g. 1.5)"
-    } else if has("bool") {
-        "true or false"
-    } else if has("string scalar") || has("a string") || has("option<string>") {
-        "text (quote it if it looks like a number or a list)"
-    } else if has("sequence") || has("vec<") {
-        "a list"
-    } else if has("map") && !has("mapping key") {
-        "a mapping of keys to values"
-    } else {
-        return None;
-    })
+    Some(
+        if has("u8") || has("u16") || has("u32") || has("u64") || has("usize") {
+            "a whole number, 0 or more (no sign, no decimals)"
+        } else if has("i32") || has("i64") {
+            "a whole number"
+        } else if has("floating point") || has("f64") || has("f32") {
+            "a number (e.g. 1.5)"
+        } else if has("bool") {
+            "true or false"
+        } else if has("string scalar") || has("a string") || has("option<string>") {
+            "text (quote it if it looks like a number or a list)"
+        } else if has("sequence") || has("vec<") {
+            "a list"
+        } else if has("map") && !has("mapping key") {
+            "a mapping of keys to values"
+        } else {
+            return None;
+        },
+    )
 }
 
 /// A message with Rust type names replaced by plain words.
@@ -784,20 +802,69 @@ impl Registry {
                 ));
             }
             let limits: [(&str, Option<f64>, f64, f64, &str); 8] = [
-                ("timeout_s", model.timeout_s, 0.001, MAX_TIMEOUT_S, "seconds"),
-                ("retry_backoff_s", model.retry_backoff_s, 0.0, MAX_TIMEOUT_S, "seconds"),
+                (
+                    "timeout_s",
+                    model.timeout_s,
+                    0.001,
+                    MAX_TIMEOUT_S,
+                    "seconds",
+                ),
+                (
+                    "retry_backoff_s",
+                    model.retry_backoff_s,
+                    0.0,
+                    MAX_TIMEOUT_S,
+                    "seconds",
+                ),
                 ("temperature", model.temperature, 0.0, 2.0, ""),
-                ("price_input_per_mtok", model.price_input_per_mtok, 0.0, MAX_PRICE, "USD per million tokens"),
-                ("price_output_per_mtok", model.price_output_per_mtok, 0.0, MAX_PRICE, "USD per million tokens"),
-                ("price_cached_input_per_mtok", model.price_cached_input_per_mtok, 0.0, MAX_PRICE, "USD per million tokens"),
-                ("price_cache_write_per_mtok", model.price_cache_write_per_mtok, 0.0, MAX_PRICE, "USD per million tokens"),
-                ("max_tokens", model.max_tokens.map(f64::from), 1.0, 10_000_000.0, "tokens"),
+                (
+                    "price_input_per_mtok",
+                    model.price_input_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "price_output_per_mtok",
+                    model.price_output_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "price_cached_input_per_mtok",
+                    model.price_cached_input_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "price_cache_write_per_mtok",
+                    model.price_cache_write_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "max_tokens",
+                    model.max_tokens.map(f64::from),
+                    1.0,
+                    10_000_000.0,
+                    "tokens",
+                ),
             ];
             for (key, value, lo, hi, unit) in limits {
                 if let Some(problem) = value.and_then(|v| bad_number(v, lo, hi)) {
                     errors.push(m.err_at(
                         key,
-                        format!("{key} {problem}; it must be a number from {lo} to {hi}{}", if unit.is_empty() { String::new() } else { format!(" {unit}") }),
+                        format!(
+                            "{key} {problem}; it must be a number from {lo} to {hi}{}",
+                            if unit.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" {unit}")
+                            }
+                        ),
                     ));
                 }
             }
@@ -954,7 +1021,9 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
             for (k, v) in &c.binding {
                 if k.contains("duration") || k == "seconds" {
                     match v.as_f64() {
-                        Some(d) => durations.push((k.as_str(), format!("control \"{}\": {k}", c.id), d)),
+                        Some(d) => {
+                            durations.push((k.as_str(), format!("control \"{}\": {k}", c.id), d))
+                        }
                         None if !v.is_null() => errors.push(g.err_at(
                             k,
                             format!("control \"{}\": {k} must be a number of seconds", c.id),

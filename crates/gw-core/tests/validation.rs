@@ -50,24 +50,92 @@ fn rejects(rel: &str, yaml: &str, line: usize, col: usize, words: &[&str]) {
 }
 
 fn task(extra: &str) -> String {
-    format!("id: \"01_99\"\ngame_id: \"01_2048\"\ninstruction: reach 64\nscore_field: game_state.score\n{extra}")
+    format!(
+        "id: \"01_99\"\ngame_id: \"01_2048\"\ninstruction: reach 64\nscore_field: game_state.score\n{extra}"
+    )
 }
 
 const T: &str = "tasks/01_2048/01_99.yaml";
 
 #[test]
 fn task_numbers_must_be_finite_sane_and_distinct() {
-    rejects(T, &task("start: 0\ntarget: .nan\n"), 6, 1, &["target", "NaN"]);
-    rejects(T, &task("start: 0\ntarget: .inf\n"), 6, 1, &["target", "infinite"]);
-    rejects(T, &task("start: -.inf\ntarget: 5\n"), 5, 1, &["start", "infinite"]);
-    rejects(T, &task("start: 0\ntarget: 1e300\n"), 6, 1, &["target", "too large"]);
-    rejects(T, &task("start: -1e300\ntarget: 0\n"), 5, 1, &["start", "too large"]);
-    rejects(T, &task("start: 7\ntarget: 7\n"), 6, 1, &["target equals start"]);
-    rejects(T, &task("start: 0\ntarget: 5\nmax_steps: -3\n"), 7, 12, &["\"max_steps\"", "whole number"]);
-    rejects(T, &task("start: 0\ntarget: 5\nmax_steps: lots\n"), 7, 12, &["\"max_steps\"", "whole number"]);
-    rejects(T, &task("start: 0\ntarget: lots\n"), 6, 9, &["\"target\"", "a number"]);
-    rejects(T, &task("start: 0\ntarget: 5\nmax_stepz: 9\n"), 7, 1, &["unknown key \"max_stepz\"", "max_steps"]);
-    rejects(T, &task("start: 0\ntarget: 5\ntarget: 6\n"), 7, 1, &["\"target\" appears twice"]);
+    rejects(
+        T,
+        &task("start: 0\ntarget: .nan\n"),
+        6,
+        1,
+        &["target", "NaN"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: .inf\n"),
+        6,
+        1,
+        &["target", "infinite"],
+    );
+    rejects(
+        T,
+        &task("start: -.inf\ntarget: 5\n"),
+        5,
+        1,
+        &["start", "infinite"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: 1e300\n"),
+        6,
+        1,
+        &["target", "too large"],
+    );
+    rejects(
+        T,
+        &task("start: -1e300\ntarget: 0\n"),
+        5,
+        1,
+        &["start", "too large"],
+    );
+    rejects(
+        T,
+        &task("start: 7\ntarget: 7\n"),
+        6,
+        1,
+        &["target equals start"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: 5\nmax_steps: -3\n"),
+        7,
+        12,
+        &["\"max_steps\"", "whole number"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: 5\nmax_steps: lots\n"),
+        7,
+        12,
+        &["\"max_steps\"", "whole number"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: lots\n"),
+        6,
+        9,
+        &["\"target\"", "a number"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: 5\nmax_stepz: 9\n"),
+        7,
+        1,
+        &["unknown key \"max_stepz\"", "max_steps"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: 5\ntarget: 6\n"),
+        7,
+        1,
+        &["\"target\" appears twice"],
+    );
     assert!(errors_for(T, &task("start: 0\ntarget: 64\n")).is_empty());
 }
 
@@ -79,22 +147,112 @@ fn model(extra: &str) -> String {
 
 #[test]
 fn model_numbers_and_fields_are_checked() {
-    rejects(M, &model("timeout_s: 1e30\n"), 4, 1, &["timeout_s", "too large"]);
-    rejects(M, &model("timeout_s: -1\n"), 4, 1, &["timeout_s", "negative"]);
+    rejects(
+        M,
+        &model("timeout_s: 1e30\n"),
+        4,
+        1,
+        &["timeout_s", "too large"],
+    );
+    rejects(
+        M,
+        &model("timeout_s: -1\n"),
+        4,
+        1,
+        &["timeout_s", "negative"],
+    );
     rejects(M, &model("timeout_s: .nan\n"), 4, 1, &["timeout_s", "NaN"]);
-    rejects(M, &model("timeout_s: 0\n"), 4, 1, &["timeout_s", "too small"]);
-    rejects(M, &model("retry_backoff_s: .inf\n"), 4, 1, &["retry_backoff_s", "infinite"]);
-    rejects(M, &model("temperature: -0.5\n"), 4, 1, &["temperature", "negative"]);
-    rejects(M, &model("price_input_per_mtok: -3\n"), 4, 1, &["price_input_per_mtok", "negative"]);
-    rejects(M, &model("price_output_per_mtok: 1e300\n"), 4, 1, &["price_output_per_mtok", "too large"]);
-    rejects(M, &model("max_tokens: 0\n"), 4, 1, &["max_tokens", "too small"]);
-    rejects(M, &model("max_tokens: -3\n"), 4, 13, &["\"max_tokens\"", "whole number"]);
-    rejects(M, &model("memory_include_fields: [action, mood]\n"), 4, 1, &["memory_include_fields", "\"mood\"", "outcome"]);
-    rejects(M, &model("max_tokens_field: tokens\n"), 4, 19, &["\"max_tokens_field\"", "max_completion_tokens"]);
-    rejects(M, &model("base_url: [1, 2]\n"), 4, 11, &["\"base_url\"", "text"]);
-    rejects("models/m2.yaml", "id: m2\nprovider: openai\nmodel: x\nmodel: y\n", 4, 1, &["\"model\" appears twice"]);
-    rejects("models/m3.yaml", "id: m3\nprovider: openia\nmodel: x\n", 2, 11, &["\"provider\"", "openia", "openai, anthropic, gemini"]);
-    assert!(errors_for(M, &model("timeout_s: 30\nmemory_include_fields: [action, outcome]\n")).is_empty());
+    rejects(
+        M,
+        &model("timeout_s: 0\n"),
+        4,
+        1,
+        &["timeout_s", "too small"],
+    );
+    rejects(
+        M,
+        &model("retry_backoff_s: .inf\n"),
+        4,
+        1,
+        &["retry_backoff_s", "infinite"],
+    );
+    rejects(
+        M,
+        &model("temperature: -0.5\n"),
+        4,
+        1,
+        &["temperature", "negative"],
+    );
+    rejects(
+        M,
+        &model("price_input_per_mtok: -3\n"),
+        4,
+        1,
+        &["price_input_per_mtok", "negative"],
+    );
+    rejects(
+        M,
+        &model("price_output_per_mtok: 1e300\n"),
+        4,
+        1,
+        &["price_output_per_mtok", "too large"],
+    );
+    rejects(
+        M,
+        &model("max_tokens: 0\n"),
+        4,
+        1,
+        &["max_tokens", "too small"],
+    );
+    rejects(
+        M,
+        &model("max_tokens: -3\n"),
+        4,
+        13,
+        &["\"max_tokens\"", "whole number"],
+    );
+    rejects(
+        M,
+        &model("memory_include_fields: [action, mood]\n"),
+        4,
+        1,
+        &["memory_include_fields", "\"mood\"", "outcome"],
+    );
+    rejects(
+        M,
+        &model("max_tokens_field: tokens\n"),
+        4,
+        19,
+        &["\"max_tokens_field\"", "max_completion_tokens"],
+    );
+    rejects(
+        M,
+        &model("base_url: [1, 2]\n"),
+        4,
+        11,
+        &["\"base_url\"", "text"],
+    );
+    rejects(
+        "models/m2.yaml",
+        "id: m2\nprovider: openai\nmodel: x\nmodel: y\n",
+        4,
+        1,
+        &["\"model\" appears twice"],
+    );
+    rejects(
+        "models/m3.yaml",
+        "id: m3\nprovider: openia\nmodel: x\n",
+        2,
+        11,
+        &["\"provider\"", "openia", "openai, anthropic, gemini"],
+    );
+    assert!(
+        errors_for(
+            M,
+            &model("timeout_s: 30\nmemory_include_fields: [action, outcome]\n")
+        )
+        .is_empty()
+    );
 }
 
 fn game(from: &str, to: &str) -> String {
@@ -111,17 +269,56 @@ fn line_of(text: &str, needle: &str) -> usize {
 fn game_speed_and_durations_are_bounded() {
     let g = "games/01_2048.yaml";
     let y = game("speed_multiplier: 1.0", "speed_multiplier: 1e12");
-    rejects(g, &y, line_of(&y, "speed_multiplier"), 1, &["speed_multiplier", "too large"]);
+    rejects(
+        g,
+        &y,
+        line_of(&y, "speed_multiplier"),
+        1,
+        &["speed_multiplier", "too large"],
+    );
     let y = game("speed_multiplier: 1.0", "speed_multiplier: .nan");
-    rejects(g, &y, line_of(&y, "speed_multiplier"), 1, &["speed_multiplier", "NaN"]);
+    rejects(
+        g,
+        &y,
+        line_of(&y, "speed_multiplier"),
+        1,
+        &["speed_multiplier", "NaN"],
+    );
     let y = game("speed_multiplier: 1.0", "speed_multiplier: 0");
-    rejects(g, &y, line_of(&y, "speed_multiplier"), 1, &["speed_multiplier", "too small"]);
+    rejects(
+        g,
+        &y,
+        line_of(&y, "speed_multiplier"),
+        1,
+        &["speed_multiplier", "too small"],
+    );
     let y = game("hold_duration: 0.2", "hold_duration: -0.2");
-    rejects(g, &y, line_of(&y, "hold_duration"), 5, &["hold_duration", "negative"]);
+    rejects(
+        g,
+        &y,
+        line_of(&y, "hold_duration"),
+        5,
+        &["hold_duration", "negative"],
+    );
     let y = game("hold_duration: 0.2", "hold_duration: .inf");
-    rejects(g, &y, line_of(&y, "hold_duration"), 5, &["hold_duration", "infinite"]);
-    let y = game("hold_duration: 0.2", "hold_duration: 0.2\n    key_durations: {ArrowUp: 1e9}");
-    rejects(g, &y, line_of(&y, "key_durations"), 5, &["key_durations[ArrowUp]", "too large"]);
+    rejects(
+        g,
+        &y,
+        line_of(&y, "hold_duration"),
+        5,
+        &["hold_duration", "infinite"],
+    );
+    let y = game(
+        "hold_duration: 0.2",
+        "hold_duration: 0.2\n    key_durations: {ArrowUp: 1e9}",
+    );
+    rejects(
+        g,
+        &y,
+        line_of(&y, "key_durations"),
+        5,
+        &["key_durations[ArrowUp]", "too large"],
+    );
 }
 
 #[test]

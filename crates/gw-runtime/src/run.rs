@@ -326,7 +326,9 @@ pub fn run_preset_observed(
         }
         // Sums saturate: a hostile server may report any count.
         result.input_tokens = result.input_tokens.saturating_add(reply.usage.input_tokens);
-        result.output_tokens = result.output_tokens.saturating_add(reply.usage.output_tokens);
+        result.output_tokens = result
+            .output_tokens
+            .saturating_add(reply.usage.output_tokens);
         result.cached_input_tokens = result
             .cached_input_tokens
             .saturating_add(reply.usage.cached_input_tokens);
@@ -413,7 +415,11 @@ fn write_calls(
 /// A cost sum that stays finite (a hostile usage report cannot make it
 /// infinite or NaN).
 pub fn saturating_cost(sum: f64, add: f64) -> f64 {
-    let add = if add.is_finite() && add > 0.0 { add } else { 0.0 };
+    let add = if add.is_finite() && add > 0.0 {
+        add
+    } else {
+        0.0
+    };
     let total = sum + add;
     if total.is_finite() { total } else { f64::MAX }
 }

@@ -26,7 +26,10 @@ pub fn state_paths(registry: &Registry) -> Vec<RegistryError> {
                     file: t.file.clone(),
                     line,
                     column,
-                    message: format!("game \"{}\" does not start with this task's options: {e}", task.game_id),
+                    message: format!(
+                        "game \"{}\" does not start with this task's options: {e}",
+                        task.game_id
+                    ),
                 });
                 continue;
             }
@@ -95,10 +98,15 @@ mod tests {
 
     #[test]
     fn shipped_tasks_name_real_state_paths() {
-        let reg = Registry::load(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let reg =
+            Registry::load(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")])
+                .unwrap_or_else(|e| panic!("{e}"));
         let errors = state_paths(&reg);
-        assert!(errors.is_empty(), "{}", gw_core::registry::RegistryErrors(errors));
+        assert!(
+            errors.is_empty(),
+            "{}",
+            gw_core::registry::RegistryErrors(errors)
+        );
     }
 
     #[test]
@@ -120,7 +128,10 @@ mod tests {
         let text = gw_core::registry::RegistryErrors(errors.clone()).to_string();
         assert_eq!(errors.len(), 2, "{text}");
         assert_eq!((errors[0].line, errors[0].column), (6, 5), "{text}");
-        assert!(errors[0].message.contains("game_state.no_such_thing"), "{text}");
+        assert!(
+            errors[0].message.contains("game_state.no_such_thing"),
+            "{text}"
+        );
         assert!(errors[0].message.contains("game_state.score"), "{text}");
         assert_eq!((errors[1].line, errors[1].column), (9, 12), "{text}");
     }

@@ -932,14 +932,22 @@ fn no_action_replies_keep_the_providers_stated_reason() {
     let line = &jsonl(&p.out.join("trajectory.jsonl"))[0];
     assert_eq!(line["stated_reason"], json!("refusal: I won't play this."));
     assert!(
-        line["parse_error"].as_str().unwrap().contains("refusal: I won't play this."),
+        line["parse_error"]
+            .as_str()
+            .unwrap()
+            .contains("refusal: I won't play this."),
         "{line}"
     );
     let calls = jsonl(&p.out.join("model_calls.jsonl"));
-    assert_eq!(calls[0]["stated_reason"], json!("refusal: I won't play this."));
+    assert_eq!(
+        calls[0]["stated_reason"],
+        json!("refusal: I won't play this.")
+    );
 
-    let blocked = Scripted::json(json!({"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "SAFETY"}],
-        "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 0}}));
+    let blocked = Scripted::json(
+        json!({"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "SAFETY"}],
+        "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 0}}),
+    );
     let p = play(
         "loop-gemini-safety",
         "provider: gemini\ninterface: generalist",
@@ -968,7 +976,10 @@ fn the_computer_tool_runs_the_first_of_several_actions() {
     assert_kinds(&p, &[None]);
     // The newer tool takes no display fields.
     assert_eq!(p.received[0].body["tools"], json!([{"type": "computer"}]));
-    assert_eq!(p.received[0].body["input"][0]["content"][1]["detail"], json!("auto"));
+    assert_eq!(
+        p.received[0].body["input"][0]["content"][1]["detail"],
+        json!("auto")
+    );
     let line = &jsonl(&p.out.join("trajectory.jsonl"))[0];
     assert_eq!(line["action"]["key"], json!("ArrowUp"), "{line}");
     let calls = jsonl(&p.out.join("model_calls.jsonl"));

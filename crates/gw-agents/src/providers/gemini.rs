@@ -18,8 +18,13 @@ pub struct Gemini;
 /// Predefined computer-use functions that only make sense in a web browser;
 /// a game run excludes them so no step is spent on them. The ones a game
 /// needs (clicks, keys, typing, scrolling, drags, waits) stay.
-pub const BROWSER_ONLY_FUNCTIONS: [&str; 5] =
-    ["open_web_browser", "navigate", "search", "go_back", "go_forward"];
+pub const BROWSER_ONLY_FUNCTIONS: [&str; 5] = [
+    "open_web_browser",
+    "navigate",
+    "search",
+    "go_back",
+    "go_forward",
+];
 
 impl Provider for Gemini {
     fn name(&self) -> &'static str {

@@ -96,27 +96,70 @@ pub struct ComputerTool {
     pub beta: Option<String>,
 }
 
-const ANTHROPIC_2025_11: (&str, Option<&str>) = ("computer_20251124", Some("computer-use-2025-11-24"));
-const ANTHROPIC_2025_01: (&str, Option<&str>) = ("computer_20250124", Some("computer-use-2025-01-24"));
-const ANTHROPIC_2024_10: (&str, Option<&str>) = ("computer_20241022", Some("computer-use-2024-10-22"));
+/// A computer tool type and its beta flag, if it needs one.
+pub type ToolRow = (&'static str, Option<&'static str>);
+
+const ANTHROPIC_2025_11: ToolRow = ("computer_20251124", Some("computer-use-2025-11-24"));
+const ANTHROPIC_2025_01: ToolRow = ("computer_20250124", Some("computer-use-2025-01-24"));
+const ANTHROPIC_2024_10: ToolRow = ("computer_20241022", Some("computer-use-2024-10-22"));
 
 /// Which computer tool each model supports: (provider, a fragment of the
 /// model name with dots written as dashes, tool, beta). The first matching
 /// row wins, so more specific names come first; a model that matches no row
 /// gets its provider's newest tool (the last row of that provider).
-pub const COMPUTER_TOOLS: &[(ProviderKind, &str, (&str, Option<&str>))] = &[
-    (ProviderKind::Anthropic, "claude-3-5-sonnet", ANTHROPIC_2024_10),
-    (ProviderKind::Anthropic, "claude-3-7-sonnet", ANTHROPIC_2025_01),
-    (ProviderKind::Anthropic, "claude-sonnet-4-5", ANTHROPIC_2025_01),
-    (ProviderKind::Anthropic, "claude-haiku-4-5", ANTHROPIC_2025_01),
-    (ProviderKind::Anthropic, "claude-opus-4-1", ANTHROPIC_2025_01),
-    (ProviderKind::Anthropic, "claude-opus-4-5", ANTHROPIC_2025_11),
-    (ProviderKind::Anthropic, "claude-opus-4-6", ANTHROPIC_2025_11),
-    (ProviderKind::Anthropic, "claude-sonnet-4-6", ANTHROPIC_2025_11),
+pub const COMPUTER_TOOLS: &[(ProviderKind, &str, ToolRow)] = &[
+    (
+        ProviderKind::Anthropic,
+        "claude-3-5-sonnet",
+        ANTHROPIC_2024_10,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-3-7-sonnet",
+        ANTHROPIC_2025_01,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-sonnet-4-5",
+        ANTHROPIC_2025_01,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-haiku-4-5",
+        ANTHROPIC_2025_01,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-opus-4-1",
+        ANTHROPIC_2025_01,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-opus-4-5",
+        ANTHROPIC_2025_11,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-opus-4-6",
+        ANTHROPIC_2025_11,
+    ),
+    (
+        ProviderKind::Anthropic,
+        "claude-sonnet-4-6",
+        ANTHROPIC_2025_11,
+    ),
     (ProviderKind::Anthropic, "claude-opus-4", ANTHROPIC_2025_01),
-    (ProviderKind::Anthropic, "claude-sonnet-4", ANTHROPIC_2025_01),
+    (
+        ProviderKind::Anthropic,
+        "claude-sonnet-4",
+        ANTHROPIC_2025_01,
+    ),
     (ProviderKind::Anthropic, "", ANTHROPIC_2025_11),
-    (ProviderKind::Openai, "computer-use-preview", ("computer_use_preview", None)),
+    (
+        ProviderKind::Openai,
+        "computer-use-preview",
+        ("computer_use_preview", None),
+    ),
     (ProviderKind::Openai, "", ("computer", None)),
     (ProviderKind::Gemini, "", ("ENVIRONMENT_BROWSER", None)),
 ];
@@ -178,7 +221,9 @@ pub fn body_retry_delay(body: &Value) -> Option<String> {
             }
             // The protobuf JSON form {"seconds": N, "nanos": M}.
             Value::Object(o) => {
-                let s = o.get("seconds").and_then(|v| v.as_f64().or_else(|| v.as_str()?.parse().ok()))?;
+                let s = o
+                    .get("seconds")
+                    .and_then(|v| v.as_f64().or_else(|| v.as_str()?.parse().ok()))?;
                 let n = o.get("nanos").and_then(Value::as_f64).unwrap_or(0.0);
                 let secs = s + n / 1e9;
                 (secs.is_finite() && secs >= 0.0).then(|| format!("{secs}"))
@@ -363,22 +408,46 @@ mod conformance_tests {
         assert_eq!(t("anthropic", "claude-sonnet-4-5-20250929"), jan);
         assert_eq!(t("anthropic", "claude-sonnet-4-20250514"), jan);
         assert_eq!(t("anthropic", "claude-3-7-sonnet-latest"), jan);
-        assert_eq!(t("anthropic", "claude-3-5-sonnet-20241022").tool, "computer_20241022");
-        assert_eq!(t("openai", "computer-use-preview").tool, "computer_use_preview");
-        assert_eq!(t("openai", "gpt-5.4"), ComputerTool { tool: "computer".into(), beta: None });
-        assert_eq!(t("gemini", "gemini-2.5-computer-use-preview-10-2025").tool, "ENVIRONMENT_BROWSER");
+        assert_eq!(
+            t("anthropic", "claude-3-5-sonnet-20241022").tool,
+            "computer_20241022"
+        );
+        assert_eq!(
+            t("openai", "computer-use-preview").tool,
+            "computer_use_preview"
+        );
+        assert_eq!(
+            t("openai", "gpt-5.4"),
+            ComputerTool {
+                tool: "computer".into(),
+                beta: None
+            }
+        );
+        assert_eq!(
+            t("gemini", "gemini-2.5-computer-use-preview-10-2025").tool,
+            "ENVIRONMENT_BROWSER"
+        );
         // The profile overrides the table; the beta follows a custom tool.
-        let custom = computer_tool(&spec(json!({"provider": "anthropic", "model": "claude-sonnet-4-6", "computer_tool": "computer_20250124"})));
+        let custom = computer_tool(&spec(
+            json!({"provider": "anthropic", "model": "claude-sonnet-4-6", "computer_tool": "computer_20250124"}),
+        ));
         assert_eq!(custom, jan);
-        let custom = computer_tool(&spec(json!({"provider": "anthropic", "model": "x", "computer_beta": "b-1"})));
+        let custom = computer_tool(&spec(
+            json!({"provider": "anthropic", "model": "x", "computer_beta": "b-1"}),
+        ));
         assert_eq!(custom.beta.as_deref(), Some("b-1"));
     }
 
     #[test]
     fn anthropic_computer_use_request_for_sonnet_4_6() {
-        let m = spec(json!({"provider": "anthropic", "model": "claude-sonnet-4-6", "interface": "computer-use"}));
+        let m = spec(
+            json!({"provider": "anthropic", "model": "claude-sonnet-4-6", "interface": "computer-use"}),
+        );
         let r = anthropic::Anthropic.build(&m, &cua(), Some("k"));
-        assert_eq!(header(&r, "anthropic-beta"), Some("computer-use-2025-11-24"));
+        assert_eq!(
+            header(&r, "anthropic-beta"),
+            Some("computer-use-2025-11-24")
+        );
         assert_eq!(
             r.body["tools"],
             json!([{"type": "computer_20251124", "name": "computer", "display_width_px": 1280, "display_height_px": 720}])
@@ -396,12 +465,19 @@ mod conformance_tests {
         let proto = json!({"error": {"details": [{"@type": "x.RetryInfo", "retryDelay": {"seconds": 3, "nanos": 500000000}}]}});
         assert_eq!(body_retry_delay(&proto).as_deref(), Some("3.5"));
         assert_eq!(body_retry_delay(&json!({"error": {"message": "x"}})), None);
-        assert_eq!(body_retry_delay(&json!({"error": {"details": [{"@type": "x.RetryInfo", "retryDelay": "-3s"}]}})), None);
+        assert_eq!(
+            body_retry_delay(
+                &json!({"error": {"details": [{"@type": "x.RetryInfo", "retryDelay": "-3s"}]}})
+            ),
+            None
+        );
     }
 
     #[test]
     fn responses_images_carry_detail_and_computer_tools_their_own_shape() {
-        let preview = spec(json!({"model": "computer-use-preview", "api": "responses", "interface": "computer-use"}));
+        let preview = spec(
+            json!({"model": "computer-use-preview", "api": "responses", "interface": "computer-use"}),
+        );
         let r = openai_responses::OpenAiResponses.build(&preview, &cua(), Some("k"));
         let image = &r.body["input"][0]["content"][1];
         assert_eq!(image["type"], json!("input_image"));
@@ -421,19 +497,44 @@ mod conformance_tests {
             "actions": [{"type": "click", "x": 1, "y": 2, "button": "left"}, {"type": "type", "text": "hi"}, {"type": "keypress", "keys": ["Enter"]}]}]});
         let out = openai_responses::OpenAiResponses.parse(&body).unwrap();
         assert_eq!(out.tool_calls.len(), 1);
-        assert_eq!(out.tool_calls[0].arguments.as_ref().unwrap()["type"], json!("click"));
+        assert_eq!(
+            out.tool_calls[0].arguments.as_ref().unwrap()["type"],
+            json!("click")
+        );
         assert_eq!(out.extra_actions, 2);
     }
 
     #[test]
     fn gemini_computer_use_excludes_browser_only_functions() {
-        let m = spec(json!({"provider": "gemini", "model": "gemini-2.5-computer-use-preview-10-2025", "interface": "computer-use"}));
+        let m = spec(
+            json!({"provider": "gemini", "model": "gemini-2.5-computer-use-preview-10-2025", "interface": "computer-use"}),
+        );
         let r = gemini::Gemini.build(&m, &cua(), Some("k"));
         let cu = &r.body["tools"][0]["computerUse"];
         assert_eq!(cu["environment"], json!("ENVIRONMENT_BROWSER"));
-        let excluded: Vec<&str> = cu["excludedPredefinedFunctions"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-        assert_eq!(excluded, ["open_web_browser", "navigate", "search", "go_back", "go_forward"]);
-        for kept in ["click_at", "key_combination", "type_text_at", "scroll_at", "drag_and_drop"] {
+        let excluded: Vec<&str> = cu["excludedPredefinedFunctions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(
+            excluded,
+            [
+                "open_web_browser",
+                "navigate",
+                "search",
+                "go_back",
+                "go_forward"
+            ]
+        );
+        for kept in [
+            "click_at",
+            "key_combination",
+            "type_text_at",
+            "scroll_at",
+            "drag_and_drop",
+        ] {
             assert!(!excluded.contains(&kept));
         }
     }
@@ -441,44 +542,94 @@ mod conformance_tests {
     #[test]
     fn replies_without_an_action_keep_the_stated_reason() {
         let chat = openai::OpenAiChat.parse(&json!({"choices": [{"finish_reason": "stop", "message": {"content": null, "refusal": "I can't help with that."}}]})).unwrap();
-        assert_eq!(chat.stated_reason.as_deref(), Some("refusal: I can't help with that."));
-        let cut = openai::OpenAiChat.parse(&json!({"choices": [{"finish_reason": "length", "message": {"content": "…"}}]})).unwrap();
+        assert_eq!(
+            chat.stated_reason.as_deref(),
+            Some("refusal: I can't help with that.")
+        );
+        let cut = openai::OpenAiChat
+            .parse(&json!({"choices": [{"finish_reason": "length", "message": {"content": "…"}}]}))
+            .unwrap();
         assert_eq!(cut.stated_reason.as_deref(), Some("finish_reason: length"));
-        let ok = openai::OpenAiChat.parse(&json!({"choices": [{"finish_reason": "tool_calls", "message": {"content": ""}}]})).unwrap();
+        let ok = openai::OpenAiChat
+            .parse(
+                &json!({"choices": [{"finish_reason": "tool_calls", "message": {"content": ""}}]}),
+            )
+            .unwrap();
         assert_eq!(ok.stated_reason, None);
-        let g = gemini::Gemini.parse(&json!({"candidates": [{"finishReason": "SAFETY", "content": {"parts": []}}]})).unwrap();
+        let g = gemini::Gemini
+            .parse(&json!({"candidates": [{"finishReason": "SAFETY", "content": {"parts": []}}]}))
+            .unwrap();
         assert_eq!(g.stated_reason.as_deref(), Some("finishReason: SAFETY"));
-        let blocked = gemini::Gemini.parse(&json!({"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"}})).unwrap();
-        assert_eq!(blocked.stated_reason.as_deref(), Some("blockReason: PROHIBITED_CONTENT"));
+        let blocked = gemini::Gemini
+            .parse(&json!({"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"}}))
+            .unwrap();
+        assert_eq!(
+            blocked.stated_reason.as_deref(),
+            Some("blockReason: PROHIBITED_CONTENT")
+        );
         let inc = openai_responses::OpenAiResponses.parse(&json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}, "output": []})).unwrap();
-        assert_eq!(inc.stated_reason.as_deref(), Some("incomplete: max_output_tokens"));
+        assert_eq!(
+            inc.stated_reason.as_deref(),
+            Some("incomplete: max_output_tokens")
+        );
         let refused = openai_responses::OpenAiResponses.parse(&json!({"status": "completed", "output": [{"type": "message", "content": [{"type": "refusal", "refusal": "No."}]}]})).unwrap();
         assert_eq!(refused.stated_reason.as_deref(), Some("refusal: No."));
-        let a = anthropic::Anthropic.parse(&json!({"content": [], "stop_reason": "refusal"})).unwrap();
+        let a = anthropic::Anthropic
+            .parse(&json!({"content": [], "stop_reason": "refusal"}))
+            .unwrap();
         assert_eq!(a.stated_reason.as_deref(), Some("stop_reason: refusal"));
     }
 
     #[test]
     fn the_token_limit_field_is_a_profile_setting() {
-        let tools = Tools::Functions(vec![ToolSpec { name: "f".into(), description: "d".into(), parameters: json!({"type": "object"}) }]);
+        let tools = Tools::Functions(vec![ToolSpec {
+            name: "f".into(),
+            description: "d".into(),
+            parameters: json!({"type": "object"}),
+        }]);
         let default = spec(json!({"max_tokens": 100, "base_url": "https://api.openai.com/v1"}));
         let r = openai::OpenAiChat.build(&default, &conv(tools.clone()), None);
-        assert_eq!((r.body.get("max_tokens"), r.body.get("max_completion_tokens")), (Some(&json!(100)), None));
-        let newer = spec(json!({"max_tokens": 100, "base_url": "http://127.0.0.1:9/v1", "max_tokens_field": "max_completion_tokens"}));
+        assert_eq!(
+            (
+                r.body.get("max_tokens"),
+                r.body.get("max_completion_tokens")
+            ),
+            (Some(&json!(100)), None)
+        );
+        let newer = spec(
+            json!({"max_tokens": 100, "base_url": "http://127.0.0.1:9/v1", "max_tokens_field": "max_completion_tokens"}),
+        );
         let r = openai::OpenAiChat.build(&newer, &conv(tools), None);
-        assert_eq!((r.body.get("max_tokens"), r.body.get("max_completion_tokens")), (None, Some(&json!(100))));
+        assert_eq!(
+            (
+                r.body.get("max_tokens"),
+                r.body.get("max_completion_tokens")
+            ),
+            (None, Some(&json!(100)))
+        );
     }
 
     #[test]
     fn anthropic_cache_reads_and_writes_are_priced() {
         let body = json!({"content": [], "stop_reason": "end_turn", "usage": {"input_tokens": 1000, "cache_read_input_tokens": 10000, "cache_creation_input_tokens": 2000, "output_tokens": 100}});
         let u = anthropic::Anthropic.parse(&body).unwrap().usage;
-        assert_eq!((u.input_tokens, u.cached_input_tokens, u.cache_write_input_tokens), (13000, 10000, 2000));
-        let m = spec(json!({"provider": "anthropic", "price_input_per_mtok": 3.0, "price_output_per_mtok": 15.0}));
+        assert_eq!(
+            (
+                u.input_tokens,
+                u.cached_input_tokens,
+                u.cache_write_input_tokens
+            ),
+            (13000, 10000, 2000)
+        );
+        let m = spec(
+            json!({"provider": "anthropic", "price_input_per_mtok": 3.0, "price_output_per_mtok": 15.0}),
+        );
         let cost = crate::model_agent::cost_usd(&m, &u);
         let want = (1000.0 * 3.0 + 10000.0 * 0.3 + 2000.0 * 3.75 + 100.0 * 15.0) / 1e6;
         assert!((cost - want).abs() < 1e-12, "{cost} vs {want}");
-        let own = spec(json!({"provider": "anthropic", "price_input_per_mtok": 3.0, "price_cached_input_per_mtok": 1.0, "price_cache_write_per_mtok": 5.0}));
+        let own = spec(
+            json!({"provider": "anthropic", "price_input_per_mtok": 3.0, "price_cached_input_per_mtok": 1.0, "price_cache_write_per_mtok": 5.0}),
+        );
         let want = (1000.0 * 3.0 + 10000.0 * 1.0 + 2000.0 * 5.0) / 1e6;
         assert!((crate::model_agent::cost_usd(&own, &u) - want).abs() < 1e-12);
         // Hostile counts saturate instead of wrapping.
@@ -486,6 +637,15 @@ mod conformance_tests {
         assert_eq!(huge.input_tokens, u64::MAX);
         let sum = huge.saturating_add(huge);
         assert_eq!(sum.input_tokens, u64::MAX);
-        assert!(crate::model_agent::cost_usd(&m, &Usage { output_tokens: u64::MAX, ..sum }).is_finite());
+        assert!(
+            crate::model_agent::cost_usd(
+                &m,
+                &Usage {
+                    output_tokens: u64::MAX,
+                    ..sum
+                }
+            )
+            .is_finite()
+        );
     }
 }

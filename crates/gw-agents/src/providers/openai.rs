@@ -127,7 +127,11 @@ impl Provider for OpenAiChat {
             tool_calls,
             usage,
             stated_reason: refusal.or_else(|| {
-                stated_reason("finish_reason", finish.as_deref(), &["stop", "tool_calls", "function_call"])
+                stated_reason(
+                    "finish_reason",
+                    finish.as_deref(),
+                    &["stop", "tool_calls", "function_call"],
+                )
             }),
             finish_reason: finish,
             ..Default::default()

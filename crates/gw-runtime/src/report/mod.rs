@@ -136,7 +136,10 @@ pub fn collect_runs(inputs: &[PathBuf]) -> Result<Vec<RunRow>, String> {
             }
             if seen.insert(rel.clone()) {
                 rows.push(row_from_error(dir, rel, &v));
-            } else if let Some(row) = rows.iter_mut().find(|r| r.rel_dir == rel && r.result.is_none()) {
+            } else if let Some(row) = rows
+                .iter_mut()
+                .find(|r| r.rel_dir == rel && r.result.is_none())
+            {
                 // A later failure of the same run replaces the earlier one.
                 *row = row_from_error(row.dir.clone(), rel, &v);
             }

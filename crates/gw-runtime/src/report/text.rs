@@ -591,7 +591,10 @@ mod tests {
             md_escape("<script>alert('x')</script> a|b & \"c\"\nd"),
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; a\\|b &amp; &quot;c&quot; d"
         );
-        assert_eq!(md_escape("<img src=x onerror=1>\u{1b}[31m"), "&lt;img src=x onerror=1&gt;[31m");
+        assert_eq!(
+            md_escape("<img src=x onerror=1>\u{1b}[31m"),
+            "&lt;img src=x onerror=1&gt;[31m"
+        );
     }
 
     #[test]
