@@ -277,8 +277,14 @@ fn mode_cell(rs: &[&RunResult]) -> Option<ModeCell> {
     if rs.is_empty() {
         return None;
     }
-    let steps: u64 = rs.iter().map(|r| r.steps as u64).sum();
-    let latency: u64 = rs.iter().map(|r| r.latency_ms).sum();
+    let steps: u64 = rs
+        .iter()
+        .map(|r| r.steps as u64)
+        .fold(0u64, u64::saturating_add);
+    let latency: u64 = rs
+        .iter()
+        .map(|r| r.latency_ms)
+        .fold(0u64, u64::saturating_add);
     Some(ModeCell {
         runs: rs.len(),
         steps,
@@ -473,13 +479,19 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     .into_iter()
     .filter_map(|((model, interface, rounds), rs)| {
         let rounds = rounds?;
-        let steps: u64 = rs.iter().map(|r| r.steps as u64).sum();
+        let steps: u64 = rs
+            .iter()
+            .map(|r| r.steps as u64)
+            .fold(0u64, u64::saturating_add);
         let input: u64 = rs
             .iter()
-            .map(|r| r.input_tokens + r.cached_input_tokens)
-            .sum();
-        let latency: u64 = rs.iter().map(|r| r.latency_ms).sum();
-        let wall: u64 = rs.iter().map(|r| r.wall_ms).sum();
+            .map(|r| r.input_tokens.saturating_add(r.cached_input_tokens))
+            .fold(0u64, u64::saturating_add);
+        let latency: u64 = rs
+            .iter()
+            .map(|r| r.latency_ms)
+            .fold(0u64, u64::saturating_add);
+        let wall: u64 = rs.iter().map(|r| r.wall_ms).fold(0u64, u64::saturating_add);
         Some(MemoryRow {
             model,
             interface,
@@ -499,7 +511,11 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     let inv_rows: Vec<InvalidRow> = group(&ok, model_key)
         .into_iter()
         .map(|((model, interface), rs)| {
-            let sum = |f: &dyn Fn(&RunResult) -> u32| rs.iter().map(|r| f(r) as u64).sum::<u64>();
+            let sum = |f: &dyn Fn(&RunResult) -> u32| {
+                rs.iter()
+                    .map(|r| f(r) as u64)
+                    .fold(0u64, u64::saturating_add)
+            };
             let proposed = sum(&|r| r.proposed_actions);
             let valid = sum(&|r| r.valid_actions);
             let ntc = sum(&|r| r.invalid_no_tool_call);
@@ -533,10 +549,22 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     let cost_rows: Vec<CostRow> = group(&with_result, model_key)
         .into_iter()
         .map(|((model, interface), rs)| {
-            let steps: u64 = rs.iter().map(|r| r.steps as u64).sum();
-            let input: u64 = rs.iter().map(|r| r.input_tokens).sum();
-            let cached: u64 = rs.iter().map(|r| r.cached_input_tokens).sum();
-            let output: u64 = rs.iter().map(|r| r.output_tokens).sum();
+            let steps: u64 = rs
+                .iter()
+                .map(|r| r.steps as u64)
+                .fold(0u64, u64::saturating_add);
+            let input: u64 = rs
+                .iter()
+                .map(|r| r.input_tokens)
+                .fold(0u64, u64::saturating_add);
+            let cached: u64 = rs
+                .iter()
+                .map(|r| r.cached_input_tokens)
+                .fold(0u64, u64::saturating_add);
+            let output: u64 = rs
+                .iter()
+                .map(|r| r.output_tokens)
+                .fold(0u64, u64::saturating_add);
             let cost: f64 = rs.iter().map(|r| r.cost_usd).sum();
             CostRow {
                 model,
@@ -546,7 +574,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
                 input_tokens: input,
                 cached_input_tokens: cached,
                 output_tokens: output,
-                input_tokens_per_step: per_step((input + cached) as f64, steps),
+                input_tokens_per_step: per_step(input as f64 + cached as f64, steps),
                 output_tokens_per_step: per_step(output as f64, steps),
                 cost_usd: cost,
                 cost_per_run_usd: cost / rs.len() as f64,
@@ -555,9 +583,18 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
         .collect();
     let cost = CostReport {
         total_cost_usd: cost_rows.iter().map(|r| r.cost_usd).sum(),
-        total_input_tokens: cost_rows.iter().map(|r| r.input_tokens).sum(),
-        total_cached_input_tokens: cost_rows.iter().map(|r| r.cached_input_tokens).sum(),
-        total_output_tokens: cost_rows.iter().map(|r| r.output_tokens).sum(),
+        total_input_tokens: cost_rows
+            .iter()
+            .map(|r| r.input_tokens)
+            .fold(0u64, u64::saturating_add),
+        total_cached_input_tokens: cost_rows
+            .iter()
+            .map(|r| r.cached_input_tokens)
+            .fold(0u64, u64::saturating_add),
+        total_output_tokens: cost_rows
+            .iter()
+            .map(|r| r.output_tokens)
+            .fold(0u64, u64::saturating_add),
         rows: cost_rows,
     };
 
