@@ -570,6 +570,11 @@ pub fn explain_yaml_error(
             "{key} cannot be \"{}\"; use one of: {valid}",
             named.unwrap_or_default()
         )
+    } else if lower.contains("string scalar") {
+        // A list or mapping (or an unclosed bracket) where one value belongs.
+        format!(
+            "invalid YAML: {key} must be a single value here, not a list or a mapping (check for an unclosed bracket)"
+        )
     } else if let Some(kind) = expected_kind(&lower) {
         format!("{key} must be {kind}")
     } else if lower.contains("invalid type") || lower.contains("invalid value") {
@@ -592,7 +597,7 @@ fn expected_kind(lower: &str) -> Option<&'static str> {
             "a number (e.g. 1.5)"
         } else if has("bool") {
             "true or false"
-        } else if has("string scalar") || has("a string") || has("option<string>") {
+        } else if has("a string") || has("option<string>") {
             "text (quote it if it looks like a number or a list)"
         } else if has("sequence") || has("vec<") {
             "a list"

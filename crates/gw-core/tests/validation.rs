@@ -5,7 +5,7 @@
 //! the YAML library's type or option names.
 
 use gw_core::registry::{Registry, RegistryError};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn project() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")
@@ -230,7 +230,7 @@ fn model_numbers_and_fields_are_checked() {
         &model("base_url: [1, 2]\n"),
         4,
         11,
-        &["\"base_url\"", "text"],
+        &["\"base_url\"", "single value"],
     );
     rejects(
         "models/m2.yaml",
@@ -324,5 +324,4 @@ fn game_speed_and_durations_are_bounded() {
 #[test]
 fn the_shipped_registry_is_valid() {
     Registry::load(&[project()]).unwrap_or_else(|e| panic!("{e}"));
-    let _ = Path::new(".");
 }

@@ -191,23 +191,30 @@ fn find_run_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+impl RunRow {
+    /// A row that knows only its folder, marked failed until read.
+    fn failed(dir: PathBuf, rel_dir: String) -> RunRow {
+        RunRow {
+            status: Status::Failed,
+            rel_dir,
+            dir,
+            has_frames: false,
+            preset: String::new(),
+            game_id: String::new(),
+            task_id: String::new(),
+            model: String::new(),
+            interface: String::new(),
+            seed: 0,
+            repeat: 0,
+            error: None,
+            result: None,
+        }
+    }
+}
+
 fn read_run(dir: &Path, rel_dir: String) -> RunRow {
-    let has_frames = dir.join("frames").is_dir();
-    let mut row = RunRow {
-        status: Status::Failed,
-        rel_dir,
-        dir: dir.to_path_buf(),
-        has_frames,
-        preset: String::new(),
-        game_id: String::new(),
-        task_id: String::new(),
-        model: String::new(),
-        interface: String::new(),
-        seed: 0,
-        repeat: 0,
-        error: None,
-        result: None,
-    };
+    let mut row = RunRow::failed(dir.to_path_buf(), rel_dir);
+    row.has_frames = dir.join("frames").is_dir();
     let result_path = dir.join("result.json");
     if result_path.is_file() {
         match std::fs::read(&result_path)
@@ -255,21 +262,7 @@ fn read_run(dir: &Path, rel_dir: String) -> RunRow {
 /// A failed run known only from an error row (`error.json` or a line of
 /// the suite's error log).
 fn row_from_error(dir: PathBuf, rel_dir: String, v: &Value) -> RunRow {
-    let mut row = RunRow {
-        status: Status::Failed,
-        rel_dir,
-        has_frames: false,
-        dir,
-        preset: String::new(),
-        game_id: String::new(),
-        task_id: String::new(),
-        model: String::new(),
-        interface: String::new(),
-        seed: 0,
-        repeat: 0,
-        error: None,
-        result: None,
-    };
+    let mut row = RunRow::failed(dir, rel_dir);
     fill_from_error(&mut row, v);
     row
 }

@@ -229,21 +229,11 @@ pub(crate) fn pm(mean: f64, std: Option<f64>) -> String {
 /// through, so a model name or error text could inject markup), `|` escaped,
 /// line breaks and other control characters flattened.
 pub(crate) fn md_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '|' => out.push_str("\\|"),
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
+    let flat: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    super::html::esc(&flat).replace('|', "\\|")
 }
 
 fn md_table(out: &mut String, head: &[&str], rows: &[Vec<String>]) {
@@ -593,7 +583,7 @@ mod tests {
         );
         assert_eq!(
             md_escape("<img src=x onerror=1>\u{1b}[31m"),
-            "&lt;img src=x onerror=1&gt;[31m"
+            "&lt;img src=x onerror=1&gt; [31m"
         );
     }
 
