@@ -283,8 +283,8 @@ fn mode_cell(rs: &[&RunResult]) -> Option<ModeCell> {
     if rs.is_empty() {
         return None;
     }
-    let steps: u64 = total(&rs, |r| r.steps as u64);
-    let latency: u64 = total(&rs, |r| r.latency_ms);
+    let steps: u64 = total(rs, |r| r.steps as u64);
+    let latency: u64 = total(rs, |r| r.latency_ms);
     Some(ModeCell {
         runs: rs.len(),
         steps,
