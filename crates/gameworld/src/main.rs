@@ -9,6 +9,8 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod panic;
+
 #[derive(Parser)]
 #[command(
     name = "gameworld",
@@ -177,6 +179,7 @@ fn load_registry(extra: &[PathBuf]) -> Result<Registry, String> {
 }
 
 fn main() -> ExitCode {
+    panic::install();
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
