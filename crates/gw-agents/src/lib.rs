@@ -42,6 +42,10 @@ pub struct Observation<'a> {
 /// Token usage of one model call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Every input token of the call, cache reads and writes included, for
+    /// every provider: OpenAI and Gemini report it so; the Anthropic parser
+    /// adds back the cache counts its API leaves out. Statistics and prices
+    /// rely on this and never add `cached_input_tokens` on top.
     pub input_tokens: u64,
     pub output_tokens: u64,
     /// Input tokens read from a prompt cache (included in `input_tokens`).

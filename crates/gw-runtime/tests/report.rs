@@ -423,7 +423,8 @@ fn report_numbers_csvs_merge_and_charts() {
     let m2 = mem.iter().find(|r| r["memory_rounds"] == 2).unwrap();
     assert_eq!(m2["runs"], 1);
     close(
-        40000.0 / 20.0,
+        // input_tokens already include the 10000 cached ones.
+        30000.0 / 20.0,
         &m2["input_tokens_per_step"],
         "memory 2 input/step",
     );
@@ -461,10 +462,12 @@ fn report_numbers_csvs_merge_and_charts() {
     let c = find(&s["cost"]["rows"], "qwen-test-cua", "computer-use");
     assert_eq!(c["runs"], 4);
     close(
-        (30000.0 + 10000.0 + 8000.0 + 45000.0 + 6000.0) / 64.0,
+        (30000.0 + 8000.0 + 45000.0 + 6000.0) / 64.0,
         &c["input_tokens_per_step"],
         "input/step",
     );
+    assert_eq!(c["input_tokens"], 89000);
+    assert_eq!(c["cached_input_tokens"], 10000);
     close(2500.0 / 64.0, &c["output_tokens_per_step"], "output/step");
     close(0.365, &c["cost_usd"], "cost");
     close(0.365 / 4.0, &c["cost_per_run_usd"], "cost/run");

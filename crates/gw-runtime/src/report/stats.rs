@@ -151,7 +151,7 @@ pub struct MemoryRow {
     pub memory_rounds: u32,
     pub runs: usize,
     pub steps: u64,
-    /// (input + cached input) tokens per step.
+    /// Input tokens per step (`input_tokens` already counts cached ones).
     pub input_tokens_per_step: f64,
     pub pg: f64,
     pub sr: f64,
@@ -193,7 +193,7 @@ pub struct CostRow {
     pub input_tokens: u64,
     pub cached_input_tokens: u64,
     pub output_tokens: u64,
-    /// (input + cached input) / steps.
+    /// input_tokens / steps (cached tokens are part of `input_tokens`).
     pub input_tokens_per_step: f64,
     pub output_tokens_per_step: f64,
     pub cost_usd: f64,
@@ -480,9 +480,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     .filter_map(|((model, interface, rounds), rs)| {
         let rounds = rounds?;
         let steps: u64 = total(&rs, |r| r.steps as u64);
-        let input: u64 = total(&rs, |r| {
-            r.input_tokens.saturating_add(r.cached_input_tokens)
-        });
+        let input: u64 = total(&rs, |r| r.input_tokens);
         let latency: u64 = total(&rs, |r| r.latency_ms);
         let wall: u64 = total(&rs, |r| r.wall_ms);
         Some(MemoryRow {
@@ -551,7 +549,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
                 input_tokens: input,
                 cached_input_tokens: cached,
                 output_tokens: output,
-                input_tokens_per_step: per_step(input as f64 + cached as f64, steps),
+                input_tokens_per_step: per_step(input as f64, steps),
                 output_tokens_per_step: per_step(output as f64, steps),
                 cost_usd: cost,
                 cost_per_run_usd: cost / rs.len() as f64,
