@@ -14,6 +14,7 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod render3d;
 pub mod testkit;
 
 pub mod g01_2048;
