@@ -21,6 +21,7 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
+pub mod g09_cubefield;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
@@ -41,6 +42,7 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g05_breakout::ID,
     g08_core_ball::ID,
+    g09_cubefield::ID,
     g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
@@ -61,6 +63,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
