@@ -28,6 +28,7 @@ pub mod g16_hextris;
 pub mod g19_minesweeper;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
+pub mod g26_run_3;
 pub mod g27_stack;
 pub mod g29_tetris;
 pub mod g32_wordle;
@@ -49,6 +50,7 @@ pub const GAME_IDS: &[&str] = &[
     g19_minesweeper::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
+    g26_run_3::ID,
     g27_stack::ID,
     g29_tetris::ID,
     g32_wordle::ID,
@@ -70,6 +72,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
+        g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),

@@ -176,7 +176,7 @@ impl View {
             near: cam.near,
         }
     }
-    fn to_view(&self, p: V3) -> V3 {
+    fn view_of(&self, p: V3) -> V3 {
         let d = p - self.pos;
         v3(d.dot(self.r), d.dot(self.u), d.dot(self.f))
     }
@@ -188,7 +188,7 @@ impl View {
         ((self.cx + q.x * k) as f32, (self.cy - q.y * k) as f32)
     }
     fn project(&self, p: V3) -> Option<(f32, f32, f64)> {
-        let q = self.to_view(p);
+        let q = self.view_of(p);
         if q.z < self.near {
             return None;
         }
@@ -326,7 +326,7 @@ impl Scene {
         let mut all_far = true;
         let mut any_near = false;
         for (i, p) in pts.iter().enumerate() {
-            q[i] = self.view.to_view(*p);
+            q[i] = self.view.view_of(*p);
             all_far &= q[i].z > self.cam.far;
             any_near |= q[i].z >= self.view.near;
         }

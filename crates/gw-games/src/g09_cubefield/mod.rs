@@ -30,7 +30,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, Light, Scene, Shade, V3, mix, v3};
+use crate::render3d::{Camera, Fog, Light, Scene, Shade, mix, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
