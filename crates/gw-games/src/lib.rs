@@ -30,6 +30,7 @@ pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
 pub mod g26_run_3;
 pub mod g27_stack;
+pub mod g28_temple_run_2;
 pub mod g29_tetris;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
@@ -52,6 +53,7 @@ pub const GAME_IDS: &[&str] = &[
     g25_rocket_league_2d::ID,
     g26_run_3::ID,
     g27_stack::ID,
+    g28_temple_run_2::ID,
     g29_tetris::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
@@ -74,6 +76,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
+        g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
