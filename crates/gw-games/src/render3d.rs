@@ -396,65 +396,50 @@ impl Scene {
     /// An axis-aligned box from `lo` to `hi`; `colors` gives the base colour
     /// of each face in the order −x, +x, −y, +y, −z, +z.
     pub fn cuboid(&mut self, lo: V3, hi: V3, colors: [Rgb; 6]) {
-        let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
-        let faces = [
-            (
-                [
-                    v3(x0, y0, z0),
-                    v3(x0, y1, z0),
-                    v3(x0, y1, z1),
-                    v3(x0, y0, z1),
-                ],
-                v3(-1.0, 0.0, 0.0),
-            ),
-            (
-                [
-                    v3(x1, y0, z0),
-                    v3(x1, y0, z1),
-                    v3(x1, y1, z1),
-                    v3(x1, y1, z0),
-                ],
-                v3(1.0, 0.0, 0.0),
-            ),
-            (
-                [
-                    v3(x0, y0, z0),
-                    v3(x0, y0, z1),
-                    v3(x1, y0, z1),
-                    v3(x1, y0, z0),
-                ],
-                v3(0.0, -1.0, 0.0),
-            ),
-            (
-                [
-                    v3(x0, y1, z0),
-                    v3(x1, y1, z0),
-                    v3(x1, y1, z1),
-                    v3(x0, y1, z1),
-                ],
-                v3(0.0, 1.0, 0.0),
-            ),
-            (
-                [
-                    v3(x0, y0, z0),
-                    v3(x1, y0, z0),
-                    v3(x1, y1, z0),
-                    v3(x0, y1, z0),
-                ],
-                v3(0.0, 0.0, -1.0),
-            ),
-            (
-                [
-                    v3(x0, y0, z1),
-                    v3(x0, y1, z1),
-                    v3(x1, y1, z1),
-                    v3(x1, y0, z1),
-                ],
-                v3(0.0, 0.0, 1.0),
-            ),
+        let axes = [v3(1.0, 0.0, 0.0), v3(0.0, 1.0, 0.0), v3(0.0, 0.0, 1.0)];
+        self.frame_box(
+            V3::default(),
+            axes,
+            [lo.x, lo.y, lo.z],
+            [hi.x, hi.y, hi.z],
+            colors,
+        );
+    }
+
+    /// A box in a local frame: the points `origin + a·axes[0] + b·axes[1] +
+    /// c·axes[2]` for (a, b, c) between `lo` and `hi`. The axes must be unit
+    /// length and at right angles. `colors` gives the base colour of each
+    /// face in the order −a, +a, −b, +b, −c, +c.
+    pub fn frame_box(
+        &mut self,
+        origin: V3,
+        axes: [V3; 3],
+        lo: [f64; 3],
+        hi: [f64; 3],
+        colors: [Rgb; 6],
+    ) {
+        let p = |a: f64, b: f64, c: f64| origin + axes[0] * a + axes[1] * b + axes[2] * c;
+        let ([a0, b0, c0], [a1, b1, c1]) = (lo, hi);
+        let k = [
+            p(a0, b0, c0),
+            p(a1, b0, c0),
+            p(a1, b1, c0),
+            p(a0, b1, c0),
+            p(a0, b0, c1),
+            p(a1, b0, c1),
+            p(a1, b1, c1),
+            p(a0, b1, c1),
         ];
-        for (i, (pts, n)) in faces.into_iter().enumerate() {
-            self.face(&pts, n, colors[i], Shade::Lit, true);
+        let faces: [([usize; 4], V3); 6] = [
+            ([0, 3, 7, 4], -axes[0]),
+            ([1, 5, 6, 2], axes[0]),
+            ([0, 4, 5, 1], -axes[1]),
+            ([3, 2, 6, 7], axes[1]),
+            ([0, 1, 2, 3], -axes[2]),
+            ([4, 7, 6, 5], axes[2]),
+        ];
+        for (i, (idx, n)) in faces.into_iter().enumerate() {
+            self.face(&idx.map(|j| k[j]), n, colors[i], Shade::Lit, true);
         }
     }
 

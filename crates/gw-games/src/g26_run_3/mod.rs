@@ -28,7 +28,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, Light, Scene, Shade, V3, v3};
+use crate::render3d::{Camera, Fog, Light, Scene, Shade, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -775,36 +775,19 @@ fn render(g: &Run3, pm: &mut Pixmap) {
     let r = &w.runner;
     let a = r.side as f64 * std::f64::consts::FRAC_PI_2;
     let lift = r.h;
+    // Boxes in the frame of the runner's side: across, up from it, along.
+    let (ox, oy) = section_point(r.side, 0.0, 0.0);
+    let (ax, ay) = rotate(1.0, 0.0, a);
+    let (vx, vy) = rotate(0.0, 1.0, a);
+    let axes = [v3(ax, ay, 0.0), v3(vx, vy, 0.0), v3(0.0, 0.0, 1.0)];
     let part = |s: &mut Scene, u0: f64, u1: f64, h0: f64, h1: f64, dz: f64, c: Rgb| {
-        // Build the box in side-0 coordinates and rotate it into place.
-        let p = |u: f64, h: f64, z: f64| {
-            let (x, y) = rotate(u - SIDE_W / 2.0, -SIDE_W / 2.0 + h, a);
-            v3(x, y, z)
-        };
-        let (z0, z1) = (r.z - dz, r.z + dz);
-        let corners = [
-            p(u0, h0, z0),
-            p(u1, h0, z0),
-            p(u1, h1, z0),
-            p(u0, h1, z0),
-            p(u0, h0, z1),
-            p(u1, h0, z1),
-            p(u1, h1, z1),
-            p(u0, h1, z1),
-        ];
-        let (ox, oy) = rotate(1.0, 0.0, a);
-        let (vx, vy) = rotate(0.0, 1.0, a);
-        let faces: [([usize; 4], V3); 6] = [
-            ([0, 3, 7, 4], v3(-ox, -oy, 0.0)),
-            ([1, 5, 6, 2], v3(ox, oy, 0.0)),
-            ([0, 4, 5, 1], v3(-vx, -vy, 0.0)),
-            ([3, 2, 6, 7], v3(vx, vy, 0.0)),
-            ([0, 1, 2, 3], v3(0.0, 0.0, -1.0)),
-            ([4, 7, 6, 5], v3(0.0, 0.0, 1.0)),
-        ];
-        for (idx, n) in faces {
-            s.quad(idx.map(|i| corners[i]), n, c, Shade::Lit);
-        }
+        s.frame_box(
+            v3(ox, oy, 0.0),
+            axes,
+            [u0, h0, r.z - dz],
+            [u1, h1, r.z + dz],
+            [c; 6],
+        );
     };
     let run_phase = libm::sin(r.z * 2.2);
     let step = if r.on_ground() { 0.08 * run_phase } else { 0.0 };

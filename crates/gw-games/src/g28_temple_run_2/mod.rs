@@ -31,7 +31,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, Light, Scene, Shade, V3, v3};
+use crate::render3d::{Camera, Fog, Light, Scene, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{
@@ -822,32 +822,35 @@ fn boxed(
     y1: f64,
     c: Rgb,
 ) {
-    let p = |s: f64, l: f64, y: f64| {
-        let (x, z) = st.at(s, l);
-        v3(x, y, z)
-    };
     let (fx, fz) = forward(st.heading);
     let (rx, rz) = forward(st.heading + 1);
-    let corners = [
-        p(s0, l0, y0),
-        p(s0, l1, y0),
-        p(s0, l1, y1),
-        p(s0, l0, y1),
-        p(s1, l0, y0),
-        p(s1, l1, y0),
-        p(s1, l1, y1),
-        p(s1, l0, y1),
-    ];
-    let faces: [([usize; 4], V3); 6] = [
-        ([0, 3, 7, 4], v3(-rx, 0.0, -rz)),
-        ([1, 5, 6, 2], v3(rx, 0.0, rz)),
-        ([0, 4, 5, 1], v3(0.0, -1.0, 0.0)),
-        ([3, 2, 6, 7], v3(0.0, 1.0, 0.0)),
-        ([0, 1, 2, 3], v3(-fx, 0.0, -fz)),
-        ([4, 7, 6, 5], v3(fx, 0.0, fz)),
-    ];
-    for (idx, n) in faces {
-        sc.quad(idx.map(|i| corners[i]), n, c, Shade::Lit);
+    let axes = [v3(rx, 0.0, rz), v3(0.0, 1.0, 0.0), v3(fx, 0.0, fz)];
+    sc.frame_box(
+        v3(st.x, 0.0, st.z),
+        axes,
+        [l0, y0, s0],
+        [l1, y1, s1],
+        [c; 6],
+    );
+}
+
+/// Blocks filling the obstacle's lanes, `half` wide each side of the lane.
+fn lane_blocks(sc: &mut Scene, st: &Stretch, o: &Obstacle, half: f64, height: f64, c: Rgb) {
+    for lane in -1..=1 {
+        if o.lanes & lane_bit(lane) != 0 {
+            let m = lane as f64 * LANE_W;
+            boxed(
+                sc,
+                st,
+                o.s,
+                o.s + o.len(),
+                m - half,
+                m + half,
+                0.0,
+                height,
+                c,
+            );
+        }
     }
 }
 
@@ -966,42 +969,8 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
                         rgb(200, 90, 40),
                     );
                 }
-                Kind::Wall => {
-                    for lane in -1..=1 {
-                        if o.lanes & lane_bit(lane) != 0 {
-                            let c = lane as f64 * LANE_W;
-                            boxed(
-                                &mut sc,
-                                st,
-                                s0,
-                                s1,
-                                c - LANE_W / 2.0,
-                                c + LANE_W / 2.0,
-                                0.0,
-                                2.4,
-                                rgb(112, 108, 96),
-                            );
-                        }
-                    }
-                }
-                Kind::Rock => {
-                    for lane in -1..=1 {
-                        if o.lanes & lane_bit(lane) != 0 {
-                            let c = lane as f64 * LANE_W;
-                            boxed(
-                                &mut sc,
-                                st,
-                                s0,
-                                s1,
-                                c - 0.4,
-                                c + 0.4,
-                                0.0,
-                                0.4,
-                                rgb(96, 96, 100),
-                            );
-                        }
-                    }
-                }
+                Kind::Wall => lane_blocks(&mut sc, st, o, LANE_W / 2.0, 2.4, rgb(112, 108, 96)),
+                Kind::Rock => lane_blocks(&mut sc, st, o, 0.4, 0.4, rgb(96, 96, 100)),
                 Kind::Gap => {}
             }
         }
