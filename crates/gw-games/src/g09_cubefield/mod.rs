@@ -112,6 +112,8 @@ pub struct Cubefield {
     flight_ms: u64,
     cubes: Vec<Cube>,
     chunks: BTreeSet<(i64, i64)>,
+    /// Chunk (row, column) the ship was in when the field was last extended.
+    spawned_at: Option<(i64, i64)>,
     left_held: bool,
     right_held: bool,
     /// Visual bank of the view, radians (follows the steering).
@@ -139,6 +141,7 @@ impl Cubefield {
             flight_ms: 0,
             cubes: Vec::new(),
             chunks: BTreeSet::new(),
+            spawned_at: None,
             left_held: false,
             right_held: false,
             tilt: 0.0,
@@ -182,8 +185,16 @@ impl Cubefield {
     }
 
     /// Lay out every chunk in the spawn window that is not there yet, in
-    /// increasing (row, column) order.
+    /// increasing (row, column) order, once the ship enters a new chunk.
     fn spawn(&mut self) {
+        let here = (
+            libm::floor(self.ship_z / CHUNK) as i64,
+            libm::floor(self.ship_x / CHUNK) as i64,
+        );
+        if self.spawned_at == Some(here) {
+            return;
+        }
+        self.spawned_at = Some(here);
         let cz0 = libm::floor(self.ship_z / CHUNK) as i64;
         let cz1 = libm::floor((self.ship_z + SPAWN_AHEAD) / CHUNK) as i64;
         let cx0 = libm::floor((self.ship_x - SPAWN_SIDE) / CHUNK) as i64;
@@ -209,6 +220,9 @@ impl Cubefield {
                 }
             }
         }
+        // Kept in order of depth so collisions look at a narrow band only.
+        self.cubes
+            .sort_by(|a, b| a.z.total_cmp(&b.z).then(a.x.total_cmp(&b.x)));
         // Forget what is far behind or far to the side.
         let (sx, sz) = (self.ship_x, self.ship_z);
         self.cubes
@@ -235,7 +249,10 @@ impl Cubefield {
         self.tilt += (steer * 0.16 - self.tilt) * 0.12;
         self.high_score = self.high_score.max(self.score());
         let (x, z) = (self.ship_x, self.ship_z);
-        if self.cubes.iter().any(|c| hits(x, z, c)) {
+        let reach = CUBE_HALF + SHIP_HALF_L;
+        let lo = self.cubes.partition_point(|c| c.z <= z - reach);
+        let hi = self.cubes.partition_point(|c| c.z < z + reach);
+        if self.cubes[lo..hi.max(lo)].iter().any(|c| hits(x, z, c)) {
             self.phase = Phase::Crashed;
             self.terminal = Terminal::ended(Outcome::Fail, "hit a cube");
             return;
@@ -282,6 +299,7 @@ impl Game for Cubefield {
         self.flight_ms = 0;
         self.cubes.clear();
         self.chunks.clear();
+        self.spawned_at = None;
         self.left_held = false;
         self.right_held = false;
         self.tilt = 0.0;

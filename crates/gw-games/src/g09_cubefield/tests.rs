@@ -161,7 +161,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "62f343f3b2bebc7d0fb488ef462e1085767007d0336c822b5ca147f71ab2eaca"
+        "988e2ac772cc91587ce39b8c3433a1dffa5365d2ee5a76fadde685edcc368d6a"
     );
 }
 

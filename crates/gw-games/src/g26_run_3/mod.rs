@@ -463,6 +463,9 @@ impl Run3 {
     }
 
     fn generate(&mut self) {
+        if self.world.last_row() >= self.world.row_index() + AHEAD_ROWS {
+            return;
+        }
         while self.world.last_row() < self.world.row_index() + AHEAD_ROWS {
             if self.world.last_row() < START_ROWS {
                 self.push_row([FULL; 4]);
