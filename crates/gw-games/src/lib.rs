@@ -14,6 +14,7 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod render3d;
 pub mod runner;
 pub mod testkit;
 
@@ -23,6 +24,7 @@ pub mod g04_boxel_rebound;
 pub mod g05_breakout;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
+pub mod g09_cubefield;
 pub mod g11_edge_surf;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
@@ -31,7 +33,9 @@ pub mod g19_minesweeper;
 pub mod g21_ns_shaft;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
+pub mod g26_run_3;
 pub mod g27_stack;
+pub mod g28_temple_run_2;
 pub mod g29_tetris;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
@@ -47,6 +51,7 @@ pub const GAME_IDS: &[&str] = &[
     g05_breakout::ID,
     g07_chrome_dino::ID,
     g08_core_ball::ID,
+    g09_cubefield::ID,
     g11_edge_surf::ID,
     g13_flappy_bird::ID,
     g15_google_snake::ID,
@@ -55,7 +60,9 @@ pub const GAME_IDS: &[&str] = &[
     g21_ns_shaft::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
+    g26_run_3::ID,
     g27_stack::ID,
+    g28_temple_run_2::ID,
     g29_tetris::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
@@ -71,6 +78,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
         g11_edge_surf::ID => Box::new(g11_edge_surf::EdgeSurf::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
@@ -79,7 +87,9 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
+        g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
+        g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),

@@ -129,7 +129,9 @@ fn losing_every_life_ends_the_run_and_reset_counts_attempts() {
     g.world.lives = 1;
     let x = g.world.x;
     let y = g.world.y;
-    g.world.things.insert(0, Thing::new(Kind::Rock, x, y + 30.0));
+    g.world
+        .things
+        .insert(0, Thing::new(Kind::Rock, x, y + 30.0));
     g.advance(500);
     let st = g.state();
     assert_eq!(st.terminal.outcome, Some(Outcome::Fail));
