@@ -84,9 +84,27 @@ pub fn encode(a: &Action) -> VptAction {
         };
     }
     let hotbar = a.hotbar.filter(|h| (1..=9).contains(h)).unwrap_or(0) as u32;
-    let fb = if a.forward { 1 } else if a.back { 2 } else { 0 };
-    let lr = if a.left { 1 } else if a.right { 2 } else { 0 };
-    let ss = if a.sprint { 1 } else if a.sneak { 2 } else { 0 };
+    let fb = if a.forward {
+        1
+    } else if a.back {
+        2
+    } else {
+        0
+    };
+    let lr = if a.left {
+        1
+    } else if a.right {
+        2
+    } else {
+        0
+    };
+    let ss = if a.sprint {
+        1
+    } else if a.sneak {
+        2
+    } else {
+        0
+    };
     let moved = camera_class != camera::NULL_BIN * camera::BINS + camera::NULL_BIN;
     let mut i = hotbar;
     i = i * 3 + fb;
@@ -204,6 +222,12 @@ mod tests {
             ..Default::default()
         });
         assert_eq!(inv.buttons, 8640);
-        assert_eq!(encode(&Action::noop()), VptAction { buttons: 0, camera: 60 });
+        assert_eq!(
+            encode(&Action::noop()),
+            VptAction {
+                buttons: 0,
+                camera: 60
+            }
+        );
     }
 }

@@ -387,7 +387,9 @@ impl Data {
         let rr: RawRecipes =
             serde_saphyr::from_str(recipes).map_err(|e| format!("recipes.yaml: {e}"))?;
         if rb.blocks.len() > 255 || rb.blocks.first().map(|b| b.name.as_str()) != Some("air") {
-            return Err("blocks.yaml: the first block must be air and there may be at most 255".into());
+            return Err(
+                "blocks.yaml: the first block must be air and there may be at most 255".into(),
+            );
         }
         let mut item_index = BTreeMap::new();
         for (i, it) in ri.items.iter().enumerate() {

@@ -51,7 +51,9 @@ pub fn privileged(world: &World) -> Value {
     let mut entities: Vec<(f64, Value)> = Vec::new();
     for m in &world.mobs {
         let dist = libm::sqrt(
-            (m.body.pos[0] - p[0]).powi(2) + (m.body.pos[1] - p[1]).powi(2) + (m.body.pos[2] - p[2]).powi(2),
+            (m.body.pos[0] - p[0]).powi(2)
+                + (m.body.pos[1] - p[1]).powi(2)
+                + (m.body.pos[2] - p[2]).powi(2),
         );
         if dist <= NEARBY {
             entities.push((

@@ -208,7 +208,9 @@ fn carve_caves(seed: u64, c: &mut Chunk) {
                 let ty = (y % S) as f32 / S as f32;
                 let mut v = [0.0f32; 2];
                 for (n, vn) in v.iter_mut().enumerate() {
-                    let g = |di: usize, dk: usize, dj: usize| lat[((i + di) * 5 + k + dk) * NY + j + dj][n];
+                    let g = |di: usize, dk: usize, dj: usize| {
+                        lat[((i + di) * 5 + k + dk) * NY + j + dj][n]
+                    };
                     let a = g(0, 0, 0) + (g(1, 0, 0) - g(0, 0, 0)) * tx;
                     let bb = g(0, 1, 0) + (g(1, 1, 0) - g(0, 1, 0)) * tx;
                     let cc = g(0, 0, 1) + (g(1, 0, 1) - g(0, 0, 1)) * tx;
@@ -282,7 +284,8 @@ fn decorate(seed: u64, c: &mut Chunk) {
         let h = c.heights[(x * 16 + z) as usize] as i32;
         let biome = c.biomes[(x * 16 + z) as usize];
         let ground = c.get(x, h, z);
-        let on_soil = ground == b::GRASS_BLOCK || (ground == b::SNOW_BLOCK && biome == Biome::Taiga);
+        let on_soil =
+            ground == b::GRASS_BLOCK || (ground == b::SNOW_BLOCK && biome == Biome::Taiga);
         if h + 12 >= HEIGHT || c.get(x, h + 1, z) != b::AIR {
             continue;
         }
@@ -365,7 +368,13 @@ fn spruce(c: &mut Chunk, x: i32, y: i32, z: i32, height: i32) {
     }
     for ly in y + 2..=top + 1 {
         let from_top = top + 1 - ly;
-        let r: i32 = if from_top == 0 { 0 } else if from_top % 2 == 1 { 1 } else { 2 };
+        let r: i32 = if from_top == 0 {
+            0
+        } else if from_top % 2 == 1 {
+            1
+        } else {
+            2
+        };
         for dx in -r..=r {
             for dz in -r..=r {
                 if r == 2 && dx.abs() == 2 && dz.abs() == 2 {
@@ -495,12 +504,10 @@ impl Terrain {
     /// The highest non-air, non-plant block's y in a loaded column.
     pub fn surface_y(&self, x: i32, z: i32) -> Option<i32> {
         let c = self.chunk(x >> 4, z >> 4)?;
-        (0..HEIGHT)
-            .rev()
-            .find(|&y| {
-                let v = c.get(x & 15, y, z & 15);
-                v != b::AIR && v != b::TALL_GRASS
-            })
+        (0..HEIGHT).rev().find(|&y| {
+            let v = c.get(x & 15, y, z & 15);
+            v != b::AIR && v != b::TALL_GRASS
+        })
     }
 
     /// A content hash of a loaded chunk (FNV-1a over its blocks).

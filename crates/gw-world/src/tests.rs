@@ -25,25 +25,83 @@ fn tables_validate_and_constants_match() {
     }
     // Every item the 67 long-horizon tasks target has a recipe or a source.
     let targets = [
-        "activator_rail", "blast_furnace", "bowl", "bucket", "chain", "charcoal", "chest",
-        "compass", "crafting_table", "diamond", "diamond_axe", "diamond_boots",
-        "diamond_chestplate", "diamond_helmet", "diamond_hoe", "diamond_leggings",
-        "diamond_pickaxe", "diamond_shovel", "diamond_sword", "dropper", "furnace",
-        "gold_ingot", "golden_axe", "golden_boots", "golden_chestplate", "golden_helmet",
-        "golden_hoe", "golden_leggings", "golden_pickaxe", "golden_shovel", "golden_sword",
-        "hopper", "iron_axe", "iron_bars", "iron_boots", "iron_chestplate", "iron_helmet",
-        "iron_hoe", "iron_leggings", "iron_nugget", "iron_pickaxe", "iron_shovel", "iron_sword",
-        "jukebox", "ladder", "note_block", "piston", "rail", "redstone_torch", "shears", "shield",
-        "smithing_table", "smoker", "stick", "stone_axe", "stone_hoe", "stone_pickaxe",
-        "stone_shovel", "stone_sword", "stonecutter", "torch", "tripwire_hook", "wooden_axe",
-        "wooden_hoe", "wooden_pickaxe", "wooden_shovel", "wooden_sword",
+        "activator_rail",
+        "blast_furnace",
+        "bowl",
+        "bucket",
+        "chain",
+        "charcoal",
+        "chest",
+        "compass",
+        "crafting_table",
+        "diamond",
+        "diamond_axe",
+        "diamond_boots",
+        "diamond_chestplate",
+        "diamond_helmet",
+        "diamond_hoe",
+        "diamond_leggings",
+        "diamond_pickaxe",
+        "diamond_shovel",
+        "diamond_sword",
+        "dropper",
+        "furnace",
+        "gold_ingot",
+        "golden_axe",
+        "golden_boots",
+        "golden_chestplate",
+        "golden_helmet",
+        "golden_hoe",
+        "golden_leggings",
+        "golden_pickaxe",
+        "golden_shovel",
+        "golden_sword",
+        "hopper",
+        "iron_axe",
+        "iron_bars",
+        "iron_boots",
+        "iron_chestplate",
+        "iron_helmet",
+        "iron_hoe",
+        "iron_leggings",
+        "iron_nugget",
+        "iron_pickaxe",
+        "iron_shovel",
+        "iron_sword",
+        "jukebox",
+        "ladder",
+        "note_block",
+        "piston",
+        "rail",
+        "redstone_torch",
+        "shears",
+        "shield",
+        "smithing_table",
+        "smoker",
+        "stick",
+        "stone_axe",
+        "stone_hoe",
+        "stone_pickaxe",
+        "stone_shovel",
+        "stone_sword",
+        "stonecutter",
+        "torch",
+        "tripwire_hook",
+        "wooden_axe",
+        "wooden_hoe",
+        "wooden_pickaxe",
+        "wooden_shovel",
+        "wooden_sword",
     ];
     assert_eq!(targets.len(), 67);
     for t in targets {
         let id = d.item_id(t).unwrap_or_else(|| panic!("{t} missing"));
         let crafted = d.recipes_for(id).next().is_some();
         let smelted = d.smelt_for(id).next().is_some();
-        let mined = d.blocks.iter().any(|bl| bl.drops.iter().any(|x| x.item == id));
+        let mined = d
+            .blocks
+            .iter()
+            .any(|bl| bl.drops.iter().any(|x| x.item == id));
         assert!(crafted || smelted || mined, "{t} cannot be obtained");
     }
     // Bad tables fail with a message naming the cause.
@@ -90,14 +148,35 @@ fn wood_and_stone_recipes_with_counts() {
         (&[("iron_ingot", 1)], "iron_nugget", 9),
         (&[("iron_ingot", 1), ("iron_nugget", 2)], "chain", 1),
         (&[("iron_ingot", 6)], "iron_bars", 16),
-        (&[("iron_ingot", 1), ("stick", 1), ("oak_planks", 1)], "tripwire_hook", 2),
+        (
+            &[("iron_ingot", 1), ("stick", 1), ("oak_planks", 1)],
+            "tripwire_hook",
+            2,
+        ),
         (&[("iron_ingot", 2), ("oak_planks", 4)], "smithing_table", 1),
-        (&[("iron_ingot", 5), ("furnace", 1), ("smooth_stone", 3)], "blast_furnace", 1),
+        (
+            &[("iron_ingot", 5), ("furnace", 1), ("smooth_stone", 3)],
+            "blast_furnace",
+            1,
+        ),
         (&[("iron_ingot", 1), ("stone", 3)], "stonecutter", 1),
         (&[("oak_planks", 8), ("diamond", 1)], "jukebox", 1),
-        (&[("oak_planks", 3), ("cobblestone", 4), ("iron_ingot", 1), ("redstone", 1)], "piston", 1),
+        (
+            &[
+                ("oak_planks", 3),
+                ("cobblestone", 4),
+                ("iron_ingot", 1),
+                ("redstone", 1),
+            ],
+            "piston",
+            1,
+        ),
         (&[("redstone", 1), ("stick", 1)], "redstone_torch", 1),
-        (&[("iron_ingot", 6), ("stick", 2), ("redstone_torch", 1)], "activator_rail", 6),
+        (
+            &[("iron_ingot", 6), ("stick", 2), ("redstone_torch", 1)],
+            "activator_rail",
+            6,
+        ),
         (&[("iron_ingot", 4), ("redstone", 1)], "compass", 1),
         (&[("cobblestone", 7), ("redstone", 1)], "dropper", 1),
         (&[("oak_planks", 8), ("redstone", 1)], "note_block", 1),
@@ -116,12 +195,20 @@ fn wood_and_stone_recipes_with_counts() {
         assert_eq!(inventory::craft(&mut i, item, true), Ok(*n), "{item}");
         assert_eq!(count(&i, item), *n, "{item}");
         // Everything listed was consumed (each case gives exact inputs).
-        let left: u32 = i.totals().iter().filter(|(id, _)| data().item_name(*id) != *item).map(|x| x.1).sum();
+        let left: u32 = i
+            .totals()
+            .iter()
+            .filter(|(id, _)| data().item_name(*id) != *item)
+            .map(|x| x.1)
+            .sum();
         assert_eq!(left, 0, "{item} left inputs behind");
         // One input short fails.
         let mut short = inv(have);
         short.remove(data().item(have[0].0), 1);
-        assert!(inventory::craft(&mut short, item, true).is_err(), "{item} with too little");
+        assert!(
+            inventory::craft(&mut short, item, true).is_err(),
+            "{item} with too little"
+        );
     }
 }
 
@@ -132,7 +219,10 @@ fn grid_matching_shaped_mirrored_and_shapeless() {
     let s = Some(d.item("stick"));
     let c = Some(d.item("cobblestone"));
     // Stick: two planks stacked anywhere in the 2×2 grid.
-    assert_eq!(match_grid(&[None, p, None, p], 2), Some((d.item("stick"), 4)));
+    assert_eq!(
+        match_grid(&[None, p, None, p], 2),
+        Some((d.item("stick"), 4))
+    );
     assert_eq!(match_grid(&[p, p, None, None], 2), None);
     // Axe and its mirror image.
     let axe = [c, c, None, c, s, None, None, s, None];
@@ -141,28 +231,49 @@ fn grid_matching_shaped_mirrored_and_shapeless() {
     assert_eq!(match_grid(&mirrored, 3), Some((d.item("stone_axe"), 1)));
     // Shapeless planks from a log in any cell.
     let log = Some(d.item("birch_log"));
-    assert_eq!(match_grid(&[None, None, log, None], 2), Some((d.item("birch_planks"), 4)));
+    assert_eq!(
+        match_grid(&[None, None, log, None], 2),
+        Some((d.item("birch_planks"), 4))
+    );
     assert_eq!(match_grid(&[None; 9], 3), None);
 }
 
 #[test]
 fn smelting_needs_a_furnace_and_burns_fuel() {
     let mut i = inv(&[("iron_ore", 3), ("coal", 1)]);
-    assert_eq!(inventory::smelt(&mut i, "iron_ingot", None), Err(CraftError::NeedsFurnace("iron_ingot".into())));
+    assert_eq!(
+        inventory::smelt(&mut i, "iron_ingot", None),
+        Err(CraftError::NeedsFurnace("iron_ingot".into()))
+    );
     let mut f = FurnaceFuel::default();
-    assert_eq!(inventory::smelt(&mut i, "iron_ingot", Some(&mut f)), Ok(200));
+    assert_eq!(
+        inventory::smelt(&mut i, "iron_ingot", Some(&mut f)),
+        Ok(200)
+    );
     // One coal pays 1600 ticks: 8 smelts; 1400 left after the first.
     assert_eq!((count(&i, "coal"), f.burn_left), (0, 1400));
     inventory::smelt(&mut i, "iron_ingot", Some(&mut f)).unwrap();
-    assert_eq!((count(&i, "iron_ingot"), count(&i, "iron_ore"), f.burn_left), (2, 1, 1200));
+    assert_eq!(
+        (count(&i, "iron_ingot"), count(&i, "iron_ore"), f.burn_left),
+        (2, 1, 1200)
+    );
     // Logs smelt into charcoal and planks burn as fuel (300 ticks each).
     let mut i = inv(&[("oak_log", 1), ("oak_planks", 1)]);
     let mut f = FurnaceFuel::default();
     inventory::smelt(&mut i, "charcoal", Some(&mut f)).unwrap();
-    assert_eq!((count(&i, "charcoal"), count(&i, "oak_planks"), f.burn_left), (1, 0, 100));
+    assert_eq!(
+        (count(&i, "charcoal"), count(&i, "oak_planks"), f.burn_left),
+        (1, 0, 100)
+    );
     let mut i = inv(&[("cobblestone", 1)]);
-    assert_eq!(inventory::smelt(&mut i, "stone", Some(&mut FurnaceFuel::default())), Err(CraftError::NoFuel("stone".into())));
-    assert_eq!(inventory::smelt(&mut i, "diamond", Some(&mut f)), Err(CraftError::NoRecipe("diamond".into())));
+    assert_eq!(
+        inventory::smelt(&mut i, "stone", Some(&mut FurnaceFuel::default())),
+        Err(CraftError::NoFuel("stone".into()))
+    );
+    assert_eq!(
+        inventory::smelt(&mut i, "diamond", Some(&mut f)),
+        Err(CraftError::NoRecipe("diamond".into()))
+    );
 }
 
 #[test]
@@ -189,7 +300,10 @@ fn mining_tiers_speed_and_drops() {
     assert!(t(b::REDSTONE_ORE, Some("iron_pickaxe")).harvests);
     assert!(!t(b::GOLD_ORE, Some("golden_pickaxe")).harvests);
     // The wrong tool is no faster than a hand.
-    assert_eq!(t(b::DIRT, Some("iron_pickaxe")).ticks, t(b::DIRT, None).ticks);
+    assert_eq!(
+        t(b::DIRT, Some("iron_pickaxe")).ticks,
+        t(b::DIRT, None).ticks
+    );
     assert!(t(b::DIRT, Some("iron_shovel")).ticks < t(b::DIRT, None).ticks);
     assert_eq!(t(b::BEDROCK, Some("diamond_pickaxe")).ticks, None);
     // Shears take leaves in one tick and keep the leaves block.
@@ -197,9 +311,15 @@ fn mining_tiers_speed_and_drops() {
     let mut rng = gw_core::Rng::new(1, 1);
     let got = inventory::drops(b::OAK_LEAVES, Some(d.item("shears")), &mut rng);
     assert_eq!(got, vec![(d.item("oak_leaves"), 1)]);
-    assert_eq!(inventory::drops(b::STONE, Some(d.item("wooden_pickaxe")), &mut rng), vec![(d.item("cobblestone"), 1)]);
+    assert_eq!(
+        inventory::drops(b::STONE, Some(d.item("wooden_pickaxe")), &mut rng),
+        vec![(d.item("cobblestone"), 1)]
+    );
     assert!(inventory::drops(b::DIAMOND_ORE, Some(d.item("stone_pickaxe")), &mut rng).is_empty());
-    assert_eq!(inventory::drops(b::DIAMOND_ORE, Some(d.item("iron_pickaxe")), &mut rng), vec![(d.item("diamond"), 1)]);
+    assert_eq!(
+        inventory::drops(b::DIAMOND_ORE, Some(d.item("iron_pickaxe")), &mut rng),
+        vec![(d.item("diamond"), 1)]
+    );
 }
 
 /// A flat test world: stone up to y = 63, the player standing on it.
@@ -215,7 +335,8 @@ fn flat_world(extra: &[(&str, u32)]) -> World {
     for x in -40..40 {
         for z in -40..40 {
             for y in 1..128 {
-                w.terrain.set(x, y, z, if y <= 63 { b::STONE } else { b::AIR });
+                w.terrain
+                    .set(x, y, z, if y <= 63 { b::STONE } else { b::AIR });
             }
         }
     }
@@ -236,23 +357,37 @@ fn physics_gravity_jump_collision_and_fall_damage() {
     assert_eq!(w.player.health, 17.0);
     // Jump: rises about 1.25 blocks and lands again.
     let mut top: f64 = 0.0;
-    w.step(&Action { jump: true, ..Default::default() });
+    w.step(&Action {
+        jump: true,
+        ..Default::default()
+    });
     for _ in 0..20 {
         w.step(&Action::noop());
         top = top.max(w.player.body.pos[1]);
     }
-    assert!((1.2..1.3).contains(&(top - 64.0)), "jump height {}", top - 64.0);
+    assert!(
+        (1.2..1.3).contains(&(top - 64.0)),
+        "jump height {}",
+        top - 64.0
+    );
     assert!(w.player.body.on_ground);
     // Walking: 4.317 blocks per second facing +z; sprinting faster; a wall stops it.
     let z0 = w.player.body.pos[2];
     for _ in 0..20 {
-        w.step(&Action { forward: true, ..Default::default() });
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
     }
     let walked = w.player.body.pos[2] - z0;
     assert!((walked - 4.317).abs() < 0.05, "walked {walked}");
     let z1 = w.player.body.pos[2];
     for _ in 0..20 {
-        w.step(&Action { forward: true, sprint: true, ..Default::default() });
+        w.step(&Action {
+            forward: true,
+            sprint: true,
+            ..Default::default()
+        });
     }
     assert!(w.player.body.pos[2] - z1 > 5.5);
     let wall = libm::floor(w.player.body.pos[2]) as i32 + 2;
@@ -262,9 +397,15 @@ fn physics_gravity_jump_collision_and_fall_damage() {
         }
     }
     for _ in 0..40 {
-        w.step(&Action { forward: true, ..Default::default() });
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
     }
-    assert!((w.player.body.pos[2] - (wall as f64 - 0.3)).abs() < 0.01, "stopped at the wall");
+    assert!(
+        (w.player.body.pos[2] - (wall as f64 - 0.3)).abs() < 0.01,
+        "stopped at the wall"
+    );
     // One-block steps are climbed automatically.
     let mut w = flat_world(&[]);
     for x in -3..=3 {
@@ -273,7 +414,10 @@ fn physics_gravity_jump_collision_and_fall_damage() {
         }
     }
     for _ in 0..30 {
-        w.step(&Action { forward: true, ..Default::default() });
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
     }
     assert!((w.player.body.pos[1] - 65.0).abs() < 1e-6 && w.player.body.pos[2] > 3.0);
 }
@@ -287,7 +431,10 @@ fn mining_in_the_world_drops_and_picks_up_items() {
     let need = mining(b::STONE, w.held()).ticks.unwrap();
     for k in 0..need {
         assert_eq!(w.terrain.get(0, 63, 0), b::STONE, "tick {k}");
-        w.step(&Action { attack: true, ..Default::default() });
+        w.step(&Action {
+            attack: true,
+            ..Default::default()
+        });
     }
     assert_eq!(w.terrain.get(0, 63, 0), b::AIR);
     for _ in 0..40 {
@@ -299,17 +446,26 @@ fn mining_in_the_world_drops_and_picks_up_items() {
     let mut w = flat_world(&[]);
     w.player.pitch = 90.0;
     for _ in 0..50 {
-        w.step(&Action { attack: true, ..Default::default() });
+        w.step(&Action {
+            attack: true,
+            ..Default::default()
+        });
     }
     assert!(w.player.breaking.is_some());
     w.step(&Action::noop());
     assert!(w.player.breaking.is_none());
     // Craft macro needs the table within reach.
     let mut w = flat_world(&[("oak_planks", 3), ("stick", 2)]);
-    w.step(&Action { craft: Some("wooden_pickaxe".into()), ..Default::default() });
+    w.step(&Action {
+        craft: Some("wooden_pickaxe".into()),
+        ..Default::default()
+    });
     assert_eq!(count(&w.player.inventory, "wooden_pickaxe"), 0);
     w.terrain.set(2, 64, 0, b::CRAFTING_TABLE);
-    w.step(&Action { craft: Some("wooden_pickaxe".into()), ..Default::default() });
+    w.step(&Action {
+        craft: Some("wooden_pickaxe".into()),
+        ..Default::default()
+    });
     assert_eq!(count(&w.player.inventory, "wooden_pickaxe"), 1);
 }
 
@@ -343,7 +499,10 @@ fn worldgen_is_seeded_and_has_biomes_ores_and_bedrock() {
                     assert_eq!(c.get(x, 0, z), b::BEDROCK);
                     for y in 1..128 {
                         let v = c.get(x, y, z);
-                        if matches!(v, b::DIAMOND_ORE | b::REDSTONE_ORE | b::IRON_ORE | b::COAL_ORE) {
+                        if matches!(
+                            v,
+                            b::DIAMOND_ORE | b::REDSTONE_ORE | b::IRON_ORE | b::COAL_ORE
+                        ) {
                             let e = ore_y.entry(v).or_insert((0, 0));
                             e.0 = e.0.max(y);
                             e.1 += 1;
@@ -353,12 +512,21 @@ fn worldgen_is_seeded_and_has_biomes_ores_and_bedrock() {
             }
         }
     }
-    for bm in [Biome::Plains, Biome::Forest, Biome::Desert, Biome::Taiga, Biome::Mountains] {
+    for bm in [
+        Biome::Plains,
+        Biome::Forest,
+        Biome::Desert,
+        Biome::Taiga,
+        Biome::Mountains,
+    ] {
         assert!(biomes.contains(&bm), "{bm:?} missing");
     }
     assert!(ore_y[&b::DIAMOND_ORE].0 <= 16 && ore_y[&b::REDSTONE_ORE].0 <= 16);
     assert!(ore_y[&b::IRON_ORE].0 <= 64);
-    assert!(ore_y[&b::DIAMOND_ORE].1 * 5 < ore_y[&b::IRON_ORE].1, "diamonds rarer than iron");
+    assert!(
+        ore_y[&b::DIAMOND_ORE].1 * 5 < ore_y[&b::IRON_ORE].1,
+        "diamonds rarer than iron"
+    );
 }
 
 fn hash(bytes: &[u8]) -> u64 {
@@ -372,7 +540,10 @@ fn hash(bytes: &[u8]) -> u64 {
 
 #[test]
 fn rendering_is_deterministic_and_pinned() {
-    let mut w = World::new(WorldConfig { seed: 3, ..Default::default() });
+    let mut w = World::new(WorldConfig {
+        seed: 3,
+        ..Default::default()
+    });
     w.player.yaw = 30.0;
     w.player.pitch = 10.0;
     let a = render_rgb(&w, 64, 64, false);

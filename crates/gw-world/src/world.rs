@@ -410,9 +410,18 @@ impl World {
             }
             let mut p = body.pos;
             p[axis] += dv;
-            let (x0, x1) = (libm::floor(p[0] - hw) as i32, libm::floor(p[0] + hw - 1e-9) as i32);
-            let (y0, y1) = (libm::floor(p[1]) as i32, libm::floor(p[1] + body.height - 1e-9) as i32);
-            let (z0, z1) = (libm::floor(p[2] - hw) as i32, libm::floor(p[2] + hw - 1e-9) as i32);
+            let (x0, x1) = (
+                libm::floor(p[0] - hw) as i32,
+                libm::floor(p[0] + hw - 1e-9) as i32,
+            );
+            let (y0, y1) = (
+                libm::floor(p[1]) as i32,
+                libm::floor(p[1] + body.height - 1e-9) as i32,
+            );
+            let (z0, z1) = (
+                libm::floor(p[2] - hw) as i32,
+                libm::floor(p[2] + hw - 1e-9) as i32,
+            );
             let mut hit = false;
             'scan: for x in x0..=x1 {
                 for y in y0..=y1 {
@@ -522,7 +531,10 @@ impl World {
         let z = libm::floor(body.pos[2] + d[1] / n * reach) as i32;
         let y = libm::floor(body.pos[1] + 0.01) as i32;
         let head = libm::ceil(body.height) as i32;
-        let (bx, bz) = (libm::floor(body.pos[0]) as i32, libm::floor(body.pos[2]) as i32);
+        let (bx, bz) = (
+            libm::floor(body.pos[0]) as i32,
+            libm::floor(body.pos[2]) as i32,
+        );
         self.solid_at(x, y, z)
             && (1..=head).all(|k| !self.solid_at(x, y + k, z))
             && !self.solid_at(bx, y + head, bz)
@@ -732,7 +744,11 @@ impl World {
         self.player.exhaustion += 0.005;
         let drops = inventory::drops(t.block, held, &mut self.rng);
         for (item, count) in drops {
-            self.spawn_item(item, count, [x as f64 + 0.5, y as f64 + 0.25, z as f64 + 0.5]);
+            self.spawn_item(
+                item,
+                count,
+                [x as f64 + 0.5, y as f64 + 0.25, z as f64 + 0.5],
+            );
         }
         self.wear_tool(data().block(t.block).hardness > 0.0);
         self.events.push(Event::Mined {
@@ -987,7 +1003,11 @@ impl World {
         let mut kept = Vec::with_capacity(items.len());
         for mut it in items.drain(..) {
             it.age += 1;
-            let d = [pc[0] - it.body.pos[0], pc[1] - it.body.pos[1], pc[2] - it.body.pos[2]];
+            let d = [
+                pc[0] - it.body.pos[0],
+                pc[1] - it.body.pos[1],
+                pc[2] - it.body.pos[2],
+            ];
             let dist = libm::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             if !self.player.dead && it.age >= 10 && dist < 1.5 {
                 let left = self.player.inventory.add(it.item, it.count);
@@ -1168,7 +1188,10 @@ impl World {
                 && self.terrain.get(x, y + 1, z) == b::AIR
                 && self.terrain.get(x, y + 2, z) == b::AIR
             {
-                self.spawn_mob(MobKind::Zombie, [x as f64 + 0.5, y as f64 + 1.0, z as f64 + 0.5]);
+                self.spawn_mob(
+                    MobKind::Zombie,
+                    [x as f64 + 0.5, y as f64 + 1.0, z as f64 + 0.5],
+                );
             }
         }
     }
@@ -1176,12 +1199,16 @@ impl World {
     /// Bring a dead player back at the spawn point with full health (the
     /// inventory is kept, as in the Optimus evaluation rules).
     pub fn respawn(&mut self) {
-        let s = self.config.spawn.unwrap_or_else(|| find_spawn(&mut self.terrain, 0, 0));
+        let s = self
+            .config
+            .spawn
+            .unwrap_or_else(|| find_spawn(&mut self.terrain, 0, 0));
         self.player.body = Body::new(s, WIDTH, 1.8);
         self.player.health = 20.0;
         self.player.food = 20.0;
         self.player.dead = false;
-        self.terrain.load_around(s[0], s[2], VIEW_CHUNKS, usize::MAX);
+        self.terrain
+            .load_around(s[0], s[2], VIEW_CHUNKS, usize::MAX);
     }
 }
 
@@ -1218,7 +1245,11 @@ pub fn dist_to_box(e: [f64; 3], p: [i32; 3]) -> f64 {
 pub fn ray_box(o: [f64; 3], d: [f64; 3], body: &Body) -> Option<f64> {
     let hw = body.width / 2.0;
     let lo = [body.pos[0] - hw, body.pos[1], body.pos[2] - hw];
-    let hi = [body.pos[0] + hw, body.pos[1] + body.height, body.pos[2] + hw];
+    let hi = [
+        body.pos[0] + hw,
+        body.pos[1] + body.height,
+        body.pos[2] + hw,
+    ];
     let (mut t0, mut t1) = (0.0f64, f64::INFINITY);
     for k in 0..3 {
         if d[k].abs() < 1e-12 {
@@ -1294,8 +1325,11 @@ pub fn raycast_blocks(t: &Terrain, o: [f64; 3], d: [f64; 3], reach: f64) -> Opti
 
 /// A dry surface spot near `(x, z)`: searches outwards in rings.
 pub fn find_spawn(terrain: &mut Terrain, x: i32, z: i32) -> [f64; 3] {
-    find_spawn_where(terrain, x, z, 64, |_, _| true)
-        .unwrap_or([x as f64 + 0.5, (HEIGHT - 1) as f64, z as f64 + 0.5])
+    find_spawn_where(terrain, x, z, 64, |_, _| true).unwrap_or([
+        x as f64 + 0.5,
+        (HEIGHT - 1) as f64,
+        z as f64 + 0.5,
+    ])
 }
 
 /// The nearest surface spot (ring by ring, up to `radius`) that is dry land

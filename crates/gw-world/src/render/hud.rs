@@ -90,10 +90,20 @@ impl Canvas<'_> {
     }
 
     fn slot(&mut self, world: &World, i: usize, x: i64, y: i64, size: i64, s: i64, selected: bool) {
-        let border = if selected { [255, 255, 255] } else { [60, 60, 60] };
+        let border = if selected {
+            [255, 255, 255]
+        } else {
+            [60, 60, 60]
+        };
         self.rect(x, y, size, size, border);
         let bw = if selected { 2 * s } else { s };
-        self.rect(x + bw, y + bw, size - 2 * bw, size - 2 * bw, [139, 139, 139]);
+        self.rect(
+            x + bw,
+            y + bw,
+            size - 2 * bw,
+            size - 2 * bw,
+            [139, 139, 139],
+        );
         if let Some(st) = world.player.inventory.slots[i] {
             let c = item_color(st.item);
             let m = size / 4;
@@ -130,15 +140,32 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
         let size = (h as i64 / 5).max(4);
         let (x, y) = (w as i64 - size * 2, h as i64 - size - size / 3);
         c.rect(x, y, size, size, col);
-        c.rect(x, y + size - size / 4, size, size / 4, [col[0] / 2, col[1] / 2, col[2] / 2]);
+        c.rect(
+            x,
+            y + size - size / 4,
+            size,
+            size / 4,
+            [col[0] / 2, col[1] / 2, col[2] / 2],
+        );
     } else {
         let size = (h as i64 / 6).max(3);
-        c.rect(w as i64 - size * 2, h as i64 - size, size, size, [200, 150, 120]);
+        c.rect(
+            w as i64 - size * 2,
+            h as i64 - size,
+            size,
+            size,
+            [200, 150, 120],
+        );
     }
 
     // Crosshair.
     let arm = 5 * s;
-    c.invert(cx - arm, cy - s / 2 - (s == 1) as i64 * 0, 2 * arm + 1, s.max(1));
+    c.invert(
+        cx - arm,
+        cy - s / 2 - (s == 1) as i64 * 0,
+        2 * arm + 1,
+        s.max(1),
+    );
     c.invert(cx - s / 2, cy - arm, s.max(1), arm);
     c.invert(cx - s / 2, cy + s.max(1), s.max(1), arm - s.max(1) + 1);
 
@@ -147,7 +174,15 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
     let x0 = cx - size * 9 / 2;
     let y0 = h as i64 - size - s;
     for i in 0..HOTBAR {
-        c.slot(world, i, x0 + i as i64 * size, y0, size, s, i == pl.selected);
+        c.slot(
+            world,
+            i,
+            x0 + i as i64 * size,
+            y0,
+            size,
+            s,
+            i == pl.selected,
+        );
     }
     // Health (left) and hunger (right) above the hotbar: 10 icons each.
     let icon = 8 * s;
@@ -159,7 +194,13 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
         if hp >= 2.0 {
             c.rect(x + s, by + s, icon - 3 * s, icon - 3 * s, [220, 30, 30]);
         } else if hp >= 1.0 {
-            c.rect(x + s, by + s, (icon - 3 * s) / 2, icon - 3 * s, [220, 30, 30]);
+            c.rect(
+                x + s,
+                by + s,
+                (icon - 3 * s) / 2,
+                icon - 3 * s,
+                [220, 30, 30],
+            );
         }
         let f = pl.food - (i * 2) as f32;
         let fx = x0 + 9 * size - (i as i64 + 1) * (icon + s / 2);
@@ -167,7 +208,13 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
         if f >= 2.0 {
             c.rect(fx + s, by + s, icon - 3 * s, icon - 3 * s, [190, 120, 50]);
         } else if f >= 1.0 {
-            c.rect(fx + s, by + s, (icon - 3 * s) / 2, icon - 3 * s, [190, 120, 50]);
+            c.rect(
+                fx + s,
+                by + s,
+                (icon - 3 * s) / 2,
+                icon - 3 * s,
+                [190, 120, 50],
+            );
         }
     }
 
@@ -190,10 +237,19 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
             }
         }
         // Player silhouette.
-        c.rect(px0 + 4 * s + size / 2, py0 + 4 * s, size, 2 * size, [60, 60, 90]);
+        c.rect(
+            px0 + 4 * s + size / 2,
+            py0 + 4 * s,
+            size,
+            2 * size,
+            [60, 60, 90],
+        );
         for i in HOTBAR..SLOTS {
             let k = (i - HOTBAR) as i64;
-            let (x, y) = (px0 + 4 * s + (k % 9) * size, py0 + 3 * size + (k / 9) * size);
+            let (x, y) = (
+                px0 + 4 * s + (k % 9) * size,
+                py0 + 3 * size + (k / 9) * size,
+            );
             c.slot(world, i, x, y, size, s, false);
         }
         for i in 0..HOTBAR {

@@ -36,7 +36,8 @@ fn textures() -> &'static Textures {
                 let mut t = [[0u8; 4]; TEX * TEX];
                 for v in 0..TEX {
                     for u in 0..TEX {
-                        t[v * TEX + u] = texel(id as u32, def.pattern, def.color, def.ore_color, face, u, v);
+                        t[v * TEX + u] =
+                            texel(id as u32, def.pattern, def.color, def.ore_color, face, u, v);
                     }
                 }
                 texels.push(t);
@@ -56,7 +57,15 @@ fn scale(c: [u8; 3], f: f32) -> [u8; 4] {
 }
 
 /// One procedural texel. `face`: 0 top, 1 side, 2 bottom.
-fn texel(id: u32, p: Pattern, c: [u8; 3], ore: [u8; 3], face: usize, u: usize, v: usize) -> [u8; 4] {
+fn texel(
+    id: u32,
+    p: Pattern,
+    c: [u8; 3],
+    ore: [u8; 3],
+    face: usize,
+    u: usize,
+    v: usize,
+) -> [u8; 4] {
     let n = unit(id as u64 * 31 + face as u64, u as i32, v as i32, 7);
     let speck = 0.85 + 0.3 * n;
     match p {
@@ -82,7 +91,11 @@ fn texel(id: u32, p: Pattern, c: [u8; 3], ore: [u8; 3], face: usize, u: usize, v
             }
         }
         Pattern::Leaves | Pattern::Plant => {
-            let hole = if p == Pattern::Plant { n < 0.55 || v < 2 } else { n < 0.18 };
+            let hole = if p == Pattern::Plant {
+                n < 0.55 || v < 2
+            } else {
+                n < 0.18
+            };
             if hole { [0, 0, 0, 0] } else { scale(c, speck) }
         }
         Pattern::Planks => scale(c, if v % 4 == 3 { 0.7 } else { 0.9 + 0.15 * n }),
@@ -95,9 +108,25 @@ fn texel(id: u32, p: Pattern, c: [u8; 3], ore: [u8; 3], face: usize, u: usize, v
         }
         Pattern::Table => {
             if face == 0 {
-                scale(c, if u == 0 || v == 0 || u == 7 || v == 7 || u == 4 || v == 4 { 0.6 } else { 1.1 })
+                scale(
+                    c,
+                    if u == 0 || v == 0 || u == 7 || v == 7 || u == 4 || v == 4 {
+                        0.6
+                    } else {
+                        1.1
+                    },
+                )
             } else {
-                scale(c, if v < 2 { 1.2 } else if u % 4 == 0 { 0.6 } else { speck })
+                scale(
+                    c,
+                    if v < 2 {
+                        1.2
+                    } else if u % 4 == 0 {
+                        0.6
+                    } else {
+                        speck
+                    },
+                )
             }
         }
         Pattern::Furnace => {
@@ -109,7 +138,11 @@ fn texel(id: u32, p: Pattern, c: [u8; 3], ore: [u8; 3], face: usize, u: usize, v
         }
         Pattern::Torch => {
             if (3..5).contains(&u) {
-                if v < 2 { [255, 220, 90, 255] } else { [120, 90, 50, 255] }
+                if v < 2 {
+                    [255, 220, 90, 255]
+                } else {
+                    [120, 90, 50, 255]
+                }
             } else {
                 [0, 0, 0, 0]
             }
@@ -131,7 +164,11 @@ pub fn item_color(item: ItemId) -> [u8; 3] {
     let def = d.item_def(item);
     if let Some(bl) = def.places {
         let bd = d.block(bl);
-        return if bd.pattern == Pattern::Ore { bd.ore_color } else { bd.color };
+        return if bd.pattern == Pattern::Ore {
+            bd.ore_color
+        } else {
+            bd.color
+        };
     }
     let name = &def.name;
     let named = [
@@ -156,7 +193,12 @@ pub fn item_color(item: ItemId) -> [u8; 3] {
             return c;
         }
     }
-    let h = unit(name.len() as u64, name.bytes().map(|x| x as i32).sum(), 0, 0);
+    let h = unit(
+        name.len() as u64,
+        name.bytes().map(|x| x as i32).sum(),
+        0,
+        0,
+    );
     [(80.0 + 170.0 * h) as u8, (200.0 - 120.0 * h) as u8, 140]
 }
 
@@ -202,16 +244,18 @@ pub fn render_rgba(world: &World, w: usize, h: usize, out: &mut [u8], parallel: 
     let sky_day = [0.47f32, 0.65, 1.0];
     let sky_night = [0.02f32, 0.03, 0.08];
     let mix = |a: [f32; 3], c: [f32; 3], t: f32| {
-        [a[0] + (c[0] - a[0]) * t, a[1] + (c[1] - a[1]) * t, a[2] + (c[2] - a[2]) * t]
+        [
+            a[0] + (c[0] - a[0]) * t,
+            a[1] + (c[1] - a[1]) * t,
+            a[2] + (c[2] - a[2]) * t,
+        ]
     };
     let dayness = (light - 0.25) / 0.75;
     let sky_top = mix(sky_night, sky_day, dayness);
     let sky_horizon = mix([0.05, 0.06, 0.12], [0.75, 0.85, 1.0], dayness);
     let mut boxes = Vec::new();
     let eye = world.eye();
-    let near = |bd: &Body| {
-        libm::hypot(bd.pos[0] - eye[0], bd.pos[2] - eye[2]) < VIEW_DISTANCE
-    };
+    let near = |bd: &Body| libm::hypot(bd.pos[0] - eye[0], bd.pos[2] - eye[2]) < VIEW_DISTANCE;
     for m in world.mobs.iter().filter(|m| near(&m.body)) {
         let hw = m.body.width / 2.0;
         let mut c = m.kind.color();
@@ -220,7 +264,11 @@ pub fn render_rgba(world: &World, w: usize, h: usize, out: &mut [u8], parallel: 
         }
         boxes.push((
             [m.body.pos[0] - hw, m.body.pos[1], m.body.pos[2] - hw],
-            [m.body.pos[0] + hw, m.body.pos[1] + m.body.height, m.body.pos[2] + hw],
+            [
+                m.body.pos[0] + hw,
+                m.body.pos[1] + m.body.height,
+                m.body.pos[2] + hw,
+            ],
             c,
         ));
     }
@@ -256,9 +304,13 @@ pub fn render_rgba(world: &World, w: usize, h: usize, out: &mut [u8], parallel: 
         }
     };
     if parallel {
-        out.par_chunks_mut(w * 4).enumerate().for_each(|(y, line)| row(y, line));
+        out.par_chunks_mut(w * 4)
+            .enumerate()
+            .for_each(|(y, line)| row(y, line));
     } else {
-        out.chunks_mut(w * 4).enumerate().for_each(|(y, line)| row(y, line));
+        out.chunks_mut(w * 4)
+            .enumerate()
+            .for_each(|(y, line)| row(y, line));
     }
     crate::render::hud::draw(world, w, h, out);
 }
@@ -338,9 +390,15 @@ impl Scene<'_> {
             {
                 let c = self.boxes[i].2;
                 let s = face_shade(ax, d);
-                break [c[0] as f32 / 255.0 * s, c[1] as f32 / 255.0 * s, c[2] as f32 / 255.0 * s];
+                break [
+                    c[0] as f32 / 255.0 * s,
+                    c[1] as f32 / 255.0 * s,
+                    c[2] as f32 / 255.0 * s,
+                ];
             }
-            if t > VIEW_DISTANCE || !(0..HEIGHT).contains(&cell[1]) && (cell[1] >= HEIGHT) == (step[1] >= 0) {
+            if t > VIEW_DISTANCE
+                || !(0..HEIGHT).contains(&cell[1]) && (cell[1] >= HEIGHT) == (step[1] >= 0)
+            {
                 break self.sky(d);
             }
             let v = if (0..HEIGHT).contains(&cell[1]) {
@@ -409,7 +467,14 @@ impl Scene<'_> {
 
     /// Colour of block `v` hit on its face across `axis` at distance `t`, or
     /// `None` where the texel is see-through.
-    fn shade(&self, v: BlockId, cell: [i32; 3], axis: usize, t: f64, d: [f64; 3]) -> Option<[f32; 3]> {
+    fn shade(
+        &self,
+        v: BlockId,
+        cell: [i32; 3],
+        axis: usize,
+        t: f64,
+        d: [f64; 3],
+    ) -> Option<[f32; 3]> {
         let o = self.eye;
         let p = [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t];
         let frac = |k: usize| (p[k] - cell[k] as f64).clamp(0.0, 0.9999);
@@ -454,7 +519,11 @@ impl Scene<'_> {
 fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
     match axis {
         1 => {
-            if d[1] < 0.0 { 1.0 } else { 0.55 }
+            if d[1] < 0.0 {
+                1.0
+            } else {
+                0.55
+            }
         }
         0 => 0.8,
         _ => 0.9,
