@@ -252,7 +252,8 @@ impl World {
             Some(s) => s,
             None => find_spawn(&mut terrain, 0, 0),
         };
-        terrain.load_around(spawn[0], spawn[2], VIEW_CHUNKS, usize::MAX);
+        // The nearest chunks now; the outer ring follows a few per tick.
+        terrain.load_around(spawn[0], spawn[2], VIEW_CHUNKS - 1, usize::MAX);
         let mut inv = Inventory::default();
         for (name, n) in &config.start_inventory {
             if let Some(id) = data().item_id(name) {

@@ -12,6 +12,18 @@ use gw_world::world::{REACH, raycast_blocks};
 /// Degrees one look_* action turns (100 px from the centre).
 const STEP_DEG: f64 = 100.0 * LOOK_DEG_PER_PX as f64;
 
+const SELECT: [&str; 9] = [
+    "select_slot_1",
+    "select_slot_2",
+    "select_slot_3",
+    "select_slot_4",
+    "select_slot_5",
+    "select_slot_6",
+    "select_slot_7",
+    "select_slot_8",
+    "select_slot_9",
+];
+
 fn dir(yaw: f64, pitch: f64) -> [f64; 3] {
     let (y, p) = (yaw.to_radians(), pitch.to_radians());
     [
@@ -29,19 +41,21 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
     let res = resource_of(task);
     let kinds: Vec<BlockId> = target_blocks(res);
     let w = &g.world;
-    let slot = match res {
-        "wood_log" => 2,
-        "dirt" => 3,
-        "leaves" => 4,
-        _ => 1,
+    let tools: &[&str] = match res {
+        "wood_log" => &["golden_axe", "iron_axe"],
+        "dirt" => &["iron_shovel"],
+        "leaves" => &["shears"],
+        "stone" => &["golden_pickaxe", "iron_pickaxe"],
+        _ => &["iron_pickaxe"],
     };
-    if w.player.selected + 1 != slot {
-        return [
-            "select_slot_1",
-            "select_slot_2",
-            "select_slot_3",
-            "select_slot_4",
-        ][slot - 1];
+    let d = gw_world::data::data();
+    let slot = tools.iter().find_map(|t| {
+        (0..9).find(|&i| w.player.inventory.slots[i].is_some_and(|s| d.item_name(s.item) == *t))
+    });
+    if let Some(slot) = slot
+        && w.player.selected != slot
+    {
+        return SELECT[slot];
     }
     let eye = w.eye();
     let (yaw, pitch) = (w.player.yaw, w.player.pitch);

@@ -7,8 +7,8 @@
 //!
 //! Spawn tuning: a task's `init: {resource: …}` picks a start spot near that
 //! resource (a forest for wood and leaves, exposed stone, a cave wall with
-//! iron ore), and the player starts with an iron toolkit (pickaxe, axe,
-//! shovel, shears) so each target fits 100 actions with the reference hold
+//! iron ore), and the player starts with a toolkit (iron pickaxe, golden
+//! axe, iron shovel, shears, golden pickaxe) so each target fits 100 actions with the reference hold
 //! durations.
 
 mod expert;
@@ -29,7 +29,15 @@ const W: u32 = 1280;
 const H: u32 = 720;
 /// Degrees of turn per pixel of mouse offset from the centre.
 pub const LOOK_DEG_PER_PX: f32 = 0.2;
-pub const TOOLKIT: [&str; 4] = ["iron_pickaxe", "iron_axe", "iron_shovel", "shears"];
+/// The start hotbar: golden tools are the fastest (Minecraft speed 12) but
+/// wear out after 32 uses and cannot harvest iron ore.
+pub const TOOLKIT: [&str; 5] = [
+    "iron_pickaxe",
+    "golden_axe",
+    "iron_shovel",
+    "shears",
+    "golden_pickaxe",
+];
 
 /// The reference game's item names and the world blocks/items they cover.
 pub const REF_ITEMS: [(&str, &[&str]); 6] = [
@@ -127,25 +135,36 @@ fn spawn_for(terrain: &mut Terrain, resource: &str) -> [f64; 3] {
         _ => 0,
     };
     if resource == "iron_ore" {
-        if let Some(p) = cave_spawn(terrain) {
+        if let Some(p) = cave_spawn(terrain, &[b::IRON_ORE], 5) {
             return p;
         }
     } else if need > 0 {
         let found = find_spawn_where(terrain, 0, 0, 160, |t, g| {
             let c = [g[0], g[1] + 1, g[2]];
-            let n = exposed_near(t, c, 5, &kinds).len();
+            // Count only blocks at about the spawn's height (not ones bared by a
+            // cave further down).
+            let n = exposed_near(t, c, 5, &kinds)
+                .iter()
+                .filter(|p| p[1] >= c[1] - 2)
+                .count();
             n >= need && (resource != "dirt" || t.get(g[0], g[1], g[2]) == b::GRASS_BLOCK)
         });
         if let Some(p) = found {
+            return p;
+        }
+        // No stone cliff nearby: start in a cave instead.
+        if resource == "stone"
+            && let Some(p) = cave_spawn(terrain, &kinds, 30)
+        {
             return p;
         }
     }
     find_spawn(terrain, 0, 0)
 }
 
-/// A cave floor under ground with at least five exposed iron ores within 5
-/// blocks, nearest the origin.
-fn cave_spawn(terrain: &mut Terrain) -> Option<[f64; 3]> {
+/// A cave floor under ground with at least `min` exposed blocks of `kinds`
+/// within 4 blocks, nearest the origin.
+fn cave_spawn(terrain: &mut Terrain, kinds: &[BlockId], min: usize) -> Option<[f64; 3]> {
     for r in 0..8i32 {
         for cx in -r..=r {
             for cz in -r..=r {
@@ -170,9 +189,8 @@ fn cave_spawn(terrain: &mut Terrain) -> Option<[f64; 3]> {
                                 if terrain.get(x, y - 2, z) == b::LAVA {
                                     continue;
                                 }
-                                let n =
-                                    exposed_near(terrain, [x, y + 1, z], 4, &[b::IRON_ORE]).len();
-                                if n >= 5 && best.is_none_or(|(bn, _)| n > bn) {
+                                let n = exposed_near(terrain, [x, y + 1, z], 4, kinds).len();
+                                if n >= min && best.is_none_or(|(bn, _)| n > bn) {
                                     best = Some((n, [x, y, z]));
                                 }
                             }

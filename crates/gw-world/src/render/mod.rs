@@ -488,7 +488,10 @@ impl Scene<'_> {
         } else {
             1
         };
-        let (tu, tv) = ((uu * TEX as f64) as usize, (vv * TEX as f64) as usize);
+        let (tu, tv) = (
+            ((uu * TEX as f64) as usize).min(TEX - 1),
+            ((vv * TEX as f64) as usize).min(TEX - 1),
+        );
         let tx = textures().texels[v as usize * 3 + face][tv * TEX + tu];
         if tx[3] == 0 {
             return None;
