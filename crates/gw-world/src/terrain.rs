@@ -249,10 +249,12 @@ fn place_ores(seed: u64, c: &mut Chunk) {
                 rng.range_i32(0, CHUNK - 1),
             );
             for _ in 0..size {
-                if (0..CHUNK).contains(&x) && (1..=max_y).contains(&y) && (0..CHUNK).contains(&z) {
-                    if c.get(x, y, z) == b::STONE {
-                        c.set(x, y, z, ore);
-                    }
+                if (0..CHUNK).contains(&x)
+                    && (1..=max_y).contains(&y)
+                    && (0..CHUNK).contains(&z)
+                    && c.get(x, y, z) == b::STONE
+                {
+                    c.set(x, y, z, ore);
                 }
                 match rng.below(6) {
                     0 => x += 1,

@@ -133,7 +133,9 @@ fn wood_and_stone_recipes_with_counts() {
     let mut i = inv(&[("oak_planks", 2), ("birch_planks", 2)]);
     assert_eq!(inventory::craft(&mut i, "crafting_table", false), Ok(1));
     assert_eq!(count(&i, "oak_planks") + count(&i, "birch_planks"), 0);
-    let cases: &[(&[(&str, u32)], &str, u32)] = &[
+    // (inputs, item, count made)
+    type Case = (&'static [(&'static str, u32)], &'static str, u32);
+    let cases: &[Case] = &[
         (&[("cobblestone", 8)], "furnace", 1),
         (&[("cobblestone", 3), ("stick", 2)], "stone_pickaxe", 1),
         (&[("cobblestone", 1), ("stick", 2)], "stone_shovel", 1),

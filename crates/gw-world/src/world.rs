@@ -659,7 +659,7 @@ impl World {
         if fall > 3.0 {
             self.hurt_player((fall - 3.0).floor() as f32, "fall");
         }
-        if self.player.body.in_lava && self.tick % 10 == 0 {
+        if self.player.body.in_lava && self.tick.is_multiple_of(10) {
             self.hurt_player(4.0, "lava");
         }
         if self.player.body.pos[1] < -16.0 {
@@ -1091,7 +1091,7 @@ impl World {
             if fall > 3.0 {
                 m.health -= (fall - 3.0) as f32;
             }
-            if m.kind.hostile() && !night && self.tick % 20 == 0 {
+            if m.kind.hostile() && !night && self.tick.is_multiple_of(20) {
                 let (x, y, z) = (
                     libm::floor(m.body.pos[0]) as i32,
                     libm::floor(m.body.pos[1] + 1.0) as i32,
@@ -1171,7 +1171,7 @@ impl World {
 
     /// At night, zombies appear on dark surface spots 20–40 blocks away.
     fn spawn_zombies(&mut self) {
-        if !self.is_night() || self.tick % 40 != 0 {
+        if !self.is_night() || !self.tick.is_multiple_of(40) {
             return;
         }
         if self.mobs.iter().filter(|m| m.kind.hostile()).count() >= MAX_ZOMBIES {

@@ -89,6 +89,7 @@ impl Canvas<'_> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn slot(&mut self, world: &World, i: usize, x: i64, y: i64, size: i64, s: i64, selected: bool) {
         let border = if selected {
             [255, 255, 255]
@@ -160,12 +161,7 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
 
     // Crosshair.
     let arm = 5 * s;
-    c.invert(
-        cx - arm,
-        cy - s / 2 - (s == 1) as i64 * 0,
-        2 * arm + 1,
-        s.max(1),
-    );
+    c.invert(cx - arm, cy - s / 2, 2 * arm + 1, s.max(1));
     c.invert(cx - s / 2, cy - arm, s.max(1), arm);
     c.invert(cx - s / 2, cy + s.max(1), s.max(1), arm - s.max(1) + 1);
 
@@ -189,7 +185,7 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
     let by = y0 - icon - s;
     for i in 0..10 {
         let hp = pl.health - (i * 2) as f32;
-        let x = x0 + i as i64 * (icon + s / 2 + 0);
+        let x = x0 + i as i64 * (icon + s / 2);
         c.rect(x, by, icon - s, icon - s, [40, 10, 10]);
         if hp >= 2.0 {
             c.rect(x + s, by + s, icon - 3 * s, icon - 3 * s, [220, 30, 30]);

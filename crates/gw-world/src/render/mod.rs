@@ -79,12 +79,12 @@ fn texel(
             }
         }
         Pattern::Cobble => {
-            let edge = (u + v * 3) % 5 == 0 || (u * 7 + v) % 6 == 0;
+            let edge = (u + v * 3).is_multiple_of(5) || (u * 7 + v).is_multiple_of(6);
             scale(c, if edge { 0.65 } else { speck })
         }
         Pattern::Log => {
             if face == 1 {
-                scale(c, if u % 3 == 0 { 0.75 } else { speck })
+                scale(c, if u.is_multiple_of(3) { 0.75 } else { speck })
             } else {
                 let ring = (u as i32 - 4).abs().max((v as i32 - 4).abs());
                 scale([168, 132, 84], if ring % 2 == 0 { 0.85 } else { 1.0 })
@@ -121,7 +121,7 @@ fn texel(
                     c,
                     if v < 2 {
                         1.2
-                    } else if u % 4 == 0 {
+                    } else if u.is_multiple_of(4) {
                         0.6
                     } else {
                         speck
@@ -147,7 +147,7 @@ fn texel(
                 [0, 0, 0, 0]
             }
         }
-        Pattern::Layers => scale(c, if v % 3 == 0 { 0.85 } else { speck }),
+        Pattern::Layers => scale(c, if v.is_multiple_of(3) { 0.85 } else { speck }),
         Pattern::Glass => {
             if u == 0 || v == 0 || u == 7 || v == 7 {
                 scale(c, 1.0)
