@@ -351,6 +351,24 @@ fn dispatch(cli: Cli) -> CmdResult {
             };
             let mut rows = Vec::new();
             for g in &games {
+                if g == gw_runtime::bench::OPENWORLD {
+                    let row = gw_runtime::bench::bench_openworld(
+                        std::time::Duration::from_secs_f64(args.sim_seconds.max(0.05)),
+                        args.steps.max(5),
+                    );
+                    if !args.json {
+                        println!(
+                            "{:<28} sim {:>12.0} steps/s   64x64 {:>8.0} steps/s   640x360 {:>6.0} steps/s   reset {:.1} ms",
+                            row.game_id,
+                            row.sim_steps_per_s,
+                            row.render_steps_per_s_64x64.unwrap_or(0.0),
+                            row.render_steps_per_s_640x360.unwrap_or(0.0),
+                            row.reset_ms_median.unwrap_or(0.0)
+                        );
+                    }
+                    rows.push(row);
+                    continue;
+                }
                 if gw_games::create(g).is_none() {
                     return Err(config(format!(
                         "unknown game \"{g}\" for --games; native games: {}",

@@ -29,6 +29,7 @@ pub mod g11_edge_surf;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g18_minecraft_clone;
 pub mod g19_minesweeper;
 pub mod g21_ns_shaft;
 pub mod g23_pacman;
@@ -56,6 +57,7 @@ pub const GAME_IDS: &[&str] = &[
     g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g18_minecraft_clone::ID,
     g19_minesweeper::ID,
     g21_ns_shaft::ID,
     g23_pacman::ID,
@@ -83,6 +85,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g18_minecraft_clone::ID => Box::new(g18_minecraft_clone::MinecraftClone::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),

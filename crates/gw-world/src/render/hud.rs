@@ -1,0 +1,256 @@
+//! The HUD over the 3D view: crosshair, hotbar with item icons and counts,
+//! health and hunger bars, the held item, and the inventory screen. Drawn
+//! with plain rectangles and a 3×5 digit font so it works at any size.
+
+use super::item_color;
+use crate::inventory::{HOTBAR, SLOTS};
+use crate::world::World;
+
+/// 3×5 bitmaps of the digits 0–9 (bit 2 = left column).
+const DIGITS: [[u8; 5]; 10] = [
+    [7, 5, 5, 5, 7],
+    [2, 6, 2, 2, 7],
+    [7, 1, 7, 4, 7],
+    [7, 1, 7, 1, 7],
+    [5, 5, 7, 1, 1],
+    [7, 4, 7, 1, 7],
+    [7, 4, 7, 5, 7],
+    [7, 1, 1, 1, 1],
+    [7, 5, 7, 5, 7],
+    [7, 5, 7, 1, 7],
+];
+
+struct Canvas<'a> {
+    w: usize,
+    h: usize,
+    px: &'a mut [u8],
+}
+
+impl Canvas<'_> {
+    fn rect(&mut self, x: i64, y: i64, rw: i64, rh: i64, c: [u8; 3]) {
+        let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
+        let x1 = ((x + rw).max(0) as usize).min(self.w);
+        let y1 = ((y + rh).max(0) as usize).min(self.h);
+        for yy in y0..y1 {
+            for xx in x0..x1 {
+                let i = (yy * self.w + xx) * 4;
+                self.px[i..i + 3].copy_from_slice(&c);
+            }
+        }
+    }
+
+    /// Darken a rectangle (a translucent black panel).
+    fn shade(&mut self, x: i64, y: i64, rw: i64, rh: i64, keep: u32) {
+        let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
+        let x1 = ((x + rw).max(0) as usize).min(self.w);
+        let y1 = ((y + rh).max(0) as usize).min(self.h);
+        for yy in y0..y1 {
+            for xx in x0..x1 {
+                let i = (yy * self.w + xx) * 4;
+                for k in 0..3 {
+                    self.px[i + k] = (self.px[i + k] as u32 * keep / 256) as u8;
+                }
+            }
+        }
+    }
+
+    fn invert(&mut self, x: i64, y: i64, rw: i64, rh: i64) {
+        let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
+        let x1 = ((x + rw).max(0) as usize).min(self.w);
+        let y1 = ((y + rh).max(0) as usize).min(self.h);
+        for yy in y0..y1 {
+            for xx in x0..x1 {
+                let i = (yy * self.w + xx) * 4;
+                for k in 0..3 {
+                    self.px[i + k] = 255 - self.px[i + k];
+                }
+            }
+        }
+    }
+
+    fn number(&mut self, mut n: u32, right: i64, bottom: i64, s: i64) {
+        let mut x = right;
+        loop {
+            let dgt = (n % 10) as usize;
+            x -= 4 * s;
+            for (row, bits) in DIGITS[dgt].iter().enumerate() {
+                for col in 0..3 {
+                    if bits & (4 >> col) != 0 {
+                        let (px, py) = (x + col * s, bottom - (5 - row as i64) * s);
+                        self.rect(px + s / 2, py + s / 2, s, s, [40, 40, 40]);
+                        self.rect(px, py, s, s, [255, 255, 255]);
+                    }
+                }
+            }
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn slot(&mut self, world: &World, i: usize, x: i64, y: i64, size: i64, s: i64, selected: bool) {
+        let border = if selected {
+            [255, 255, 255]
+        } else {
+            [60, 60, 60]
+        };
+        self.rect(x, y, size, size, border);
+        let bw = if selected { 2 * s } else { s };
+        self.rect(
+            x + bw,
+            y + bw,
+            size - 2 * bw,
+            size - 2 * bw,
+            [139, 139, 139],
+        );
+        if let Some(st) = world.player.inventory.slots[i] {
+            let c = item_color(st.item);
+            let m = size / 4;
+            self.rect(x + m, y + m, size - 2 * m, size - 2 * m, c);
+            let dark = [c[0] / 2, c[1] / 2, c[2] / 2];
+            self.rect(x + m, y + size - m - s, size - 2 * m, s, dark);
+            if st.count > 1 {
+                self.number(st.count as u32, x + size - s, y + size - s, s.max(1));
+            }
+            if let Some(t) = crate::data::data().item_def(st.item).tool
+                && st.wear > 0
+            {
+                let frac = 1.0 - st.wear as f64 / t.uses as f64;
+                let len = ((size - 2 * m) as f64 * frac) as i64;
+                self.rect(x + m, y + size - m, size - 2 * m, s, [30, 30, 30]);
+                self.rect(x + m, y + size - m, len, s, [60, 220, 60]);
+            }
+        }
+    }
+}
+
+pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
+    let mut c = Canvas { w, h, px };
+    let s = (h as i64 / 180).max(1);
+    let (cx, cy) = (w as i64 / 2, h as i64 / 2);
+    let pl = &world.player;
+    if pl.hurt_ticks > 0 {
+        c.shade(0, 0, w as i64, h as i64, 200);
+    }
+
+    // Held item: a block in the lower right, like a hand holding it.
+    if let Some(st) = pl.inventory.slots[pl.selected] {
+        let col = item_color(st.item);
+        let size = (h as i64 / 5).max(4);
+        let (x, y) = (w as i64 - size * 2, h as i64 - size - size / 3);
+        c.rect(x, y, size, size, col);
+        c.rect(
+            x,
+            y + size - size / 4,
+            size,
+            size / 4,
+            [col[0] / 2, col[1] / 2, col[2] / 2],
+        );
+    } else {
+        let size = (h as i64 / 6).max(3);
+        c.rect(
+            w as i64 - size * 2,
+            h as i64 - size,
+            size,
+            size,
+            [200, 150, 120],
+        );
+    }
+
+    // Crosshair.
+    let arm = 5 * s;
+    c.invert(cx - arm, cy - s / 2, 2 * arm + 1, s.max(1));
+    c.invert(cx - s / 2, cy - arm, s.max(1), arm);
+    c.invert(cx - s / 2, cy + s.max(1), s.max(1), arm - s.max(1) + 1);
+
+    // Hotbar.
+    let size = 20 * s;
+    let x0 = cx - size * 9 / 2;
+    let y0 = h as i64 - size - s;
+    for i in 0..HOTBAR {
+        c.slot(
+            world,
+            i,
+            x0 + i as i64 * size,
+            y0,
+            size,
+            s,
+            i == pl.selected,
+        );
+    }
+    // Health (left) and hunger (right) above the hotbar: 10 icons each.
+    let icon = 8 * s;
+    let by = y0 - icon - s;
+    for i in 0..10 {
+        let hp = pl.health - (i * 2) as f32;
+        let x = x0 + i as i64 * (icon + s / 2);
+        c.rect(x, by, icon - s, icon - s, [40, 10, 10]);
+        if hp >= 2.0 {
+            c.rect(x + s, by + s, icon - 3 * s, icon - 3 * s, [220, 30, 30]);
+        } else if hp >= 1.0 {
+            c.rect(
+                x + s,
+                by + s,
+                (icon - 3 * s) / 2,
+                icon - 3 * s,
+                [220, 30, 30],
+            );
+        }
+        let f = pl.food - (i * 2) as f32;
+        let fx = x0 + 9 * size - (i as i64 + 1) * (icon + s / 2);
+        c.rect(fx, by, icon - s, icon - s, [40, 25, 10]);
+        if f >= 2.0 {
+            c.rect(fx + s, by + s, icon - 3 * s, icon - 3 * s, [190, 120, 50]);
+        } else if f >= 1.0 {
+            c.rect(
+                fx + s,
+                by + s,
+                (icon - 3 * s) / 2,
+                icon - 3 * s,
+                [190, 120, 50],
+            );
+        }
+    }
+
+    // Inventory screen: 3 rows of storage and the hotbar, plus a 2×2 grid.
+    if pl.inventory_open {
+        c.shade(0, 0, w as i64, h as i64, 110);
+        let pw = size * 9 + 8 * s;
+        let ph = size * 7 + 12 * s;
+        let (px0, py0) = (cx - pw / 2, cy - ph / 2);
+        c.rect(px0, py0, pw, ph, [198, 198, 198]);
+        for gy in 0..2 {
+            for gx in 0..2 {
+                c.rect(
+                    px0 + pw - 4 * s - (3 - gx) * size,
+                    py0 + 4 * s + gy * size,
+                    size - s,
+                    size - s,
+                    [139, 139, 139],
+                );
+            }
+        }
+        // Player silhouette.
+        c.rect(
+            px0 + 4 * s + size / 2,
+            py0 + 4 * s,
+            size,
+            2 * size,
+            [60, 60, 90],
+        );
+        for i in HOTBAR..SLOTS {
+            let k = (i - HOTBAR) as i64;
+            let (x, y) = (
+                px0 + 4 * s + (k % 9) * size,
+                py0 + 3 * size + (k / 9) * size,
+            );
+            c.slot(world, i, x, y, size, s, false);
+        }
+        for i in 0..HOTBAR {
+            let (x, y) = (px0 + 4 * s + i as i64 * size, py0 + 6 * size + 4 * s);
+            c.slot(world, i, x, y, size, s, i == pl.selected);
+        }
+    }
+}

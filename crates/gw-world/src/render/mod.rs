@@ -1,0 +1,560 @@
+//! First-person view: a voxel DDA ray caster over the terrain with
+//! procedural 8×8 block textures, face shading, daylight, distance fog,
+//! mobs and dropped items as boxes, the block-breaking cracks and target
+//! outline, the held item, and a HUD (crosshair, hotbar with counts, health,
+//! hunger) or the inventory screen when open.
+//!
+//! Pixels depend only on the world state: every pixel is computed on its
+//! own (no reductions across pixels), so rendering rows in parallel gives the
+//! same bytes as rendering them in order.
+
+use crate::data::{BlockId, ItemId, Pattern, b, data};
+use crate::noise::unit;
+use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain, UNLOADED};
+use crate::world::{Body, World};
+use rayon::prelude::*;
+use std::sync::OnceLock;
+
+pub const FOV_DEG: f64 = 70.0;
+/// Farthest distance drawn (blocks); fog thickens towards it.
+pub const VIEW_DISTANCE: f64 = 40.0;
+const TEX: usize = 8;
+
+/// Per block, three faces (top, side, bottom) of 8×8 RGB texels; alpha 0
+/// marks a see-through texel (leaves, plants, glass).
+struct Textures {
+    texels: Vec<[[u8; 4]; TEX * TEX]>,
+}
+
+fn textures() -> &'static Textures {
+    static T: OnceLock<Textures> = OnceLock::new();
+    T.get_or_init(|| {
+        let d = data();
+        let mut texels = Vec::new();
+        for (id, def) in d.blocks.iter().enumerate() {
+            for face in 0..3 {
+                let mut t = [[0u8; 4]; TEX * TEX];
+                for v in 0..TEX {
+                    for u in 0..TEX {
+                        t[v * TEX + u] =
+                            texel(id as u32, def.pattern, def.color, def.ore_color, face, u, v);
+                    }
+                }
+                texels.push(t);
+            }
+        }
+        Textures { texels }
+    })
+}
+
+fn scale(c: [u8; 3], f: f32) -> [u8; 4] {
+    [
+        (c[0] as f32 * f).clamp(0.0, 255.0) as u8,
+        (c[1] as f32 * f).clamp(0.0, 255.0) as u8,
+        (c[2] as f32 * f).clamp(0.0, 255.0) as u8,
+        255,
+    ]
+}
+
+/// One procedural texel. `face`: 0 top, 1 side, 2 bottom.
+fn texel(
+    id: u32,
+    p: Pattern,
+    c: [u8; 3],
+    ore: [u8; 3],
+    face: usize,
+    u: usize,
+    v: usize,
+) -> [u8; 4] {
+    let n = unit(id as u64 * 31 + face as u64, u as i32, v as i32, 7);
+    let speck = 0.85 + 0.3 * n;
+    match p {
+        Pattern::None => [0, 0, 0, 0],
+        Pattern::Speckle | Pattern::Water => scale(c, speck),
+        Pattern::Grass => {
+            if face == 0 || (face == 1 && v < 2 + (n * 2.0) as usize) {
+                scale(c, speck)
+            } else {
+                scale([134, 96, 67], speck)
+            }
+        }
+        Pattern::Cobble => {
+            let edge = (u + v * 3).is_multiple_of(5) || (u * 7 + v).is_multiple_of(6);
+            scale(c, if edge { 0.65 } else { speck })
+        }
+        Pattern::Log => {
+            if face == 1 {
+                scale(c, if u.is_multiple_of(3) { 0.75 } else { speck })
+            } else {
+                let ring = (u as i32 - 4).abs().max((v as i32 - 4).abs());
+                scale([168, 132, 84], if ring % 2 == 0 { 0.85 } else { 1.0 })
+            }
+        }
+        Pattern::Leaves | Pattern::Plant => {
+            let hole = if p == Pattern::Plant {
+                n < 0.55 || v < 2
+            } else {
+                n < 0.18
+            };
+            if hole { [0, 0, 0, 0] } else { scale(c, speck) }
+        }
+        Pattern::Planks => scale(c, if v % 4 == 3 { 0.7 } else { 0.9 + 0.15 * n }),
+        Pattern::Ore => {
+            if n > 0.72 {
+                scale(ore, 0.9 + 0.2 * n)
+            } else {
+                scale(c, speck)
+            }
+        }
+        Pattern::Table => {
+            if face == 0 {
+                scale(
+                    c,
+                    if u == 0 || v == 0 || u == 7 || v == 7 || u == 4 || v == 4 {
+                        0.6
+                    } else {
+                        1.1
+                    },
+                )
+            } else {
+                scale(
+                    c,
+                    if v < 2 {
+                        1.2
+                    } else if u.is_multiple_of(4) {
+                        0.6
+                    } else {
+                        speck
+                    },
+                )
+            }
+        }
+        Pattern::Furnace => {
+            if face == 1 && (2..6).contains(&u) && (3..6).contains(&v) {
+                [30, 30, 30, 255]
+            } else {
+                scale(c, speck)
+            }
+        }
+        Pattern::Torch => {
+            if (3..5).contains(&u) {
+                if v < 2 {
+                    [255, 220, 90, 255]
+                } else {
+                    [120, 90, 50, 255]
+                }
+            } else {
+                [0, 0, 0, 0]
+            }
+        }
+        Pattern::Layers => scale(c, if v.is_multiple_of(3) { 0.85 } else { speck }),
+        Pattern::Glass => {
+            if u == 0 || v == 0 || u == 7 || v == 7 {
+                scale(c, 1.0)
+            } else {
+                [0, 0, 0, 0]
+            }
+        }
+    }
+}
+
+/// A colour for an item icon: its block's colour, or a hue from its name.
+pub fn item_color(item: ItemId) -> [u8; 3] {
+    let d = data();
+    let def = d.item_def(item);
+    if let Some(bl) = def.places {
+        let bd = d.block(bl);
+        return if bd.pattern == Pattern::Ore {
+            bd.ore_color
+        } else {
+            bd.color
+        };
+    }
+    let name = &def.name;
+    let named = [
+        ("diamond", [93, 236, 245]),
+        ("golden", [250, 220, 60]),
+        ("gold", [250, 220, 60]),
+        ("iron", [216, 216, 216]),
+        ("stone_", [125, 125, 125]),
+        ("wooden", [162, 130, 78]),
+        ("stick", [120, 90, 50]),
+        ("coal", [30, 30, 30]),
+        ("charcoal", [50, 40, 30]),
+        ("redstone", [200, 20, 20]),
+        ("lapis", [30, 60, 180]),
+        ("beef", [200, 70, 60]),
+        ("pork", [240, 150, 150]),
+        ("leather", [150, 90, 50]),
+        ("wool", [240, 240, 240]),
+    ];
+    for (k, c) in named {
+        if name.contains(k) {
+            return c;
+        }
+    }
+    let h = unit(
+        name.len() as u64,
+        name.bytes().map(|x| x as i32).sum(),
+        0,
+        0,
+    );
+    [(80.0 + 170.0 * h) as u8, (200.0 - 120.0 * h) as u8, 140]
+}
+
+/// Camera basis for a yaw/pitch (degrees).
+fn basis(yaw: f64, pitch: f64) -> ([f64; 3], [f64; 3], [f64; 3]) {
+    let (y, p) = (yaw.to_radians(), pitch.to_radians());
+    let (sy, cy, sp, cp) = (libm::sin(y), libm::cos(y), libm::sin(p), libm::cos(p));
+    let f = [-sy * cp, -sp, cy * cp];
+    let r = [-cy, 0.0, -sy];
+    // up = r × f
+    let u = [
+        r[1] * f[2] - r[2] * f[1],
+        r[2] * f[0] - r[0] * f[2],
+        r[0] * f[1] - r[1] * f[0],
+    ];
+    (f, r, u)
+}
+
+struct Scene<'a> {
+    terrain: &'a Terrain,
+    eye: [f64; 3],
+    f: [f64; 3],
+    r: [f64; 3],
+    u: [f64; 3],
+    tan_x: f64,
+    tan_y: f64,
+    light: f32,
+    sky_top: [f32; 3],
+    sky_horizon: [f32; 3],
+    boxes: Vec<([f64; 3], [f64; 3], [u8; 3])>,
+    breaking: Option<([i32; 3], f32)>,
+    target: Option<[i32; 3]>,
+}
+
+/// Render the first-person view with HUD into `out` (RGBA, `w*h*4` bytes,
+/// alpha 255). `parallel` splits rows over rayon's pool.
+pub fn render_rgba(world: &World, w: usize, h: usize, out: &mut [u8], parallel: bool) {
+    assert_eq!(out.len(), w * h * 4, "buffer is w*h*4 bytes");
+    let pl = &world.player;
+    let (f, r, u) = basis(pl.yaw, pl.pitch);
+    let tan_y = libm::tan((FOV_DEG / 2.0).to_radians());
+    let light = world.daylight();
+    let sky_day = [0.47f32, 0.65, 1.0];
+    let sky_night = [0.02f32, 0.03, 0.08];
+    let mix = |a: [f32; 3], c: [f32; 3], t: f32| {
+        [
+            a[0] + (c[0] - a[0]) * t,
+            a[1] + (c[1] - a[1]) * t,
+            a[2] + (c[2] - a[2]) * t,
+        ]
+    };
+    let dayness = (light - 0.25) / 0.75;
+    let sky_top = mix(sky_night, sky_day, dayness);
+    let sky_horizon = mix([0.05, 0.06, 0.12], [0.75, 0.85, 1.0], dayness);
+    let mut boxes = Vec::new();
+    let eye = world.eye();
+    let near = |bd: &Body| libm::hypot(bd.pos[0] - eye[0], bd.pos[2] - eye[2]) < VIEW_DISTANCE;
+    for m in world.mobs.iter().filter(|m| near(&m.body)) {
+        let hw = m.body.width / 2.0;
+        let mut c = m.kind.color();
+        if m.hurt_ticks > 50 {
+            c = [230, 60, 60];
+        }
+        boxes.push((
+            [m.body.pos[0] - hw, m.body.pos[1], m.body.pos[2] - hw],
+            [
+                m.body.pos[0] + hw,
+                m.body.pos[1] + m.body.height,
+                m.body.pos[2] + hw,
+            ],
+            c,
+        ));
+    }
+    for it in world.items.iter().filter(|i| near(&i.body)) {
+        let p = it.body.pos;
+        boxes.push((
+            [p[0] - 0.125, p[1], p[2] - 0.125],
+            [p[0] + 0.125, p[1] + 0.25, p[2] + 0.125],
+            item_color(it.item),
+        ));
+    }
+    let scene = Scene {
+        terrain: &world.terrain,
+        eye,
+        f,
+        r,
+        u,
+        tan_x: tan_y * w as f64 / h as f64,
+        tan_y,
+        light,
+        sky_top,
+        sky_horizon,
+        boxes,
+        breaking: pl
+            .breaking
+            .map(|s| (s.pos, s.ticks as f32 / s.needed.max(1) as f32)),
+        target: world.target().map(|t| t.pos),
+    };
+    let row = |y: usize, line: &mut [u8]| {
+        for x in 0..w {
+            let c = scene.pixel(x, y, w, h);
+            line[x * 4..x * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
+        }
+    };
+    if parallel {
+        out.par_chunks_mut(w * 4)
+            .enumerate()
+            .for_each(|(y, line)| row(y, line));
+    } else {
+        out.chunks_mut(w * 4)
+            .enumerate()
+            .for_each(|(y, line)| row(y, line));
+    }
+    crate::render::hud::draw(world, w, h, out);
+}
+
+/// Render into an RGB buffer (`w*h*3` bytes).
+pub fn render_rgb(world: &World, w: usize, h: usize, parallel: bool) -> Vec<u8> {
+    let mut rgba = vec![0u8; w * h * 4];
+    render_rgba(world, w, h, &mut rgba, parallel);
+    rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect()
+}
+
+impl Scene<'_> {
+    fn pixel(&self, x: usize, y: usize, w: usize, h: usize) -> [u8; 3] {
+        let sx = (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * self.tan_x;
+        let sy = (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * self.tan_y;
+        let mut d = [
+            self.f[0] + self.r[0] * sx + self.u[0] * sy,
+            self.f[1] + self.r[1] * sx + self.u[1] * sy,
+            self.f[2] + self.r[2] * sx + self.u[2] * sy,
+        ];
+        let n = libm::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        for k in &mut d {
+            *k /= n;
+        }
+        self.trace(d)
+    }
+
+    fn sky(&self, d: [f64; 3]) -> [f32; 3] {
+        let t = (d[1].clamp(0.0, 1.0) as f32).sqrt();
+        [
+            self.sky_horizon[0] + (self.sky_top[0] - self.sky_horizon[0]) * t,
+            self.sky_horizon[1] + (self.sky_top[1] - self.sky_horizon[1]) * t,
+            self.sky_horizon[2] + (self.sky_top[2] - self.sky_horizon[2]) * t,
+        ]
+    }
+
+    fn trace(&self, d: [f64; 3]) -> [u8; 3] {
+        let o = self.eye;
+        let mut cell = [
+            libm::floor(o[0]) as i32,
+            libm::floor(o[1]) as i32,
+            libm::floor(o[2]) as i32,
+        ];
+        let mut step = [0i32; 3];
+        let mut tmax = [f64::INFINITY; 3];
+        let mut tdelta = [f64::INFINITY; 3];
+        for k in 0..3 {
+            if d[k] > 1e-12 {
+                step[k] = 1;
+                tdelta[k] = 1.0 / d[k];
+                tmax[k] = (cell[k] as f64 + 1.0 - o[k]) * tdelta[k];
+            } else if d[k] < -1e-12 {
+                step[k] = -1;
+                tdelta[k] = -1.0 / d[k];
+                tmax[k] = (o[k] - cell[k] as f64) * tdelta[k];
+            }
+        }
+        // Nearest box (mob or item) along the ray.
+        let mut box_hit: Option<(f64, usize, usize)> = None;
+        for (i, (lo, hi, _)) in self.boxes.iter().enumerate() {
+            if let Some((t, axis)) = slab(o, d, *lo, *hi)
+                && box_hit.is_none_or(|(bt, _, _)| t < bt)
+            {
+                box_hit = Some((t, i, axis));
+            }
+        }
+        let mut axis = 0usize;
+        let mut t = 0.0f64;
+        let mut water: Option<f64> = None;
+        let mut chunk: Option<&Chunk> = None;
+        let mut ccx = i32::MIN;
+        let mut ccz = i32::MIN;
+        let mut first = true;
+        let color: [f32; 3] = loop {
+            if let Some((bt, i, ax)) = box_hit
+                && bt <= t
+            {
+                let c = self.boxes[i].2;
+                let s = face_shade(ax, d);
+                break [
+                    c[0] as f32 / 255.0 * s,
+                    c[1] as f32 / 255.0 * s,
+                    c[2] as f32 / 255.0 * s,
+                ];
+            }
+            if t > VIEW_DISTANCE
+                || !(0..HEIGHT).contains(&cell[1]) && (cell[1] >= HEIGHT) == (step[1] >= 0)
+            {
+                break self.sky(d);
+            }
+            let v = if (0..HEIGHT).contains(&cell[1]) {
+                let (cx, cz) = (cell[0] >> 4, cell[2] >> 4);
+                if cx != ccx || cz != ccz {
+                    chunk = self.terrain.chunk(cx, cz);
+                    ccx = cx;
+                    ccz = cz;
+                }
+                match chunk {
+                    Some(c) => c.get(cell[0] & (CHUNK - 1), cell[1], cell[2] & (CHUNK - 1)),
+                    None => UNLOADED,
+                }
+            } else {
+                b::AIR
+            };
+            if v == UNLOADED {
+                break self.sky(d);
+            }
+            if v == b::WATER {
+                if water.is_none() {
+                    water = Some(t);
+                }
+            } else if v != b::AIR && !first {
+                if let Some(c) = self.shade(v, cell, axis, t, d) {
+                    break c;
+                }
+            } else if v != b::AIR && first && v != b::WATER {
+                // Inside a block (e.g. head in leaves): look through it.
+            }
+            first = false;
+            let k = if tmax[0] < tmax[1] {
+                if tmax[0] < tmax[2] { 0 } else { 2 }
+            } else if tmax[1] < tmax[2] {
+                1
+            } else {
+                2
+            };
+            t = tmax[k];
+            cell[k] += step[k];
+            tmax[k] += tdelta[k];
+            axis = k;
+        };
+        // Fog towards the horizon colour.
+        let fog_t = ((t / VIEW_DISTANCE).min(1.0) as f32).powi(2);
+        let fog = self.sky_horizon;
+        let mut c = [
+            color[0] + (fog[0] - color[0]) * fog_t,
+            color[1] + (fog[1] - color[1]) * fog_t,
+            color[2] + (fog[2] - color[2]) * fog_t,
+        ];
+        if let Some(wt) = water {
+            let depth = ((t - wt).min(8.0) / 8.0) as f32;
+            let a = 0.45 + 0.45 * depth;
+            let wc = [0.15 * self.light, 0.3 * self.light, 0.8 * self.light];
+            for k in 0..3 {
+                c[k] = c[k] * (1.0 - a) + wc[k] * a;
+            }
+        }
+        [
+            (c[0] * 255.0).clamp(0.0, 255.0) as u8,
+            (c[1] * 255.0).clamp(0.0, 255.0) as u8,
+            (c[2] * 255.0).clamp(0.0, 255.0) as u8,
+        ]
+    }
+
+    /// Colour of block `v` hit on its face across `axis` at distance `t`, or
+    /// `None` where the texel is see-through.
+    fn shade(
+        &self,
+        v: BlockId,
+        cell: [i32; 3],
+        axis: usize,
+        t: f64,
+        d: [f64; 3],
+    ) -> Option<[f32; 3]> {
+        let o = self.eye;
+        let p = [o[0] + d[0] * t, o[1] + d[1] * t, o[2] + d[2] * t];
+        let frac = |k: usize| (p[k] - cell[k] as f64).clamp(0.0, 0.9999);
+        let (uu, vv) = match axis {
+            0 => (frac(2), 1.0 - frac(1)),
+            1 => (frac(0), frac(2)),
+            _ => (frac(0), 1.0 - frac(1)),
+        };
+        let face = if axis == 1 {
+            if d[1] < 0.0 { 0 } else { 2 }
+        } else {
+            1
+        };
+        let (tu, tv) = (
+            ((uu * TEX as f64) as usize).min(TEX - 1),
+            ((vv * TEX as f64) as usize).min(TEX - 1),
+        );
+        let tx = textures().texels[v as usize * 3 + face][tv * TEX + tu];
+        if tx[3] == 0 {
+            return None;
+        }
+        let mut s = face_shade(axis, d) * self.light;
+        if let Some((bp, prog)) = self.breaking
+            && bp == cell
+        {
+            let crack = unit(9, tu as i32, tv as i32, 3);
+            if crack < prog * 0.8 {
+                s *= 0.35;
+            }
+        }
+        if self.target == Some(cell) {
+            let e = 0.04;
+            if (uu < e || uu > 1.0 - e) || (vv < e || vv > 1.0 - e) {
+                return Some([0.05, 0.05, 0.05]);
+            }
+        }
+        Some([
+            tx[0] as f32 / 255.0 * s,
+            tx[1] as f32 / 255.0 * s,
+            tx[2] as f32 / 255.0 * s,
+        ])
+    }
+}
+
+fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
+    match axis {
+        1 => {
+            if d[1] < 0.0 {
+                1.0
+            } else {
+                0.55
+            }
+        }
+        0 => 0.8,
+        _ => 0.9,
+    }
+}
+
+/// Ray against a box: entry distance and the axis of the face entered.
+fn slab(o: [f64; 3], d: [f64; 3], lo: [f64; 3], hi: [f64; 3]) -> Option<(f64, usize)> {
+    let (mut t0, mut t1, mut ax) = (0.0f64, f64::INFINITY, 0usize);
+    for k in 0..3 {
+        if d[k].abs() < 1e-12 {
+            if o[k] < lo[k] || o[k] > hi[k] {
+                return None;
+            }
+            continue;
+        }
+        let (a, c) = ((lo[k] - o[k]) / d[k], (hi[k] - o[k]) / d[k]);
+        let (a, c) = if a < c { (a, c) } else { (c, a) };
+        if a > t0 {
+            t0 = a;
+            ax = k;
+        }
+        t1 = t1.min(c);
+        if t0 > t1 {
+            return None;
+        }
+    }
+    Some((t0, ax))
+}
+
+pub mod hud;

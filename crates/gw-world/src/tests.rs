@@ -1,0 +1,565 @@
+use crate::action::Action;
+use crate::data::{b, data};
+use crate::inventory::{self, CraftError, FurnaceFuel, Inventory, match_grid, mining};
+use crate::render::render_rgb;
+use crate::terrain::{Biome, Terrain, generate};
+use crate::world::{World, WorldConfig};
+
+fn inv(items: &[(&str, u32)]) -> Inventory {
+    let mut i = Inventory::default();
+    for (n, c) in items {
+        assert_eq!(i.add(data().item(n), *c), 0);
+    }
+    i
+}
+
+fn count(i: &Inventory, n: &str) -> u32 {
+    i.count(data().item(n))
+}
+
+#[test]
+fn tables_validate_and_constants_match() {
+    let d = data();
+    for (id, name) in b::NAMED {
+        assert_eq!(d.block_id(name), Some(*id), "block constant {name}");
+    }
+    // Every item the 67 long-horizon tasks target has a recipe or a source.
+    let targets = [
+        "activator_rail",
+        "blast_furnace",
+        "bowl",
+        "bucket",
+        "chain",
+        "charcoal",
+        "chest",
+        "compass",
+        "crafting_table",
+        "diamond",
+        "diamond_axe",
+        "diamond_boots",
+        "diamond_chestplate",
+        "diamond_helmet",
+        "diamond_hoe",
+        "diamond_leggings",
+        "diamond_pickaxe",
+        "diamond_shovel",
+        "diamond_sword",
+        "dropper",
+        "furnace",
+        "gold_ingot",
+        "golden_axe",
+        "golden_boots",
+        "golden_chestplate",
+        "golden_helmet",
+        "golden_hoe",
+        "golden_leggings",
+        "golden_pickaxe",
+        "golden_shovel",
+        "golden_sword",
+        "hopper",
+        "iron_axe",
+        "iron_bars",
+        "iron_boots",
+        "iron_chestplate",
+        "iron_helmet",
+        "iron_hoe",
+        "iron_leggings",
+        "iron_nugget",
+        "iron_pickaxe",
+        "iron_shovel",
+        "iron_sword",
+        "jukebox",
+        "ladder",
+        "note_block",
+        "piston",
+        "rail",
+        "redstone_torch",
+        "shears",
+        "shield",
+        "smithing_table",
+        "smoker",
+        "stick",
+        "stone_axe",
+        "stone_hoe",
+        "stone_pickaxe",
+        "stone_shovel",
+        "stone_sword",
+        "stonecutter",
+        "torch",
+        "tripwire_hook",
+        "wooden_axe",
+        "wooden_hoe",
+        "wooden_pickaxe",
+        "wooden_shovel",
+        "wooden_sword",
+    ];
+    assert_eq!(targets.len(), 67);
+    for t in targets {
+        let id = d.item_id(t).unwrap_or_else(|| panic!("{t} missing"));
+        let crafted = d.recipes_for(id).next().is_some();
+        let smelted = d.smelt_for(id).next().is_some();
+        let mined = d
+            .blocks
+            .iter()
+            .any(|bl| bl.drops.iter().any(|x| x.item == id));
+        assert!(crafted || smelted || mined, "{t} cannot be obtained");
+    }
+    // Bad tables fail with a message naming the cause.
+    let bad = crate::data::Data::parse(
+        "blocks:\n  - {name: air, hardness: 0, color: [0,0,0]}\n",
+        "tags: {}\ntiers: {}\nitems: []\n",
+        "crafting:\n  - {out: nothing, ingredients: [dirt]}\nsmelting: []\n",
+    )
+    .unwrap_err();
+    assert!(bad.contains("unknown item \"nothing\""), "{bad}");
+}
+
+#[test]
+fn wood_and_stone_recipes_with_counts() {
+    let mut i = inv(&[("oak_log", 3)]);
+    assert_eq!(inventory::craft(&mut i, "oak_planks", false), Ok(4));
+    assert_eq!(count(&i, "oak_planks"), 4);
+    assert_eq!(inventory::craft(&mut i, "stick", false), Ok(4));
+    assert_eq!((count(&i, "oak_planks"), count(&i, "stick")), (2, 4));
+    // The pickaxe is a 3×3 recipe: it needs a crafting table within reach.
+    inventory::craft(&mut i, "oak_planks", false).unwrap();
+    assert_eq!(
+        inventory::craft(&mut i, "wooden_pickaxe", false),
+        Err(CraftError::NeedsTable("wooden_pickaxe".into()))
+    );
+    assert_eq!(inventory::craft(&mut i, "wooden_pickaxe", true), Ok(1));
+    assert_eq!((count(&i, "oak_planks"), count(&i, "stick")), (3, 2));
+    // Mixed plank species satisfy '#planks'.
+    let mut i = inv(&[("oak_planks", 2), ("birch_planks", 2)]);
+    assert_eq!(inventory::craft(&mut i, "crafting_table", false), Ok(1));
+    assert_eq!(count(&i, "oak_planks") + count(&i, "birch_planks"), 0);
+    // (inputs, item, count made)
+    type Case = (&'static [(&'static str, u32)], &'static str, u32);
+    let cases: &[Case] = &[
+        (&[("cobblestone", 8)], "furnace", 1),
+        (&[("cobblestone", 3), ("stick", 2)], "stone_pickaxe", 1),
+        (&[("cobblestone", 1), ("stick", 2)], "stone_shovel", 1),
+        (&[("coal", 1), ("stick", 1)], "torch", 4),
+        (&[("charcoal", 1), ("stick", 1)], "torch", 4),
+        (&[("oak_planks", 3)], "bowl", 4),
+        (&[("stick", 7)], "ladder", 3),
+        (&[("oak_planks", 8)], "chest", 1),
+        (&[("spruce_log", 4), ("furnace", 1)], "smoker", 1),
+        (&[("iron_ingot", 6), ("stick", 1)], "rail", 16),
+        (&[("iron_ingot", 5), ("chest", 1)], "hopper", 1),
+        (&[("iron_ingot", 1)], "iron_nugget", 9),
+        (&[("iron_ingot", 1), ("iron_nugget", 2)], "chain", 1),
+        (&[("iron_ingot", 6)], "iron_bars", 16),
+        (
+            &[("iron_ingot", 1), ("stick", 1), ("oak_planks", 1)],
+            "tripwire_hook",
+            2,
+        ),
+        (&[("iron_ingot", 2), ("oak_planks", 4)], "smithing_table", 1),
+        (
+            &[("iron_ingot", 5), ("furnace", 1), ("smooth_stone", 3)],
+            "blast_furnace",
+            1,
+        ),
+        (&[("iron_ingot", 1), ("stone", 3)], "stonecutter", 1),
+        (&[("oak_planks", 8), ("diamond", 1)], "jukebox", 1),
+        (
+            &[
+                ("oak_planks", 3),
+                ("cobblestone", 4),
+                ("iron_ingot", 1),
+                ("redstone", 1),
+            ],
+            "piston",
+            1,
+        ),
+        (&[("redstone", 1), ("stick", 1)], "redstone_torch", 1),
+        (
+            &[("iron_ingot", 6), ("stick", 2), ("redstone_torch", 1)],
+            "activator_rail",
+            6,
+        ),
+        (&[("iron_ingot", 4), ("redstone", 1)], "compass", 1),
+        (&[("cobblestone", 7), ("redstone", 1)], "dropper", 1),
+        (&[("oak_planks", 8), ("redstone", 1)], "note_block", 1),
+        (&[("oak_planks", 6), ("iron_ingot", 1)], "shield", 1),
+        (&[("iron_ingot", 8)], "iron_chestplate", 1),
+        (&[("gold_ingot", 7)], "golden_leggings", 1),
+        (&[("diamond", 4)], "diamond_boots", 1),
+        (&[("diamond", 5)], "diamond_helmet", 1),
+        (&[("diamond", 3), ("stick", 2)], "diamond_pickaxe", 1),
+        (&[("gold_ingot", 2), ("stick", 1)], "golden_sword", 1),
+        (&[("iron_ingot", 3)], "bucket", 1),
+        (&[("iron_ingot", 2)], "shears", 1),
+    ];
+    for (have, item, n) in cases {
+        let mut i = inv(have);
+        assert_eq!(inventory::craft(&mut i, item, true), Ok(*n), "{item}");
+        assert_eq!(count(&i, item), *n, "{item}");
+        // Everything listed was consumed (each case gives exact inputs).
+        let left: u32 = i
+            .totals()
+            .iter()
+            .filter(|(id, _)| data().item_name(*id) != *item)
+            .map(|x| x.1)
+            .sum();
+        assert_eq!(left, 0, "{item} left inputs behind");
+        // One input short fails.
+        let mut short = inv(have);
+        short.remove(data().item(have[0].0), 1);
+        assert!(
+            inventory::craft(&mut short, item, true).is_err(),
+            "{item} with too little"
+        );
+    }
+}
+
+#[test]
+fn grid_matching_shaped_mirrored_and_shapeless() {
+    let d = data();
+    let p = Some(d.item("oak_planks"));
+    let s = Some(d.item("stick"));
+    let c = Some(d.item("cobblestone"));
+    // Stick: two planks stacked anywhere in the 2×2 grid.
+    assert_eq!(
+        match_grid(&[None, p, None, p], 2),
+        Some((d.item("stick"), 4))
+    );
+    assert_eq!(match_grid(&[p, p, None, None], 2), None);
+    // Axe and its mirror image.
+    let axe = [c, c, None, c, s, None, None, s, None];
+    let mirrored = [None, c, c, None, s, c, None, s, None];
+    assert_eq!(match_grid(&axe, 3), Some((d.item("stone_axe"), 1)));
+    assert_eq!(match_grid(&mirrored, 3), Some((d.item("stone_axe"), 1)));
+    // Shapeless planks from a log in any cell.
+    let log = Some(d.item("birch_log"));
+    assert_eq!(
+        match_grid(&[None, None, log, None], 2),
+        Some((d.item("birch_planks"), 4))
+    );
+    assert_eq!(match_grid(&[None; 9], 3), None);
+}
+
+#[test]
+fn smelting_needs_a_furnace_and_burns_fuel() {
+    let mut i = inv(&[("iron_ore", 3), ("coal", 1)]);
+    assert_eq!(
+        inventory::smelt(&mut i, "iron_ingot", None),
+        Err(CraftError::NeedsFurnace("iron_ingot".into()))
+    );
+    let mut f = FurnaceFuel::default();
+    assert_eq!(
+        inventory::smelt(&mut i, "iron_ingot", Some(&mut f)),
+        Ok(200)
+    );
+    // One coal pays 1600 ticks: 8 smelts; 1400 left after the first.
+    assert_eq!((count(&i, "coal"), f.burn_left), (0, 1400));
+    inventory::smelt(&mut i, "iron_ingot", Some(&mut f)).unwrap();
+    assert_eq!(
+        (count(&i, "iron_ingot"), count(&i, "iron_ore"), f.burn_left),
+        (2, 1, 1200)
+    );
+    // Logs smelt into charcoal and planks burn as fuel (300 ticks each).
+    let mut i = inv(&[("oak_log", 1), ("oak_planks", 1)]);
+    let mut f = FurnaceFuel::default();
+    inventory::smelt(&mut i, "charcoal", Some(&mut f)).unwrap();
+    assert_eq!(
+        (count(&i, "charcoal"), count(&i, "oak_planks"), f.burn_left),
+        (1, 0, 100)
+    );
+    let mut i = inv(&[("cobblestone", 1)]);
+    assert_eq!(
+        inventory::smelt(&mut i, "stone", Some(&mut FurnaceFuel::default())),
+        Err(CraftError::NoFuel("stone".into()))
+    );
+    assert_eq!(
+        inventory::smelt(&mut i, "diamond", Some(&mut f)),
+        Err(CraftError::NoRecipe("diamond".into()))
+    );
+}
+
+#[test]
+fn mining_tiers_speed_and_drops() {
+    let d = data();
+    let t = |blk, tool: Option<&str>| mining(blk, tool.map(|n| d.item(n)));
+    // Bare hands: logs in 3 s (60 ticks), stone in 7.5 s and nothing dropped.
+    assert_eq!(t(b::OAK_LOG, None).ticks, Some(60));
+    assert!(t(b::OAK_LOG, None).harvests);
+    assert_eq!(t(b::STONE, None).ticks, Some(150));
+    assert!(!t(b::STONE, None).harvests);
+    // Pickaxe tiers: wood < stone < iron < diamond.
+    let w = t(b::STONE, Some("wooden_pickaxe"));
+    let s = t(b::STONE, Some("stone_pickaxe"));
+    let i = t(b::STONE, Some("iron_pickaxe"));
+    let dm = t(b::STONE, Some("diamond_pickaxe"));
+    assert!(w.harvests && w.ticks > s.ticks && s.ticks > i.ticks && i.ticks > dm.ticks);
+    assert_eq!((w.ticks, dm.ticks), (Some(23), Some(6)));
+    // Harvest levels: iron ore needs stone+, diamond and redstone need iron+.
+    assert!(!t(b::IRON_ORE, Some("wooden_pickaxe")).harvests);
+    assert!(t(b::IRON_ORE, Some("stone_pickaxe")).harvests);
+    assert!(!t(b::DIAMOND_ORE, Some("stone_pickaxe")).harvests);
+    assert!(t(b::DIAMOND_ORE, Some("iron_pickaxe")).harvests);
+    assert!(t(b::REDSTONE_ORE, Some("iron_pickaxe")).harvests);
+    assert!(!t(b::GOLD_ORE, Some("golden_pickaxe")).harvests);
+    // The wrong tool is no faster than a hand.
+    assert_eq!(
+        t(b::DIRT, Some("iron_pickaxe")).ticks,
+        t(b::DIRT, None).ticks
+    );
+    assert!(t(b::DIRT, Some("iron_shovel")).ticks < t(b::DIRT, None).ticks);
+    assert_eq!(t(b::BEDROCK, Some("diamond_pickaxe")).ticks, None);
+    // Shears take leaves in one tick and keep the leaves block.
+    assert_eq!(t(b::OAK_LEAVES, Some("shears")).ticks, Some(1));
+    let mut rng = gw_core::Rng::new(1, 1);
+    let got = inventory::drops(b::OAK_LEAVES, Some(d.item("shears")), &mut rng);
+    assert_eq!(got, vec![(d.item("oak_leaves"), 1)]);
+    assert_eq!(
+        inventory::drops(b::STONE, Some(d.item("wooden_pickaxe")), &mut rng),
+        vec![(d.item("cobblestone"), 1)]
+    );
+    assert!(inventory::drops(b::DIAMOND_ORE, Some(d.item("stone_pickaxe")), &mut rng).is_empty());
+    assert_eq!(
+        inventory::drops(b::DIAMOND_ORE, Some(d.item("iron_pickaxe")), &mut rng),
+        vec![(d.item("diamond"), 1)]
+    );
+}
+
+/// A flat test world: stone up to y = 63, the player standing on it.
+fn flat_world(extra: &[(&str, u32)]) -> World {
+    let mut w = World::new(WorldConfig {
+        seed: 5,
+        spawn: Some([0.5, 100.0, 0.5]),
+        passive_mobs: false,
+        hostile_mobs: false,
+        start_inventory: extra.iter().map(|(n, c)| (n.to_string(), *c)).collect(),
+        ..Default::default()
+    });
+    for x in -40..40 {
+        for z in -40..40 {
+            for y in 1..128 {
+                w.terrain
+                    .set(x, y, z, if y <= 63 { b::STONE } else { b::AIR });
+            }
+        }
+    }
+    w.player.body.pos = [0.5, 64.0, 0.5];
+    w
+}
+
+#[test]
+fn physics_gravity_jump_collision_and_fall_damage() {
+    let mut w = flat_world(&[]);
+    w.player.body.pos = [0.5, 70.0, 0.5];
+    for _ in 0..40 {
+        w.step(&Action::noop());
+    }
+    assert!(w.player.body.on_ground);
+    assert!((w.player.body.pos[1] - 64.0).abs() < 1e-6);
+    // A 6-block fall costs 3 half-hearts (fall − 3).
+    assert_eq!(w.player.health, 17.0);
+    // Jump: rises about 1.25 blocks and lands again.
+    let mut top: f64 = 0.0;
+    w.step(&Action {
+        jump: true,
+        ..Default::default()
+    });
+    for _ in 0..20 {
+        w.step(&Action::noop());
+        top = top.max(w.player.body.pos[1]);
+    }
+    assert!(
+        (1.2..1.3).contains(&(top - 64.0)),
+        "jump height {}",
+        top - 64.0
+    );
+    assert!(w.player.body.on_ground);
+    // Walking: 4.317 blocks per second facing +z; sprinting faster; a wall stops it.
+    let z0 = w.player.body.pos[2];
+    for _ in 0..20 {
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
+    }
+    let walked = w.player.body.pos[2] - z0;
+    assert!((walked - 4.317).abs() < 0.05, "walked {walked}");
+    let z1 = w.player.body.pos[2];
+    for _ in 0..20 {
+        w.step(&Action {
+            forward: true,
+            sprint: true,
+            ..Default::default()
+        });
+    }
+    assert!(w.player.body.pos[2] - z1 > 5.5);
+    let wall = libm::floor(w.player.body.pos[2]) as i32 + 2;
+    for x in -3..=3 {
+        for y in 64..67 {
+            w.terrain.set(x, y, wall, b::STONE);
+        }
+    }
+    for _ in 0..40 {
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
+    }
+    assert!(
+        (w.player.body.pos[2] - (wall as f64 - 0.3)).abs() < 0.01,
+        "stopped at the wall"
+    );
+    // One-block steps are climbed automatically.
+    let mut w = flat_world(&[]);
+    for x in -3..=3 {
+        for z in 3..12 {
+            w.terrain.set(x, 64, z, b::STONE);
+        }
+    }
+    for _ in 0..30 {
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
+    }
+    assert!((w.player.body.pos[1] - 65.0).abs() < 1e-6 && w.player.body.pos[2] > 3.0);
+}
+
+#[test]
+fn mining_in_the_world_drops_and_picks_up_items() {
+    let mut w = flat_world(&[("stone_pickaxe", 1)]);
+    w.player.pitch = 90.0; // look straight down at the stone below
+    let target = w.target().unwrap();
+    assert_eq!((target.block, target.pos), (b::STONE, [0, 63, 0]));
+    let need = mining(b::STONE, w.held()).ticks.unwrap();
+    for k in 0..need {
+        assert_eq!(w.terrain.get(0, 63, 0), b::STONE, "tick {k}");
+        w.step(&Action {
+            attack: true,
+            ..Default::default()
+        });
+    }
+    assert_eq!(w.terrain.get(0, 63, 0), b::AIR);
+    for _ in 0..40 {
+        w.step(&Action::noop());
+    }
+    assert_eq!(count(&w.player.inventory, "cobblestone"), 1);
+    assert_eq!(w.obtained[&data().item("cobblestone")], 1);
+    // Letting go resets the progress.
+    let mut w = flat_world(&[]);
+    w.player.pitch = 90.0;
+    for _ in 0..50 {
+        w.step(&Action {
+            attack: true,
+            ..Default::default()
+        });
+    }
+    assert!(w.player.breaking.is_some());
+    w.step(&Action::noop());
+    assert!(w.player.breaking.is_none());
+    // Craft macro needs the table within reach.
+    let mut w = flat_world(&[("oak_planks", 3), ("stick", 2)]);
+    w.step(&Action {
+        craft: Some("wooden_pickaxe".into()),
+        ..Default::default()
+    });
+    assert_eq!(count(&w.player.inventory, "wooden_pickaxe"), 0);
+    w.terrain.set(2, 64, 0, b::CRAFTING_TABLE);
+    w.step(&Action {
+        craft: Some("wooden_pickaxe".into()),
+        ..Default::default()
+    });
+    assert_eq!(count(&w.player.inventory, "wooden_pickaxe"), 1);
+}
+
+#[test]
+fn worldgen_is_seeded_and_has_biomes_ores_and_bedrock() {
+    assert_eq!(generate(11, 3, -2).blocks, generate(11, 3, -2).blocks);
+    assert_ne!(generate(11, 3, -2).blocks, generate(12, 3, -2).blocks);
+    let mut a = Terrain::new(4);
+    let mut bb = Terrain::new(4);
+    a.load_around(0.0, 0.0, 2, usize::MAX);
+    // Load in a different order: the same chunks come out.
+    for cx in (-2..=2).rev() {
+        for cz in -2..=2 {
+            bb.load(cx, cz);
+        }
+    }
+    for cx in -2..=2 {
+        for cz in -2..=2 {
+            assert_eq!(a.chunk_hash(cx, cz), bb.chunk_hash(cx, cz));
+        }
+    }
+    // Over a wide area: all biomes, ores at their depths, bedrock floor.
+    let mut biomes = std::collections::BTreeSet::new();
+    let mut ore_y: std::collections::BTreeMap<u8, (i32, u32)> = Default::default();
+    for cx in -12..12 {
+        for cz in -12..12 {
+            let c = generate(7, cx * 3, cz * 3);
+            for x in 0..16 {
+                for z in 0..16 {
+                    biomes.insert(c.biomes[(x * 16 + z) as usize]);
+                    assert_eq!(c.get(x, 0, z), b::BEDROCK);
+                    for y in 1..128 {
+                        let v = c.get(x, y, z);
+                        if matches!(
+                            v,
+                            b::DIAMOND_ORE | b::REDSTONE_ORE | b::IRON_ORE | b::COAL_ORE
+                        ) {
+                            let e = ore_y.entry(v).or_insert((0, 0));
+                            e.0 = e.0.max(y);
+                            e.1 += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for bm in [
+        Biome::Plains,
+        Biome::Forest,
+        Biome::Desert,
+        Biome::Taiga,
+        Biome::Mountains,
+    ] {
+        assert!(biomes.contains(&bm), "{bm:?} missing");
+    }
+    assert!(ore_y[&b::DIAMOND_ORE].0 <= 16 && ore_y[&b::REDSTONE_ORE].0 <= 16);
+    assert!(ore_y[&b::IRON_ORE].0 <= 64);
+    assert!(
+        ore_y[&b::DIAMOND_ORE].1 * 5 < ore_y[&b::IRON_ORE].1,
+        "diamonds rarer than iron"
+    );
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &v in bytes {
+        h ^= v as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+#[test]
+fn rendering_is_deterministic_and_pinned() {
+    let mut w = World::new(WorldConfig {
+        seed: 3,
+        ..Default::default()
+    });
+    w.player.yaw = 30.0;
+    w.player.pitch = 10.0;
+    let a = render_rgb(&w, 64, 64, false);
+    let par = render_rgb(&w, 64, 64, true);
+    assert_eq!(a, par, "parallel rows give the same pixels");
+    let wide = render_rgb(&w, 640, 360, true);
+    assert_eq!(wide.len(), 640 * 360 * 3);
+    // Sky at the top, ground lower down: the frame is not flat.
+    let distinct: std::collections::BTreeSet<&[u8]> = a.chunks(3).collect();
+    assert!(distinct.len() > 20);
+    if std::env::var("GW_DUMP").is_ok() {
+        std::fs::write("/tmp/w64.rgb", &a).unwrap();
+        std::fs::write("/tmp/w640.rgb", &wide).unwrap();
+    }
+    assert_eq!(hash(&a), 16750663377957644071, "64x64 golden");
+    assert_eq!(hash(&wide), 4887798163365294899, "640x360 golden");
+}
