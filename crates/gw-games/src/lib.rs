@@ -14,7 +14,9 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod platform;
 pub mod testkit;
+pub mod tilemap;
 
 pub mod g01_2048;
 pub mod g03_astray;
