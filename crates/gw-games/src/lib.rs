@@ -23,6 +23,7 @@ pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
 pub mod g13_flappy_bird;
+pub mod g14_geodash;
 pub mod g15_google_snake;
 pub mod g16_hextris;
 pub mod g19_minesweeper;
@@ -43,6 +44,7 @@ pub const GAME_IDS: &[&str] = &[
     g05_breakout::ID,
     g08_core_ball::ID,
     g13_flappy_bird::ID,
+    g14_geodash::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
     g19_minesweeper::ID,
@@ -63,6 +65,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
+        g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),

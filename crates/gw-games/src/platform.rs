@@ -139,7 +139,10 @@ impl<F: Fn(u8) -> Solidity> Collider<'_, F> {
 pub fn move_body<F: Fn(u8) -> Solidity>(body: &mut Body, world: &Collider<F>, dt: f64) -> Contacts {
     let mut c = Contacts::default();
     let (dx, dy) = (body.vx * dt, body.vy * dt);
-    debug_assert!(dx.abs() < 1.0 && dy.abs() < 1.0, "moved a tile or more in one tick");
+    debug_assert!(
+        dx.abs() < 1.0 && dy.abs() < 1.0,
+        "moved a tile or more in one tick"
+    );
 
     // Horizontal.
     if dx != 0.0 {
@@ -444,11 +447,18 @@ mod tests {
         b.vy = -9.0;
         let c = run(&mut b, &world(&map, 0.0), 30, 0.0);
         assert!(c.top);
-        assert_eq!(c.head_tile, Some((2, 0)), "passed up through the one-way row");
+        assert_eq!(
+            c.head_tile,
+            Some((2, 0)),
+            "passed up through the one-way row"
+        );
         let mut b = Body::new(2.0, 0.5, 0.9, 0.9);
         let c = run(&mut b, &world(&map, 0.0), 100, 30.0);
         assert!(c.bottom);
-        assert!((b.aabb.bottom() - 2.0).abs() < 1e-9, "lands on the one-way row");
+        assert!(
+            (b.aabb.bottom() - 2.0).abs() < 1e-9,
+            "lands on the one-way row"
+        );
     }
 
     #[test]

@@ -193,7 +193,10 @@ pub fn parse_sections(text: &str) -> Result<Vec<Section>, String> {
     let mut label = String::new();
     let mut body = String::new();
     let flush = |label: &str, body: &str, out: &mut Vec<Section>| -> Result<(), String> {
-        if body.lines().all(|l| l.trim().is_empty() || l.starts_with(';')) {
+        if body
+            .lines()
+            .all(|l| l.trim().is_empty() || l.starts_with(';'))
+        {
             return Ok(());
         }
         let map = TileMap::parse(body).map_err(|e| format!("section {label:?}: {e}"))?;
