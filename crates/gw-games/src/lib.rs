@@ -22,6 +22,7 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
+pub mod g10_doodle_jump;
 pub mod g13_flappy_bird;
 pub mod g14_geodash;
 pub mod g15_google_snake;
@@ -43,6 +44,7 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g05_breakout::ID,
     g08_core_ball::ID,
+    g10_doodle_jump::ID,
     g13_flappy_bird::ID,
     g14_geodash::ID,
     g15_google_snake::ID,
@@ -64,6 +66,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g10_doodle_jump::ID => Box::new(g10_doodle_jump::DoodleJump::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
