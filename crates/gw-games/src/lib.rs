@@ -27,6 +27,7 @@ pub mod g13_flappy_bird;
 pub mod g14_geodash;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g17_mario_game;
 pub mod g19_minesweeper;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
@@ -49,6 +50,7 @@ pub const GAME_IDS: &[&str] = &[
     g14_geodash::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g17_mario_game::ID,
     g19_minesweeper::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
@@ -71,6 +73,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g17_mario_game::ID => Box::new(g17_mario_game::MarioGame::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
