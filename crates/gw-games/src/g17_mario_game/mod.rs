@@ -960,7 +960,7 @@ fn render(g: &MarioGame, pm: &mut Pixmap) {
         }
     }
     // Mario (blinks while invulnerable).
-    let blink = w.hurt_s > 0.0 && (w.time_ms / 100) % 2 == 0;
+    let blink = w.hurt_s > 0.0 && (w.time_ms / 100).is_multiple_of(2);
     if !blink {
         let m = w.mario.aabb;
         let (sx, sy) = cam.to_screen(m.x, m.y);
