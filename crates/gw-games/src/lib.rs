@@ -39,6 +39,16 @@ pub mod g34_worlds_hardest_game_2;
 
 use gw_core::Game;
 
+/// `v` rounded to one decimal, for tidy state snapshots.
+pub(crate) fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+/// `v` rounded to two decimals, for tidy state snapshots.
+pub(crate) fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
 /// Every native game id, in catalog order.
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,

@@ -26,6 +26,7 @@ mod tests;
 
 use crate::draw::{self, Align, rgb};
 use crate::platform::{self, Aabb};
+use crate::round1;
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -489,10 +490,6 @@ impl DoodleJump {
             _ => 0,
         };
     }
-}
-
-fn round1(v: f64) -> f64 {
-    (v * 10.0).round() / 10.0
 }
 
 impl Game for DoodleJump {

@@ -29,6 +29,7 @@ mod tests;
 
 use crate::draw::{self, Align, rgb, rgba};
 use crate::platform::{self, Aabb, Body, Camera, Collider, JumpAssist, Solidity};
+use crate::round2;
 use crate::tilemap::{self, TileMap};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
@@ -384,10 +385,6 @@ impl Geodash {
         }
         out
     }
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }
 
 impl Game for Geodash {

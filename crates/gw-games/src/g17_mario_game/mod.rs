@@ -31,6 +31,7 @@ mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
 use crate::platform::{self, Body, Camera, Collider, JumpAssist, Solidity};
+use crate::round2;
 use crate::tilemap::{self, TileMap};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
@@ -605,10 +606,6 @@ impl MarioGame {
             _ => {}
         }
     }
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }
 
 impl Game for MarioGame {
