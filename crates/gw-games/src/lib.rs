@@ -15,6 +15,7 @@ pub mod draw;
 mod fuzz_tests;
 pub mod grid;
 pub mod platform;
+pub mod render3d;
 pub mod testkit;
 pub mod tilemap;
 
@@ -22,6 +23,7 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
+pub mod g09_cubefield;
 pub mod g10_doodle_jump;
 pub mod g13_flappy_bird;
 pub mod g14_geodash;
@@ -31,7 +33,9 @@ pub mod g17_mario_game;
 pub mod g19_minesweeper;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
+pub mod g26_run_3;
 pub mod g27_stack;
+pub mod g28_temple_run_2;
 pub mod g29_tetris;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
@@ -55,6 +59,7 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g05_breakout::ID,
     g08_core_ball::ID,
+    g09_cubefield::ID,
     g10_doodle_jump::ID,
     g13_flappy_bird::ID,
     g14_geodash::ID,
@@ -64,7 +69,9 @@ pub const GAME_IDS: &[&str] = &[
     g19_minesweeper::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
+    g26_run_3::ID,
     g27_stack::ID,
+    g28_temple_run_2::ID,
     g29_tetris::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
@@ -78,6 +85,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
         g10_doodle_jump::ID => Box::new(g10_doodle_jump::DoodleJump::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
@@ -87,7 +95,9 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
+        g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
+        g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
