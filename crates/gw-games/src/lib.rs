@@ -14,9 +14,11 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod platform;
 pub mod render3d;
 pub mod runner;
 pub mod testkit;
+pub mod tilemap;
 
 pub mod g01_2048;
 pub mod g03_astray;
@@ -25,10 +27,13 @@ pub mod g05_breakout;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
 pub mod g09_cubefield;
+pub mod g10_doodle_jump;
 pub mod g11_edge_surf;
 pub mod g13_flappy_bird;
+pub mod g14_geodash;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g17_mario_game;
 pub mod g18_minecraft_clone;
 pub mod g19_minesweeper;
 pub mod g21_ns_shaft;
@@ -44,6 +49,16 @@ pub mod g34_worlds_hardest_game_2;
 
 use gw_core::Game;
 
+/// `v` rounded to one decimal, for tidy state snapshots.
+pub(crate) fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+/// `v` rounded to two decimals, for tidy state snapshots.
+pub(crate) fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
+
 /// Every native game id, in catalog order.
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
@@ -53,10 +68,13 @@ pub const GAME_IDS: &[&str] = &[
     g07_chrome_dino::ID,
     g08_core_ball::ID,
     g09_cubefield::ID,
+    g10_doodle_jump::ID,
     g11_edge_surf::ID,
     g13_flappy_bird::ID,
+    g14_geodash::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g17_mario_game::ID,
     g18_minecraft_clone::ID,
     g19_minesweeper::ID,
     g21_ns_shaft::ID,
@@ -81,10 +99,13 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
+        g10_doodle_jump::ID => Box::new(g10_doodle_jump::DoodleJump::new()),
         g11_edge_surf::ID => Box::new(g11_edge_surf::EdgeSurf::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
+        g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g17_mario_game::ID => Box::new(g17_mario_game::MarioGame::new()),
         g18_minecraft_clone::ID => Box::new(g18_minecraft_clone::MinecraftClone::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
