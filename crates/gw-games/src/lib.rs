@@ -14,6 +14,7 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod raycast;
 pub mod testkit;
 
 pub mod g01_2048;
@@ -28,6 +29,7 @@ pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
 pub mod g27_stack;
 pub mod g29_tetris;
+pub mod g31_wolf3d;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
 pub mod g34_worlds_hardest_game_2;
@@ -48,6 +50,7 @@ pub const GAME_IDS: &[&str] = &[
     g25_rocket_league_2d::ID,
     g27_stack::ID,
     g29_tetris::ID,
+    g31_wolf3d::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
     g34_worlds_hardest_game_2::ID,
@@ -68,6 +71,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
+        g31_wolf3d::ID => Box::new(g31_wolf3d::Wolf3d::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
         g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),
