@@ -25,6 +25,7 @@ pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
 pub mod g19_minesweeper;
+pub mod g20_monkey_mart;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
 pub mod g27_stack;
@@ -46,6 +47,7 @@ pub const GAME_IDS: &[&str] = &[
     g15_google_snake::ID,
     g16_hextris::ID,
     g19_minesweeper::ID,
+    g20_monkey_mart::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
     g27_stack::ID,
@@ -67,6 +69,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
+        g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
