@@ -336,19 +336,34 @@ fn shade(t: u32) -> u32 {
     ])
 }
 
+/// What the wall pass draws: the map seen from a camera, the wall
+/// textures (indexed by the cells' `tex`), and the flat ceiling and floor
+/// colours (RGBA).
+#[derive(Clone, Copy, Debug)]
+pub struct Scene<'a> {
+    pub grid: &'a Grid,
+    pub cam: &'a Camera,
+    pub textures: &'a [Texture],
+    pub ceiling: [u8; 4],
+    pub floor: [u8; 4],
+}
+
 /// Draw walls, doors, ceiling and floor into `data` (the pixmap's RGBA bytes,
 /// `stride` pixels per row) and fill `scratch.zbuf` with each column's depth.
 pub fn render_walls(
     data: &mut [u8],
     stride: usize,
     view: &Viewport,
-    grid: &Grid,
-    cam: &Camera,
-    textures: &[Texture],
-    ceiling: [u8; 4],
-    floor: [u8; 4],
+    scene: &Scene,
     scratch: &mut Scratch,
 ) {
+    let Scene {
+        grid,
+        cam,
+        textures,
+        ceiling,
+        floor,
+    } = *scene;
     let f = focal(view, cam);
     let half = view.h as i32 / 2;
     scratch.zbuf.clear();
@@ -529,7 +544,7 @@ mod tests {
         // A ray through u = 0.8 still meets the panel.
         let hit = cast(&g, 2.5, 2.8, 1.0, 0.0, 16).unwrap();
         assert_eq!(hit.cell, (4, 2));
-        assert!(g.walkable(4, 2) == false);
+        assert!(!g.walkable(4, 2));
     }
 
     #[test]
@@ -558,11 +573,13 @@ mod tests {
             &mut data,
             64,
             &view,
-            &g,
-            &cam,
-            &[tex, door],
-            [10, 10, 10, 255],
-            [90, 90, 90, 255],
+            &Scene {
+                grid: &g,
+                cam: &cam,
+                textures: &[tex, door],
+                ceiling: [10, 10, 10, 255],
+                floor: [90, 90, 90, 255],
+            },
             &mut scratch,
         );
         fn px(data: &[u8], x: usize, y: usize) -> [u8; 4] {

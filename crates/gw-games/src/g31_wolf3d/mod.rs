@@ -1118,17 +1118,14 @@ impl Game for Wolf3d {
             let stride = pm.width() as usize;
             let mut scratch = self.scratch.borrow_mut();
             let data = pm.data_mut();
-            raycast::render_walls(
-                data,
-                stride,
-                &VIEW,
-                &self.grid,
-                &cam,
-                art::walls(),
-                [56, 56, 60, 255],
-                [112, 112, 112, 255],
-                &mut scratch,
-            );
+            let scene = raycast::Scene {
+                grid: &self.grid,
+                cam: &cam,
+                textures: art::walls(),
+                ceiling: [56, 56, 60, 255],
+                floor: [112, 112, 112, 255],
+            };
+            raycast::render_walls(data, stride, &VIEW, &scene, &mut scratch);
             raycast::render_sprites(
                 data,
                 stride,
