@@ -337,7 +337,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 12),
-        "c0831eeee4e6f00a4d3a4de09a8dd7f01b58e95f70c2e3c7069840f2c5b3c49b"
+        "fa9cbe71b582ecd11b94d98daf4ae6b364fad406cc3baf9c10216f9466afa4c0"
     );
 }
 
