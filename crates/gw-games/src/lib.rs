@@ -15,20 +15,29 @@ pub mod draw;
 mod fuzz_tests;
 pub mod grid;
 pub mod raycast;
+pub mod render3d;
+pub mod runner;
 pub mod testkit;
 
 pub mod g01_2048;
 pub mod g03_astray;
+pub mod g04_boxel_rebound;
 pub mod g05_breakout;
+pub mod g07_chrome_dino;
 pub mod g08_core_ball;
+pub mod g09_cubefield;
+pub mod g11_edge_surf;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
 pub mod g19_minesweeper;
 pub mod g20_monkey_mart;
+pub mod g21_ns_shaft;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
+pub mod g26_run_3;
 pub mod g27_stack;
+pub mod g28_temple_run_2;
 pub mod g29_tetris;
 pub mod g31_wolf3d;
 pub mod g32_wordle;
@@ -41,16 +50,23 @@ use gw_core::Game;
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
     g03_astray::ID,
+    g04_boxel_rebound::ID,
     g05_breakout::ID,
+    g07_chrome_dino::ID,
     g08_core_ball::ID,
+    g09_cubefield::ID,
+    g11_edge_surf::ID,
     g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
     g19_minesweeper::ID,
     g20_monkey_mart::ID,
+    g21_ns_shaft::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
+    g26_run_3::ID,
     g27_stack::ID,
+    g28_temple_run_2::ID,
     g29_tetris::ID,
     g31_wolf3d::ID,
     g32_wordle::ID,
@@ -63,16 +79,23 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
+        g04_boxel_rebound::ID => Box::new(g04_boxel_rebound::BoxelRebound::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
+        g11_edge_surf::ID => Box::new(g11_edge_surf::EdgeSurf::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
+        g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
+        g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
+        g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g31_wolf3d::ID => Box::new(g31_wolf3d::Wolf3d::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
