@@ -53,7 +53,7 @@ fn blocks(base: [u8; 3], mortar: [u8; 3], bw: u32, bh: u32, k: u32) -> Texture {
                 let block = (hash(bx, band, k + 1) % 31) as i32 - 15;
                 // Two-texel speckles rather than per-texel noise: the faces
                 // look rough but frames still compress well as PNG.
-                let grain = if hash(x / 4, y / 2, k + 2) % 5 == 0 {
+                let grain = if hash(x / 4, y / 2, k + 2).is_multiple_of(5) {
                     -10
                 } else {
                     0
