@@ -15,6 +15,7 @@ pub mod draw;
 mod fuzz_tests;
 pub mod grid;
 pub mod platform;
+pub mod raycast;
 pub mod render3d;
 pub mod runner;
 pub mod testkit;
@@ -36,6 +37,7 @@ pub mod g16_hextris;
 pub mod g17_mario_game;
 pub mod g18_minecraft_clone;
 pub mod g19_minesweeper;
+pub mod g20_monkey_mart;
 pub mod g21_ns_shaft;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
@@ -43,6 +45,7 @@ pub mod g26_run_3;
 pub mod g27_stack;
 pub mod g28_temple_run_2;
 pub mod g29_tetris;
+pub mod g31_wolf3d;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
 pub mod g34_worlds_hardest_game_2;
@@ -77,6 +80,7 @@ pub const GAME_IDS: &[&str] = &[
     g17_mario_game::ID,
     g18_minecraft_clone::ID,
     g19_minesweeper::ID,
+    g20_monkey_mart::ID,
     g21_ns_shaft::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
@@ -84,6 +88,7 @@ pub const GAME_IDS: &[&str] = &[
     g27_stack::ID,
     g28_temple_run_2::ID,
     g29_tetris::ID,
+    g31_wolf3d::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
     g34_worlds_hardest_game_2::ID,
@@ -108,6 +113,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g17_mario_game::ID => Box::new(g17_mario_game::MarioGame::new()),
         g18_minecraft_clone::ID => Box::new(g18_minecraft_clone::MinecraftClone::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
+        g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
@@ -115,6 +121,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
+        g31_wolf3d::ID => Box::new(g31_wolf3d::Wolf3d::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
         g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),
