@@ -563,6 +563,7 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
     }
     head.push(("Overall SR".into(), false));
     head.push(("Overall PG".into(), true));
+    head.push(("PG above chance".into(), false));
     let body: Vec<Vec<String>> = s
         .leaderboard
         .iter()
@@ -591,12 +592,14 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
                 f1(r.pg),
                 r.pg.clamp(0.0, 100.0) * 0.9
             ));
+            v.push(td(&r.pg_chance_adjusted.map(f1).unwrap_or_else(|| "–".into())));
             v
         })
         .collect();
     let head_ref: Vec<(&str, bool)> = head.iter().map(|(h, l)| (h.as_str(), *l)).collect();
     o.push_str(&table(&head_ref, &body));
     o.push_str("</section>");
+    o.push_str(&chance_section(s));
 
     // Fig. 3.
     o.push_str("<section id=\"heatmap\"><h2>Per-game progress <small>Fig. 3</small></h2><p class=\"note\">Mean progress of each model on each game (paused runs); hover a cell for SR and run count.</p><div class=\"scroll\">");
@@ -974,4 +977,49 @@ mod tests {
             "runs/01_2048+01_01+x/seed%201"
         );
     }
+}
+
+/// Chance floors per task (see `report::chance`), flagged tasks first.
+fn chance_section(s: &Summary) -> String {
+    let mut o = String::from("<section id=\"chance\"><h2>Chance floors</h2>");
+    if s.chance_floors.is_empty() {
+        o.push_str("<p class=\"note\">No <code>random</code> or <code>noop</code> runs found: run the <code>baselines</code> suite and pass its folder with <code>--baselines DIR</code>.</p></section>");
+        return o;
+    }
+    o.push_str("<p class=\"note\">Floor = the higher mean progress of <code>random</code> and <code>noop</code>; PG above chance = (PG &minus; floor) / (1 &minus; floor), clamped at 0. &#9888; = chance succeeds in at least half the baseline runs.</p>");
+    let mut floors: Vec<&super::chance::ChanceFloor> = s.chance_floors.iter().collect();
+    floors.sort_by_key(|f| !f.flagged);
+    let body: Vec<Vec<String>> = floors
+        .iter()
+        .map(|f| {
+            let cell = |a: &str| {
+                td(&f
+                    .agents
+                    .get(a)
+                    .map(|c| format!("{} / {} ({})", f1(c.sr), f1(c.pg), c.runs))
+                    .unwrap_or_else(|| "–".into()))
+            };
+            vec![
+                tdl(&format!("{}+{}", f.game_id, f.task_id)),
+                cell("random"),
+                cell("noop"),
+                td(&f1(f.chance_sr)),
+                td(&f1(f.floor_pg)),
+                td(if f.flagged { "⚠" } else { "" }),
+            ]
+        })
+        .collect();
+    o.push_str(&table(
+        &[
+            ("Task", true),
+            ("random SR / PG (runs)", false),
+            ("noop SR / PG (runs)", false),
+            ("Chance SR", false),
+            ("Floor PG", false),
+            ("SR ≥ 50%", false),
+        ],
+        &body,
+    ));
+    o.push_str("</section>");
+    o
 }
