@@ -471,5 +471,8 @@ fn registry_suites_expand_to_the_expected_plans() {
     // The chance floors: random and noop, ten seeds for every task.
     let base = plan("baselines");
     assert_eq!(base.len(), 2 * 10 * tasks);
-    assert!(base.iter().all(|r| r.preset.ends_with("+random") || r.preset.ends_with("+noop")));
+    assert!(
+        base.iter()
+            .all(|r| r.preset.ends_with("+random") || r.preset.ends_with("+noop"))
+    );
 }

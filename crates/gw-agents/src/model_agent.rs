@@ -269,14 +269,12 @@ impl Agent for ModelAgent {
             png: Arc::from(obs.frame_png),
             frame_path: obs.frame_path.map(str::to_string),
         };
-        let step_prompt = self
-            .prompt
-            .step_prompt(
-                obs.step,
-                obs.episode,
-                self.memory.len(),
-                self.recent_outcome.take().as_deref(),
-            );
+        let step_prompt = self.prompt.step_prompt(
+            obs.step,
+            obs.episode,
+            self.memory.len(),
+            self.recent_outcome.take().as_deref(),
+        );
         let mut user = self.memory.render();
         user.push(Part::Text(step_prompt.clone()));
         user.push(Part::Image(image.clone()));

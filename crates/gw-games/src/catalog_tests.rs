@@ -78,7 +78,9 @@ fn every_game_renders_at_its_viewport_without_blank_frames() {
 }
 
 /// Words that would give the evaluator's answer away on screen.
-const TELLS: [&str; 6] = ["progress", "distance", "to exit", "to goal", "%", "solution"];
+const TELLS: [&str; 6] = [
+    "progress", "distance", "to exit", "to goal", "%", "solution",
+];
 
 #[test]
 fn no_hud_shows_task_progress_or_distance_to_goal() {
@@ -104,9 +106,14 @@ fn no_hud_shows_task_progress_or_distance_to_goal() {
                 break;
             }
             let p = s.expert_payload();
-            s.step_keep_terminal(Interface::Generalist, Some(&p)).unwrap();
+            s.step_keep_terminal(Interface::Generalist, Some(&p))
+                .unwrap();
         }
     }
     found.dedup();
-    assert!(found.is_empty(), "HUD text gives the answer away:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "HUD text gives the answer away:\n{}",
+        found.join("\n")
+    );
 }

@@ -379,8 +379,20 @@ pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
     } else {
         format!("{msg}  -  {sub}")
     };
-    let size = if text_width(&line, 30.0) > w - 40.0 { 22.0 } else { 30.0 };
-    text(pm, &line, w / 2.0, 10.0, size, rgb(255, 236, 140), Align::Center);
+    let size = if text_width(&line, 30.0) > w - 40.0 {
+        22.0
+    } else {
+        30.0
+    };
+    text(
+        pm,
+        &line,
+        w / 2.0,
+        10.0,
+        size,
+        rgb(255, 236, 140),
+        Align::Center,
+    );
 }
 
 #[cfg(test)]

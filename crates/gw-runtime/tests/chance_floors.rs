@@ -54,7 +54,10 @@ fn report_shows_floors_flags_and_adjusted_progress() {
     assert_eq!(s.counts.runs, 2, "baseline runs feed only the floors");
     assert_eq!(s.chance_floors.len(), 2);
     let f01 = &s.chance_floors[0];
-    assert_eq!((f01.game_id.as_str(), f01.task_id.as_str()), ("01_2048", "01_01"));
+    assert_eq!(
+        (f01.game_id.as_str(), f01.task_id.as_str()),
+        ("01_2048", "01_01")
+    );
     assert!(f01.flagged, "random solves 01_01: {f01:?}");
     assert_eq!(f01.agents["random"].runs, 3);
     assert!((f01.floor_pg - 100.0 * floor[0]).abs() < 1e-9);
@@ -75,7 +78,11 @@ fn report_shows_floors_flags_and_adjusted_progress() {
     assert!(html.contains("id=\"chance\""));
 
     // Baselines in the report's own folder count just the same.
-    let s2 = write_report(&[models.clone(), baselines.clone()], &tmp.path().join("both")).unwrap();
+    let s2 = write_report(
+        &[models.clone(), baselines.clone()],
+        &tmp.path().join("both"),
+    )
+    .unwrap();
     assert_eq!(s2.chance_floors, s.chance_floors);
 
     // Without any baseline run the report says how to get floors.

@@ -63,7 +63,11 @@ fn minesweeper_failure_frame_shows_the_hit_mine() {
         // The exploded mine's red cell is on the failure frame only.
         let red = [230, 40, 40];
         assert!(count_rgb(&fail, red) > 1000, "step {n}: no hit mine drawn");
-        assert_eq!(count_rgb(&reset, red), 0, "step {n}: the reset board is fresh");
+        assert_eq!(
+            count_rgb(&reset, red),
+            0,
+            "step {n}: the reset board is fresh"
+        );
     }
 }
 
@@ -83,7 +87,10 @@ fn every_reset_on_fail_game_draws_its_failure_before_restarting() {
             seen += 1;
             let fail = std::fs::read(out.join(format!("frames/step_{n:06}.png"))).unwrap();
             let reset = std::fs::read(out.join(format!("frames/step_{n:06}_reset.png"))).unwrap();
-            assert_ne!(fail, reset, "{preset}: step {n} frame shows the restarted game");
+            assert_ne!(
+                fail, reset,
+                "{preset}: step {n} frame shows the restarted game"
+            );
             assert_eq!(
                 rows[n as usize - 1]["state"]["terminal"]["isTerminal"],
                 true,

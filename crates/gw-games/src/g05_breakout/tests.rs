@@ -342,7 +342,11 @@ fn ball_leaves_a_trail_and_levels_speed_up_in_order() {
     let with = render(&g);
     g.trail.clear();
     let without = render(&g);
-    let changed = with.chunks_exact(3).zip(without.chunks_exact(3)).filter(|(a, b)| a != b).count();
+    let changed = with
+        .chunks_exact(3)
+        .zip(without.chunks_exact(3))
+        .filter(|(a, b)| a != b)
+        .count();
     assert!(changed > 100, "the trail is drawn ({changed} px)");
     let speeds: Vec<f64> = LEVELS.iter().map(|l| l.1).collect();
     assert!(speeds.windows(2).all(|w| w[0] < w[1]), "{speeds:?}");

@@ -89,7 +89,10 @@ fn waits_for_first_key_then_keeps_moving() {
     assert_eq!(g.pac.y, PAC_START.1 * U);
     assert!(g.pac.x > PAC_START.0 * U + 2 * U, "{}", g.pac.x);
     assert_eq!(g.state().game_state["player"]["moving"], true);
-    assert_eq!(g.score, 20, "two pellets on the way (the start row is bare)");
+    assert_eq!(
+        g.score, 20,
+        "two pellets on the way (the start row is bare)"
+    );
 }
 
 #[test]
@@ -212,7 +215,10 @@ fn death_frame_shows_the_ghosts_and_ends_the_power() {
     g.render(&mut pm);
     let rgb = gw_core::frame::pixmap_rgb(&pm);
     let red = rgb.chunks_exact(3).filter(|p| *p == [255, 0, 0]).count();
-    assert!(red > 50, "Blinky, who caught Pac-Man, is drawn on the death frame");
+    assert!(
+        red > 50,
+        "Blinky, who caught Pac-Man, is drawn on the death frame"
+    );
 }
 
 #[test]

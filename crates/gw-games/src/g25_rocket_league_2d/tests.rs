@@ -240,13 +240,19 @@ fn cpu_scores_on_a_passive_player() {
                 break;
             }
             let rec = s
-                .step(Interface::Generalist, Some(&serde_json::json!({"action": "wait"})))
+                .step(
+                    Interface::Generalist,
+                    Some(&serde_json::json!({"action": "wait"})),
+                )
                 .unwrap();
             against = rec.state["metrics"]["goals_against"].as_u64().unwrap();
         }
         conceded += (against > 0) as u32;
     }
-    assert!(conceded >= 8, "the CPU scored on a parked player in only {conceded}/10 seeds");
+    assert!(
+        conceded >= 8,
+        "the CPU scored on a parked player in only {conceded}/10 seeds"
+    );
 }
 
 #[test]

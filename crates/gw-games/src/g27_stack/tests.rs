@@ -219,5 +219,8 @@ fn slider_shows_the_tower_edge_it_will_be_cut_at() {
         .chunks_exact(3)
         .filter(|p| p[0] > 200 && p[1] < 90 && p[2] < 110)
         .count();
-    assert!(red > 200, "the tower outline over the slider is missing ({red} px)");
+    assert!(
+        red > 200,
+        "the tower outline over the slider is missing ({red} px)"
+    );
 }

@@ -207,7 +207,10 @@ fn coins_are_visible_and_checkpoints_labelled_on_every_level() {
         assert!(texts.iter().any(|t| t == "EXIT"));
         let rgb = gw_core::frame::pixmap_rgb(&pm);
         for &(x, y) in &g.level().coins {
-            let (px, py) = ((ORIGIN_X as i32 + x) as usize, (ORIGIN_Y as i32 + y) as usize);
+            let (px, py) = (
+                (ORIGIN_X as i32 + x) as usize,
+                (ORIGIN_Y as i32 + y) as usize,
+            );
             let p = &rgb[(py * 1280 + px) * 3..][..3];
             assert!(
                 p[0] > 180 && p[1] > 150 && p[2] < 120,

@@ -60,7 +60,14 @@ pub fn floors(runs: &[&RunResult]) -> Vec<ChanceFloor> {
                     let n = rs.len() as f64;
                     let sr = 100.0 * rs.iter().filter(|r| r.success).count() as f64 / n;
                     let pg = 100.0 * rs.iter().map(|r| r.progress).sum::<f64>() / n;
-                    (agent, BaselineCell { runs: rs.len(), sr, pg })
+                    (
+                        agent,
+                        BaselineCell {
+                            runs: rs.len(),
+                            sr,
+                            pg,
+                        },
+                    )
                 })
                 .collect();
             let chance_sr = agents.values().map(|c| c.sr).fold(0.0, f64::max);

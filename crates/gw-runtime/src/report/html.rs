@@ -950,35 +950,6 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
     o
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn relative_paths_walk_up_and_down() {
-        assert_eq!(relative(Path::new("/a/b/c"), Path::new("/a/b")), "c");
-        assert_eq!(relative(Path::new("/a/x/y"), Path::new("/a/b")), "../x/y");
-        assert_eq!(relative(Path::new("/a/b"), Path::new("/a/b")), ".");
-    }
-
-    #[test]
-    fn heat_colour_ends_and_middle() {
-        assert_eq!(heat_color(0.0), "#d73027");
-        assert_eq!(heat_color(0.5), "#fee08b");
-        assert_eq!(heat_color(1.0), "#1a9850");
-        assert_eq!(heat_color(7.0), "#1a9850");
-    }
-
-    #[test]
-    fn escaping_and_url_encoding() {
-        assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
-        assert_eq!(
-            url_path("runs/01_2048+01_01+x/seed 1"),
-            "runs/01_2048+01_01+x/seed%201"
-        );
-    }
-}
-
 /// Chance floors per task (see `report::chance`), flagged tasks first.
 fn chance_section(s: &Summary) -> String {
     let mut o = String::from("<section id=\"chance\"><h2>Chance floors</h2>");
@@ -1022,4 +993,33 @@ fn chance_section(s: &Summary) -> String {
     ));
     o.push_str("</section>");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_walk_up_and_down() {
+        assert_eq!(relative(Path::new("/a/b/c"), Path::new("/a/b")), "c");
+        assert_eq!(relative(Path::new("/a/x/y"), Path::new("/a/b")), "../x/y");
+        assert_eq!(relative(Path::new("/a/b"), Path::new("/a/b")), ".");
+    }
+
+    #[test]
+    fn heat_colour_ends_and_middle() {
+        assert_eq!(heat_color(0.0), "#d73027");
+        assert_eq!(heat_color(0.5), "#fee08b");
+        assert_eq!(heat_color(1.0), "#1a9850");
+        assert_eq!(heat_color(7.0), "#1a9850");
+    }
+
+    #[test]
+    fn escaping_and_url_encoding() {
+        assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(
+            url_path("runs/01_2048+01_01+x/seed 1"),
+            "runs/01_2048+01_01+x/seed%201"
+        );
+    }
 }

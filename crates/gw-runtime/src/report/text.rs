@@ -286,7 +286,11 @@ fn chance_section(o: &mut String, s: &Summary) {
                 cell("noop"),
                 f1(f.chance_sr),
                 f1(f.floor_pg),
-                if f.flagged { "⚠".into() } else { String::new() },
+                if f.flagged {
+                    "⚠".into()
+                } else {
+                    String::new()
+                },
             ]
         })
         .collect();
