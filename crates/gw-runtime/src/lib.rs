@@ -9,5 +9,6 @@ pub mod bench;
 pub mod report;
 pub mod run;
 pub mod suite;
+pub mod validate;
 
 pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};
