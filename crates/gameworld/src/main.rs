@@ -128,6 +128,10 @@ struct ReportArgs {
     /// Where to write the report (default: the first DIR).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Folders of `random` / `noop` runs (e.g. the output of the `baselines`
+    /// suite) used only for the chance floors; such runs among DIR count too.
+    #[arg(long, value_name = "DIR")]
+    baselines: Vec<PathBuf>,
 }
 
 /// `gameworld report`: exit 2 when no run is found, 1 when writing fails.
@@ -144,7 +148,16 @@ fn report(args: ReportArgs) -> CmdResult {
         )));
     }
     let out = args.out.unwrap_or_else(|| args.dirs[0].clone());
-    let s = gw_runtime::report::write_report(&args.dirs, &out).map_err(|e| (1, e))?;
+    for b in &args.baselines {
+        if !b.is_dir() {
+            return Err(config(format!(
+                "--baselines {}: not a directory (pass the output folder of `gameworld suite registry/suites/baselines.yaml`)",
+                b.display()
+            )));
+        }
+    }
+    let s = gw_runtime::report::write_report_with_baselines(&args.dirs, &args.baselines, &out)
+        .map_err(|e| (1, e))?;
     println!(
         "report: {} runs ({} ok, {} partial, {} failed), {} model/interface pairs → {}",
         s.counts.runs,

@@ -257,9 +257,28 @@ pub fn text_width(s: &str, size: f32) -> f32 {
     s.chars().map(|c| glyph(c, size).advance).sum()
 }
 
+thread_local! {
+    /// Texts drawn on this thread while [`record_texts`] runs.
+    static TEXT_LOG: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` and return every string it drew with [`text`], in order: lets
+/// tests audit what a frame says (e.g. that no HUD shows task progress).
+pub fn record_texts(f: impl FnOnce()) -> Vec<String> {
+    TEXT_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
+    f();
+    TEXT_LOG.with(|l| l.borrow_mut().take().unwrap_or_default())
+}
+
 /// Draw `s` with its baseline-aligned box starting at `y` (top of the line)
 /// and `x` interpreted by `align`. `size` is the pixel height of the font.
 pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: Align) {
+    TEXT_LOG.with(|l| {
+        if let Some(log) = l.borrow_mut().as_mut() {
+            log.push(s.to_string());
+        }
+    });
     let w = text_width(s, size);
     let mut pen = match align {
         Align::Left => x,
@@ -348,38 +367,32 @@ pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub:
     }
 }
 
-/// A centred banner (e.g. "GAME OVER") over a translucent box.
+/// An end-of-episode banner (e.g. "GAME OVER"): one line in a dark strip
+/// over the top bar of the frame, so the board, the pieces and the side text
+/// that decided the outcome stay in view.
 pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
-    let (w, h) = (pm.width() as f32, pm.height() as f32);
-    rounded_rect(
-        pm,
-        w / 2.0 - 300.0,
-        h / 2.0 - 70.0,
-        600.0,
-        140.0,
-        18.0,
-        rgba(0, 0, 0, 200),
-    );
+    let w = pm.width() as f32;
+    rect(pm, 0.0, 0.0, w, 56.0, rgba(12, 12, 16, 245));
+    rect(pm, 0.0, 53.0, w, 3.0, rgb(250, 214, 90));
+    let line = if sub.is_empty() {
+        msg.to_string()
+    } else {
+        format!("{msg}  -  {sub}")
+    };
+    let size = if text_width(&line, 30.0) > w - 40.0 {
+        22.0
+    } else {
+        30.0
+    };
     text(
         pm,
-        msg,
+        &line,
         w / 2.0,
-        h / 2.0 - 55.0,
-        52.0,
-        rgb(255, 255, 255),
+        10.0,
+        size,
+        rgb(255, 236, 140),
         Align::Center,
     );
-    if !sub.is_empty() {
-        text(
-            pm,
-            sub,
-            w / 2.0,
-            h / 2.0 + 12.0,
-            26.0,
-            rgb(220, 220, 220),
-            Align::Center,
-        );
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,9 @@
 //! Layout (SPEC "Run directory"): `result.json`, `trajectory.jsonl`,
 //! `frames/step_NNNNNN.png` (frame N shows the state after step N; frame 0 is
 //! the first observation), `model_calls.jsonl` for model-backed agents.
+//! When step N fails an episode and the task resets on failure, frame N shows
+//! the failure (trajectory row N's state) and `frames/step_NNNNNN_reset.png`
+//! the restarted game, which is what the agent sees for step N + 1.
 
 use crate::agents::make_agent;
 use gw_agents::Observation;
@@ -137,6 +140,24 @@ fn frame_png(stepper: &Stepper, pixmap: &mut tiny_skia::Pixmap) -> Vec<u8> {
 
 fn frame_name(step: u32) -> String {
     format!("frames/step_{step:06}.png")
+}
+
+/// The first frame of the episode that a reset-on-fail started after step
+/// `step` (frame `step` itself shows the failure).
+fn reset_frame_name(step: u32) -> String {
+    format!("frames/step_{step:06}_reset.png")
+}
+
+/// What the agent is told when an episode failed and the game restarted.
+fn episode_end_note(state: &Value, next_episode: u32) -> String {
+    let reason = state["terminal"]["reason"]
+        .as_str()
+        .filter(|r| !r.trim().is_empty())
+        .unwrap_or("the game reported a failure");
+    format!(
+        "the episode ended in failure ({reason}); the game restarted as episode {}",
+        next_episode + 1
+    )
 }
 
 /// One `trajectory.jsonl` line.
@@ -286,9 +307,9 @@ pub fn run_preset_observed(
         let p = opts.out.join(frame_name(0));
         std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
     }
+    let mut frame_rel = frame_name(0);
     let stop: StopReason = loop {
         let step = stepper.step_index() + 1;
-        let frame_rel = frame_name(step - 1);
         let state = stepper.state_value();
         let expert = || stepper.expert_payload();
         let obs = Observation {
@@ -335,8 +356,10 @@ pub fn run_preset_observed(
         result.cost_usd = saturating_cost(result.cost_usd, reply.cost_usd);
         result.latency_ms = result.latency_ms.saturating_add(latency_ms);
 
+        // The reset of a failed episode waits until its frame is drawn, so
+        // frame N shows the state of trajectory row N (the mine, the crash).
         let rec = stepper
-            .step(interface, reply.payload.as_ref())
+            .step_keep_terminal(interface, reply.payload.as_ref())
             .map_err(RunError::Runtime)?;
         result.proposed_actions += 1;
         match rec.invalid_kind() {
@@ -364,9 +387,23 @@ pub fn run_preset_observed(
         if needs_png {
             png = frame_png(&stepper, &mut pixmap);
         }
+        frame_rel = frame_name(rec.step);
         if opts.frames {
-            let p = opts.out.join(frame_name(rec.step));
+            let p = opts.out.join(&frame_rel);
             std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
+        }
+        if stepper.reset_pending() {
+            let note = episode_end_note(&rec.state, rec.episode + 1);
+            agent.observe_episode_end(&png, opts.frames.then_some(frame_rel.as_str()), &note);
+            stepper.complete_reset().map_err(RunError::Runtime)?;
+            if needs_png {
+                png = frame_png(&stepper, &mut pixmap);
+            }
+            frame_rel = reset_frame_name(rec.step);
+            if opts.frames {
+                let p = opts.out.join(&frame_rel);
+                std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
+            }
         }
         on_step(rec.step, rec.eval.best_progress);
         if let Decision::Stop(reason) = rec.eval.decision {
