@@ -116,6 +116,10 @@ struct BenchArgs {
     /// Full runtime steps measured per game for the overhead median.
     #[arg(long, default_value_t = 60)]
     steps: usize,
+    /// Instead: encode `--steps` frames of each game with every PNG row
+    /// filter and report encoding time and size per filter.
+    #[arg(long)]
+    png_filters: bool,
 }
 
 #[derive(Args)]
@@ -341,6 +345,31 @@ fn dispatch(cli: Cli) -> CmdResult {
                         gw_games::GAME_IDS.join(", ")
                     )));
                 }
+            }
+            if args.png_filters {
+                let mut all = Vec::new();
+                for g in &games {
+                    let rows = gw_runtime::bench::bench_png_filters(&reg, g, args.steps.max(5))
+                        .map_err(|e| (1, e))?;
+                    if !args.json {
+                        for r in &rows {
+                            println!(
+                                "{:<28} {:<10} encode median {:>6.2} ms  {:>9.0} bytes/frame",
+                                r.game_id, r.filter, r.encode_ms_median, r.bytes_mean
+                            );
+                        }
+                    }
+                    all.extend(rows);
+                }
+                if args.json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&all).expect("rows serialize")
+                    );
+                }
+                return Ok(());
+            }
+            for g in &games {
                 let row = gw_runtime::bench::bench_game(
                     &reg,
                     g,

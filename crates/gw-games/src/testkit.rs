@@ -155,7 +155,7 @@ pub fn save_frame(stepper: &Stepper, path: &std::path::Path) {
     let (w, h) = stepper.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     stepper.render(&mut pm);
-    let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
+    let png = gw_core::frame::encode_pixmap_png(&pm);
     std::fs::write(path, png).unwrap();
 }
 
@@ -279,6 +279,6 @@ pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
     let (w, h) = game.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     game.render(&mut pm);
-    let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
+    let png = gw_core::frame::encode_pixmap_png(&pm);
     std::fs::write(path, png).unwrap();
 }

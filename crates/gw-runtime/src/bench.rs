@@ -9,7 +9,7 @@
 
 use gw_agents::Observation;
 use gw_core::action::TimedEvent;
-use gw_core::frame::{encode_png, pixmap_rgb};
+use gw_core::frame::{RowFilter, encode_pixels, encode_pixmap_png};
 use gw_core::registry::{Interface, Registry};
 use gw_core::{Game, Stepper};
 use serde::Serialize;
@@ -128,7 +128,7 @@ pub fn bench_game(
         let t1 = Instant::now();
         stepper.render(&mut pixmap);
         let t2 = Instant::now();
-        let bytes = encode_png(&pixmap_rgb(&pixmap), w, h);
+        let bytes = encode_pixmap_png(&pixmap);
         let t3 = Instant::now();
         std::hint::black_box(bytes);
         step_t.push(ms(t1 - t0));
@@ -145,4 +145,77 @@ pub fn bench_game(
         step_ms_median: median(step_t),
         measured_steps: overhead_steps,
     })
+}
+
+/// One PNG setting measured on one game's frames (`bench --png-filters`).
+#[derive(Clone, Debug, Serialize)]
+pub struct PngFilterRow {
+    pub game_id: String,
+    pub filter: String,
+    pub encode_ms_median: f64,
+    pub bytes_mean: f64,
+    pub frames: usize,
+}
+
+/// Encode `frames` frames of a game (random agent, full runtime steps) with
+/// every [`RowFilter`], so the frame filter is chosen by measurement. All of
+/// them decode to the same pixels (checked here on every frame).
+pub fn bench_png_filters(
+    registry: &Registry,
+    game_id: &str,
+    frames: usize,
+) -> Result<Vec<PngFilterRow>, String> {
+    let task = registry
+        .tasks_of(game_id)
+        .next()
+        .ok_or_else(|| format!("game {game_id} has no tasks"))?
+        .id
+        .clone();
+    let preset = registry.resolve_preset(&format!("{game_id}+{task}+random"))?;
+    let game = gw_games::create(game_id)
+        .ok_or_else(|| format!("game {game_id} has no native implementation"))?;
+    let mut agent = gw_agents::builtin::create("random", &preset, 1).expect("random agent exists");
+    let mut stepper = Stepper::new(game, &preset, 1)?;
+    let (w, h) = stepper.viewport();
+    let null = Value::Null;
+    let no_expert = || Value::Null;
+    let obs = Observation {
+        step: 0,
+        episode: 0,
+        frame_png: &[],
+        frame_path: None,
+        viewport: (0, 0),
+        state: &null,
+        expert: &no_expert,
+    };
+    let mut shots = Vec::new();
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or("bad viewport")?;
+    for i in 0..frames {
+        if stepper.finished().is_some() {
+            let game = gw_games::create(game_id).expect("checked above");
+            stepper = Stepper::new(game, &preset, 2 + i as u64)?;
+        }
+        let reply = agent.act(&obs).map_err(|e| e.to_string())?;
+        stepper.step(Interface::Generalist, reply.payload.as_ref())?;
+        stepper.render(&mut pixmap);
+        shots.push(pixmap.clone());
+    }
+    let mut rows = Vec::new();
+    for filter in RowFilter::ALL {
+        let (mut times, mut bytes) = (Vec::new(), 0usize);
+        for shot in &shots {
+            let t0 = Instant::now();
+            let png = encode_pixels(shot.data(), 4, w, h, filter);
+            times.push(ms(t0.elapsed()));
+            bytes += png.len();
+        }
+        rows.push(PngFilterRow {
+            game_id: game_id.to_string(),
+            filter: filter.as_str().to_string(),
+            encode_ms_median: median(times),
+            bytes_mean: bytes as f64 / shots.len().max(1) as f64,
+            frames: shots.len(),
+        });
+    }
+    Ok(rows)
 }

@@ -5,8 +5,9 @@
 //! the first observation), `model_calls.jsonl` for model-backed agents.
 
 use crate::agents::make_agent;
+use crate::frames::FrameSink;
 use gw_agents::Observation;
-use gw_core::frame::{encode_png, pixmap_rgb, write_atomic};
+use gw_core::frame::{encode_pixmap_png, write_atomic};
 use gw_core::registry::Registry;
 use gw_core::{Decision, StepRecord, Stepper, StopReason};
 use serde::{Deserialize, Serialize};
@@ -128,11 +129,31 @@ fn io_err(path: &Path, e: std::io::Error) -> RunError {
     RunError::Runtime(format!("cannot write {}: {e}", path.display()))
 }
 
-/// Render the current frame to PNG bytes.
-fn frame_png(stepper: &Stepper, pixmap: &mut tiny_skia::Pixmap) -> Vec<u8> {
-    stepper.render(pixmap);
-    let (w, h) = stepper.viewport();
-    encode_png(&pixmap_rgb(pixmap), w, h)
+/// The observation after `step` steps: the PNG the agent sees (empty when
+/// it looks at none) and, with frames on, `frames/step_NNNNNN.png`. A frame
+/// the agent does not need is encoded and written on the sink's writer.
+fn observe_frame(
+    stepper: &Stepper,
+    sink: &mut Option<FrameSink>,
+    pixmap: &mut Option<tiny_skia::Pixmap>,
+    step: u32,
+) -> Result<Vec<u8>, RunError> {
+    match (pixmap, sink) {
+        (None, Some(sink)) => {
+            stepper.render(sink.canvas());
+            sink.submit_canvas(step).map_err(RunError::Runtime)?;
+            Ok(Vec::new())
+        }
+        (None, None) => Ok(Vec::new()),
+        (Some(pixmap), sink) => {
+            stepper.render(pixmap);
+            let png = encode_pixmap_png(pixmap);
+            if let Some(sink) = sink {
+                sink.submit_png(step, &png).map_err(RunError::Runtime)?;
+            }
+            Ok(png)
+        }
+    }
 }
 
 fn frame_name(step: u32) -> String {
@@ -218,18 +239,28 @@ pub fn run_preset_observed(
     if result_path.exists() {
         std::fs::remove_file(&result_path).map_err(|e| io_err(&result_path, e))?;
     }
-    if opts.frames {
-        std::fs::create_dir_all(opts.out.join("frames")).map_err(|e| io_err(&opts.out, e))?;
-    }
     let traj_path = opts.out.join("trajectory.jsonl");
     let mut traj = BufWriter::new(File::create(&traj_path).map_err(|e| io_err(&traj_path, e))?);
     let calls_path = opts.out.join("model_calls.jsonl");
     let mut calls_out: Option<BufWriter<File>> = None;
 
     let (w, h) = stepper.viewport();
-    let mut pixmap = tiny_skia::Pixmap::new(w, h)
-        .ok_or_else(|| RunError::Runtime("viewport too large".into()))?;
-    let needs_png = opts.frames || agent.needs_frames();
+    let agent_needs_png = agent.needs_frames();
+    // The agent's own frame buffer (frames it does not see are drawn on the
+    // sink's canvas).
+    let mut pixmap = if agent_needs_png {
+        Some(
+            tiny_skia::Pixmap::new(w, h)
+                .ok_or_else(|| RunError::Runtime("viewport too large".into()))?,
+        )
+    } else {
+        None
+    };
+    let mut sink = if opts.frames {
+        Some(FrameSink::new(&opts.out, w, h, !agent_needs_png).map_err(RunError::Runtime)?)
+    } else {
+        None
+    };
 
     let mut result = RunResult {
         preset: preset.preset.clone(),
@@ -267,15 +298,7 @@ pub fn run_preset_observed(
         error: None,
     };
 
-    let mut png = if needs_png {
-        frame_png(&stepper, &mut pixmap)
-    } else {
-        Vec::new()
-    };
-    if opts.frames {
-        let p = opts.out.join(frame_name(0));
-        std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
-    }
+    let mut png = observe_frame(&stepper, &mut sink, &mut pixmap, 0)?;
     let stop: StopReason = loop {
         let step = stepper.step_index() + 1;
         let frame_rel = frame_name(step - 1);
@@ -346,13 +369,7 @@ pub fn run_preset_observed(
         let line = trajectory_line(&rec, &reply, latency_ms);
         append_lines(&mut traj, &traj_path, std::slice::from_ref(&line))?;
 
-        if needs_png {
-            png = frame_png(&stepper, &mut pixmap);
-        }
-        if opts.frames {
-            let p = opts.out.join(frame_name(rec.step));
-            std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
-        }
+        png = observe_frame(&stepper, &mut sink, &mut pixmap, rec.step)?;
         on_step(rec.step, rec.eval.best_progress);
         if let Decision::Stop(reason) = rec.eval.decision {
             break reason;
@@ -366,6 +383,10 @@ pub fn run_preset_observed(
     result.best_score = eval.best_score();
     result.stop_reason = stop.as_str().to_string();
     result.game_time_ms = stepper.state_value()["gameTimeMs"].as_u64().unwrap_or(0);
+    // Every frame is on disk before the result that refers to them.
+    if let Some(sink) = sink.take() {
+        sink.finish().map_err(RunError::Runtime)?;
+    }
     result.wall_ms = started.elapsed().as_millis() as u64;
     let bytes = serde_json::to_vec_pretty(&result).map_err(|e| RunError::Runtime(e.to_string()))?;
     write_atomic(&result_path, &bytes).map_err(|e| io_err(&result_path, e))?;
