@@ -143,3 +143,36 @@ fn a_run_killed_mid_way_leaves_only_whole_frames_and_no_result() {
         assert_eq!(pixels.len(), (w * h * 3) as usize);
     }
 }
+
+#[test]
+fn bench_suite_plays_the_environment_side_with_a_stand_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("tiny.yaml");
+    std::fs::write(
+        &suite,
+        "name: tiny\ncases:\n  - games: [01_2048, 29_tetris]\n    tasks: [01_01, 29_01]\n    models: [gpt-5.2, noop]\nmax_steps: 6\n",
+    )
+    .unwrap();
+    // No API key: the stand-in answers for the model, nothing is called.
+    let out = bin()
+        .env_remove("OPENAI_API_KEY")
+        .args(["bench", "--json", "--suite"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let b: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(b["suite"], "tiny");
+    assert_eq!(b["runs_planned"], 4);
+    assert_eq!(b["runs_measured"], 4);
+    assert_eq!(b["steps_measured"], 24);
+    assert_eq!(b["paper_steps"], 306_000);
+    let per_step = b["env_ms_per_step"].as_f64().unwrap();
+    assert!(per_step > 0.0);
+    let paper = b["paper_env_seconds_estimate"].as_f64().unwrap();
+    assert!((paper - 306.0 * per_step).abs() < 1e-6 * paper.max(1.0));
+}

@@ -219,3 +219,129 @@ pub fn bench_png_filters(
     }
     Ok(rows)
 }
+
+/// The environment side of a whole suite (`bench --suite`): each planned run
+/// of a native game goes through the real run loop with a stand-in agent
+/// that answers at once.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuiteBench {
+    pub suite: String,
+    /// Runs in the plan whose game is native (the landed games).
+    pub runs_planned: usize,
+    /// Runs in the plan left out because their game has no native build.
+    pub runs_not_native: usize,
+    pub runs_measured: usize,
+    pub steps_measured: u64,
+    pub env_seconds_measured: f64,
+    /// Total environment time over total steps of the measured runs.
+    pub env_ms_per_step: f64,
+    /// Median over the measured runs of their environment ms per step.
+    pub env_ms_per_step_median_run: f64,
+    /// Steps of the whole plan (measured steps per run × planned runs).
+    pub suite_steps_estimate: f64,
+    pub suite_env_seconds_estimate: f64,
+    /// The paper's evaluation: 170 tasks × 18 model–interface pairs × 100
+    /// steps, at this suite's environment cost per step.
+    pub paper_steps: u64,
+    pub paper_env_seconds_estimate: f64,
+}
+
+/// The paper's evaluation size: 170 tasks × 18 pairs × 100 steps.
+pub const PAPER_STEPS: u64 = 170 * 18 * 100;
+
+/// A stand-in for the suite's agent: the seeded random agent's legal
+/// semantic actions, answered at once, but asking for the PNG like a model
+/// agent does (so frames are encoded in the run loop, as in a real suite).
+struct StandIn {
+    inner: Box<dyn gw_agents::Agent>,
+    id: String,
+}
+
+impl gw_agents::Agent for StandIn {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn interface(&self) -> Interface {
+        self.inner.interface()
+    }
+    fn act(&mut self, obs: &Observation) -> Result<gw_agents::Reply, gw_agents::AgentError> {
+        self.inner.act(obs)
+    }
+    fn needs_frames(&self) -> bool {
+        true
+    }
+}
+
+/// Run the environment side of `suite` (every planned run of a native game,
+/// or `max_runs` of them spread evenly over the plan) and time it.
+pub fn bench_suite(
+    registry: &Registry,
+    suite: &std::path::Path,
+    max_runs: Option<usize>,
+) -> Result<SuiteBench, String> {
+    let spec = crate::suite::load_suite(suite)?;
+    let plan = crate::suite::expand(&spec, registry)?;
+    let total = plan.len();
+    let plan: Vec<_> = plan
+        .into_iter()
+        .filter(|r| {
+            let game = r.preset.split('+').next().unwrap_or("");
+            gw_games::create(game).is_some()
+        })
+        .collect();
+    let not_native = total - plan.len();
+    if plan.is_empty() {
+        return Err(format!(
+            "{}: no run of the suite is on a native game",
+            suite.display()
+        ));
+    }
+    let take = max_runs.unwrap_or(plan.len()).clamp(1, plan.len());
+    let picked: Vec<_> = (0..take).map(|i| &plan[i * plan.len() / take]).collect();
+    let scratch = std::env::temp_dir().join(format!("gameworld-bench-{}", std::process::id()));
+    let stand_in = |preset: &gw_core::Preset, seed: u64| {
+        let inner = gw_agents::builtin::create("random", preset, seed)
+            .ok_or_else(|| crate::RunError::Config("no random agent".into()))?;
+        Ok(Box::new(StandIn {
+            inner,
+            id: preset.agent.id().to_string(),
+        }) as Box<dyn gw_agents::Agent>)
+    };
+    let (mut steps, mut secs, mut per_run) = (0u64, 0f64, Vec::new());
+    for (i, run) in picked.iter().enumerate() {
+        let out = scratch.join(format!("run-{i}"));
+        let opts = crate::RunOptions {
+            realtime: false,
+            max_steps: spec.max_steps,
+            frames: spec.frames,
+            memory_rounds: run.memory_rounds,
+            repeat: run.repeat,
+            ..crate::RunOptions::new(run.preset.clone(), run.seed, out.clone())
+        };
+        let t0 = Instant::now();
+        let result = crate::run::run_preset_with_agent(registry, &opts, &stand_in, &mut |_, _| {})
+            .map_err(|e| format!("{}: {e}", run.preset))?;
+        let dt = t0.elapsed().as_secs_f64();
+        let _ = std::fs::remove_dir_all(&out);
+        steps += result.steps as u64;
+        secs += dt;
+        per_run.push(dt * 1000.0 / result.steps.max(1) as f64);
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let ms_per_step = secs * 1000.0 / steps.max(1) as f64;
+    let suite_steps = steps as f64 / picked.len() as f64 * plan.len() as f64;
+    Ok(SuiteBench {
+        suite: spec.name,
+        runs_planned: plan.len(),
+        runs_not_native: not_native,
+        runs_measured: picked.len(),
+        steps_measured: steps,
+        env_seconds_measured: secs,
+        env_ms_per_step: ms_per_step,
+        env_ms_per_step_median_run: median(per_run),
+        suite_steps_estimate: suite_steps,
+        suite_env_seconds_estimate: suite_steps * ms_per_step / 1000.0,
+        paper_steps: PAPER_STEPS,
+        paper_env_seconds_estimate: PAPER_STEPS as f64 * ms_per_step / 1000.0,
+    })
+}

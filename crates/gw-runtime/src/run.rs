@@ -200,6 +200,24 @@ pub fn run_preset_observed(
     opts: &RunOptions,
     on_step: &mut dyn FnMut(u32, f64),
 ) -> Result<RunResult, RunError> {
+    let make =
+        |preset: &gw_core::Preset, seed: u64| make_agent(preset, seed, opts.replay.as_deref());
+    run_preset_with_agent(registry, opts, &make, on_step)
+}
+
+/// Builds the agent for a resolved preset and seed.
+pub type AgentFactory<'a> =
+    dyn Fn(&gw_core::Preset, u64) -> Result<Box<dyn gw_agents::Agent>, RunError> + 'a;
+
+/// [`run_preset_observed`] with the agent built by `agent_for` instead of the
+/// one the preset names (`gameworld bench --suite` plays a suite's
+/// environment side with a stand-in that answers at once).
+pub fn run_preset_with_agent(
+    registry: &Registry,
+    opts: &RunOptions,
+    agent_for: &AgentFactory<'_>,
+    on_step: &mut dyn FnMut(u32, f64),
+) -> Result<RunResult, RunError> {
     let started = Instant::now();
     let mut preset = registry
         .resolve_preset(&opts.preset)
@@ -230,7 +248,7 @@ pub fn run_preset_observed(
     if let Some(dir) = &opts.replay {
         check_replay_source(dir, &preset.preset, opts.seed)?;
     }
-    let mut agent = make_agent(&preset, opts.seed, opts.replay.as_deref())?;
+    let mut agent = agent_for(&preset, opts.seed)?;
     let interface = agent.interface();
     let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
 
