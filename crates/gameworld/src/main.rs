@@ -9,6 +9,8 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod panic;
+
 #[derive(Parser)]
 #[command(
     name = "gameworld",
@@ -189,11 +191,13 @@ fn load_registry(extra: &[PathBuf]) -> Result<Registry, String> {
 }
 
 fn main() -> ExitCode {
+    panic::install();
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err((code, msg)) => {
-            eprintln!("error: {msg}");
+            // Secrets masked, terminal escape sequences from provider text removed.
+            eprintln!("error: {}", gw_agents::secrets::terminal(&msg));
             ExitCode::from(code)
         }
     }
@@ -209,9 +213,13 @@ fn dispatch(cli: Cli) -> CmdResult {
     match cli.command {
         Command::Validate => {
             let reg = load_registry(&cli.registry).map_err(config)?;
+            // Task score/end paths must exist in each game's real state.
+            let mut problems: Vec<String> = gw_runtime::validate::state_paths(&reg)
+                .iter()
+                .map(|e| e.to_string())
+                .collect();
             // Suites must parse and expand against this registry.
             let mut suites = 0;
-            let mut problems = Vec::new();
             for root in &reg.roots {
                 let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("suites"))
                     .map(|rd| {
@@ -227,7 +235,15 @@ fn dispatch(cli: Cli) -> CmdResult {
                         Err(e) => problems.push(e),
                         Ok(spec) => {
                             if let Err(e) = gw_runtime::suite::expand(&spec, &reg) {
-                                problems.push(format!("{}:1:1: {e}", f.display()));
+                                // Point at the key the problem is about where possible.
+                                let text = std::fs::read_to_string(&f).unwrap_or_default();
+                                let key = if e.starts_with("suite name") {
+                                    "name"
+                                } else {
+                                    "cases"
+                                };
+                                let (line, col) = gw_core::registry::locate_key(&text, key);
+                                problems.push(format!("{}:{line}:{col}: {e}", f.display()));
                             }
                         }
                     }

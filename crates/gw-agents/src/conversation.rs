@@ -95,4 +95,10 @@ pub struct ModelOutput {
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
     pub finish_reason: Option<String>,
+    /// Why the reply may carry no action, as the provider stated it
+    /// (`refusal: …`, `finishReason: SAFETY`, `incomplete: max_output_tokens`).
+    pub stated_reason: Option<String>,
+    /// Moves the reply proposed beyond the first (OpenAI's `computer` tool
+    /// may send several in one `actions` list; only the first is executed).
+    pub extra_actions: u32,
 }

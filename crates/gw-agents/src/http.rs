@@ -75,11 +75,19 @@ impl Transport for NetTransport {
                 latency_ms: elapsed(started),
             })?;
         let status = resp.status().as_u16();
-        let retry_after = resp
-            .headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
+        let header = |name: &str| {
+            resp.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        // OpenAI's `retry-after-ms` is the more precise of its two headers;
+        // it travels on as seconds, the unit `Retry-After` uses.
+        let retry_after = header("retry-after-ms")
+            .and_then(|ms| ms.trim().parse::<f64>().ok())
+            .filter(|ms| ms.is_finite() && *ms >= 0.0)
+            .map(|ms| format!("{}", ms / 1000.0))
+            .or_else(|| header("retry-after"));
         let body = resp
             .body_mut()
             .with_config()
@@ -106,17 +114,94 @@ pub fn retryable(status: u16) -> bool {
 /// Longest wait honoured from a `Retry-After` header.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
 
-/// The wait before retry number `attempt` (1-based): the server's
-/// `Retry-After` seconds when given, else `base · 2^(attempt-1)` capped at 60 s.
+/// The wait before retry number `attempt` (1-based): the server's wait when
+/// it gave one (`Retry-After` seconds or HTTP-date, `retry-after-ms`, a
+/// `RetryInfo` body — see [`NetTransport`] and
+/// [`crate::providers::body_retry_delay`]), capped at [`MAX_RETRY_AFTER`];
+/// else `base · 2^(attempt-1)` capped at 60 s.
 pub fn retry_delay(attempt: u32, base_s: f64, retry_after: Option<&str>) -> Duration {
-    if let Some(secs) = retry_after
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s >= 0.0)
-    {
-        return Duration::from_secs_f64(secs).min(MAX_RETRY_AFTER);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
+    retry_delay_at(attempt, base_s, retry_after, now)
+}
+
+/// [`retry_delay`] with the current time (Unix seconds) given, for dates.
+pub fn retry_delay_at(attempt: u32, base_s: f64, retry_after: Option<&str>, now: f64) -> Duration {
+    let asked = retry_after.and_then(|v| {
+        let v = v.trim();
+        match v.parse::<f64>() {
+            Ok(secs) => Some(secs),
+            Err(_) => http_date(v).map(|at| (at - now).max(0.0)),
+        }
+    });
+    if let Some(secs) = asked.filter(|s| s.is_finite() && *s >= 0.0) {
+        return Duration::from_secs_f64(secs.min(MAX_RETRY_AFTER.as_secs_f64()));
     }
-    let secs = (base_s.max(0.0) * 2f64.powi(attempt.saturating_sub(1).min(16) as i32)).min(60.0);
+    let base = if base_s.is_finite() {
+        base_s.max(0.0)
+    } else {
+        0.0
+    };
+    let secs = (base * 2f64.powi(attempt.saturating_sub(1).min(16) as i32)).min(60.0);
     Duration::from_secs_f64(secs)
+}
+
+/// Unix seconds of an HTTP-date (`Wed, 21 Oct 2015 07:28:00 GMT`, and the
+/// obsolete RFC 850 and asctime forms); `None` when it is not one.
+pub fn http_date(s: &str) -> Option<f64> {
+    const MONTHS: [&str; 12] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let (mut day, mut month, mut year, mut hms) = (None, None, None, None);
+    for tok in s
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '-')
+        .filter(|t| !t.is_empty())
+    {
+        let lower = tok.to_ascii_lowercase();
+        if tok.contains(':') {
+            let parts: Vec<u32> = tok
+                .split(':')
+                .map(|p| p.parse().ok())
+                .collect::<Option<_>>()?;
+            if parts.len() != 3 || parts[0] > 23 || parts[1] > 59 || parts[2] > 60 {
+                return None;
+            }
+            hms = Some(parts[0] * 3600 + parts[1] * 60 + parts[2]);
+        } else if let Some(m) = MONTHS.iter().position(|m| lower.starts_with(m)) {
+            // No weekday name starts like a month name.
+            month = Some(m as u32 + 1);
+        } else if let Ok(n) = tok.parse::<u32>() {
+            match (tok.len(), day) {
+                (1 | 2, None) => day = Some(n),
+                (2, Some(_)) => year = Some(if n < 70 { 2000 + n } else { 1900 + n }),
+                (4, _) => year = Some(n),
+                _ => return None,
+            }
+        } else if lower != "gmt"
+            && lower != "utc"
+            && !lower.chars().all(|c| c.is_ascii_alphabetic())
+        {
+            return None;
+        }
+    }
+    let (day, month, year, hms) = (day?, month?, year?, hms?);
+    if !(1..=31).contains(&day) {
+        return None;
+    }
+    // Days from the civil date (proleptic Gregorian), Howard Hinnant's method.
+    let (y, m) = if month <= 2 {
+        (year as i64 - 1, month + 9)
+    } else {
+        (year as i64, month - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m as i64 + 2) / 5 + day as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days as f64 * 86_400.0 + hms as f64)
 }
 
 /// Rewrites requests for the record: secret headers redacted, image bytes
@@ -252,10 +337,22 @@ mod tests {
             Duration::from_millis(250)
         );
         assert_eq!(retry_delay(3, 1.0, None), Duration::from_secs(4));
+        // An HTTP-date: the wait until then (none when it is past), capped.
+        let at = http_date("Wed, 21 Oct 2015 07:28:00 GMT").unwrap();
+        assert_eq!(at, 1_445_412_480.0);
+        assert_eq!(http_date("Wednesday, 21-Oct-15 07:28:00 GMT"), Some(at));
+        assert_eq!(http_date("Wed Oct 21 07:28:00 2015"), Some(at));
+        assert_eq!(http_date("soon"), None);
+        let date = Some("Wed, 21 Oct 2015 07:28:00 GMT");
         assert_eq!(
-            retry_delay(3, 1.0, Some("Wed, 21 Oct 2015 07:28:00 GMT")),
-            Duration::from_secs(4)
+            retry_delay_at(3, 1.0, date, at - 7.0),
+            Duration::from_secs(7)
         );
+        assert_eq!(retry_delay_at(3, 1.0, date, at + 100.0), Duration::ZERO);
+        assert_eq!(retry_delay_at(1, 1.0, date, at - 1e9), MAX_RETRY_AFTER);
+        assert_eq!(retry_delay(3, 1.0, Some("garbage")), Duration::from_secs(4));
+        assert_eq!(retry_delay(1, 1.0, Some("1e300")), MAX_RETRY_AFTER);
+        assert_eq!(retry_delay(2, f64::INFINITY, None), Duration::ZERO);
         assert_eq!(retry_delay(30, 1.0, None), Duration::from_secs(60));
         assert_eq!(retry_delay(1, 1.0, Some("100000")), MAX_RETRY_AFTER);
         assert!(

@@ -3,29 +3,62 @@
 
 use serde_json::Value;
 
+/// The most of a reply the repair looks at; the rest is treated as cut off.
+pub const MAX_REPAIR_BYTES: usize = 256 * 1024;
+/// How many cut-back points (the last commas) the repair tries at most.
+pub const MAX_CUTS: usize = 8;
+
 /// The first JSON value in `text` (code fences and trailing prose ignored),
 /// repairing a truncated tail by closing open strings and brackets, cutting
-/// back to the last complete member when that is not enough.
+/// back to one of the last complete members when that is not enough.
 pub fn parse_lenient(text: &str) -> Option<Value> {
+    parse_lenient_counted(text).0
+}
+
+/// [`parse_lenient`], also returning the bytes scanned by every pass (the
+/// work done): at most a fixed multiple of `min(len, MAX_REPAIR_BYTES)`,
+/// whatever the input — the repair is linear and bounded.
+pub fn parse_lenient_counted(text: &str) -> (Option<Value>, usize) {
+    let mut work = 0usize;
+    let value = repair(text, &mut work);
+    (value, work)
+}
+
+fn repair(text: &str, work: &mut usize) -> Option<Value> {
+    let text = crate::model_agent::capped(text, MAX_REPAIR_BYTES);
+    *work += text.len();
     let s = strip_fences(text.trim());
     let start = s.find(['{', '['])?;
     let s = &s[start..];
-    if let Some(v) = first_value(s) {
+    let attempt = |candidate: &str, work: &mut usize| {
+        *work += candidate.len();
+        first_value(candidate)
+    };
+    if let Some(v) = attempt(s, work) {
         return Some(v);
     }
-    if let Some(v) = first_value(&close(s)) {
+    *work += s.len();
+    if let Some(v) = attempt(&close(s), work) {
         return Some(v);
     }
-    // Cut back to each top-level-or-nested comma outside strings, last first.
+    // Cut back to one of the last commas outside strings, last first. Only
+    // a few are tried: a reply broken earlier than its last members is not
+    // worth a pass per comma (that made the repair quadratic).
     let mut scan = Strings::default();
-    let cuts: Vec<usize> = s
-        .char_indices()
-        .filter(|&(_, c)| scan.outside(c) && c == ',')
-        .map(|(i, _)| i)
-        .collect();
-    cuts.iter()
-        .rev()
-        .find_map(|&i| first_value(&close(&s[..i])))
+    let mut cuts = std::collections::VecDeque::with_capacity(MAX_CUTS);
+    *work += s.len();
+    for (i, c) in s.char_indices() {
+        if scan.outside(c) && c == ',' {
+            if cuts.len() == MAX_CUTS {
+                cuts.pop_front();
+            }
+            cuts.push_back(i);
+        }
+    }
+    cuts.iter().rev().find_map(|&i| {
+        *work += i;
+        attempt(&close(&s[..i]), work)
+    })
 }
 
 fn strip_fences(s: &str) -> &str {
@@ -138,5 +171,36 @@ mod tests {
             Some(json!({"keys": ["a", "b"]}))
         );
         assert_eq!(parse_lenient("no json here"), None);
+    }
+
+    /// A 1 MB hostile reply (thousands of commas, broken early) costs a
+    /// bounded number of passes over at most MAX_REPAIR_BYTES: the work is
+    /// counted in bytes scanned, not timed.
+    #[test]
+    fn repair_work_is_linear_and_capped() {
+        let broken = |n: usize| {
+            let mut s = String::from("{\"a\": [1, 2, 'bad' ");
+            while s.len() < n {
+                s.push_str(", 123");
+            }
+            s
+        };
+        let (v, work_1mb) = parse_lenient_counted(&broken(1 << 20));
+        assert_eq!(v, None);
+        let bound = (5 + 2 * MAX_CUTS) * MAX_REPAIR_BYTES;
+        assert!(work_1mb <= bound, "{work_1mb} bytes scanned > {bound}");
+        // Below the cap, the work grows linearly with the input.
+        let (_, w1) = parse_lenient_counted(&broken(20_000));
+        let (_, w2) = parse_lenient_counted(&broken(40_000));
+        assert!(w2 * 100 <= w1 * 205, "{w1} -> {w2}");
+        assert!(w1 <= (5 + 2 * MAX_CUTS) * 20_100);
+        // A long but well-formed truncated reply is still repaired.
+        let mut long = String::from("{\"keys\": [");
+        for i in 0..30_000 {
+            long.push_str(&format!("{i}, "));
+        }
+        long.push_str("12");
+        let (v, _) = parse_lenient_counted(&long);
+        assert_eq!(v.unwrap()["keys"].as_array().unwrap().len(), 30_001);
     }
 }

@@ -17,6 +17,7 @@ pub mod prompt;
 pub mod protocols;
 pub mod providers;
 pub mod replay;
+pub mod secrets;
 
 use gw_core::registry::{Interface, Preset};
 use serde::{Deserialize, Serialize};
@@ -41,9 +42,39 @@ pub struct Observation<'a> {
 /// Token usage of one model call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Every input token of the call, cache reads and writes included, for
+    /// every provider: OpenAI and Gemini report it so; the Anthropic parser
+    /// adds back the cache counts its API leaves out. Statistics and prices
+    /// rely on this and never add `cached_input_tokens` on top.
     pub input_tokens: u64,
     pub output_tokens: u64,
+    /// Input tokens read from a prompt cache (included in `input_tokens`).
     pub cached_input_tokens: u64,
+    /// Input tokens written to a prompt cache (Anthropic; included in
+    /// `input_tokens`, billed at the cache-write price).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_input_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Usage {
+    /// `self + other`, saturating instead of wrapping (a hostile server can
+    /// report any count).
+    pub fn saturating_add(self, other: Usage) -> Usage {
+        Usage {
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            cached_input_tokens: self
+                .cached_input_tokens
+                .saturating_add(other.cached_input_tokens),
+            cache_write_input_tokens: self
+                .cache_write_input_tokens
+                .saturating_add(other.cache_write_input_tokens),
+        }
+    }
 }
 
 /// An agent's answer for one step.
@@ -55,6 +86,9 @@ pub struct Reply {
     /// Why the payload is missing or malformed, when the agent knows.
     pub parse_error: Option<String>,
     pub reasoning: Option<String>,
+    /// The provider's stated reason when the reply has no usable action
+    /// (a refusal, a safety block, a token limit), for NTC rows.
+    pub stated_reason: Option<String>,
     pub usage: Usage,
     pub cost_usd: f64,
     /// Model latency (wall clock); 0 for built-in agents.

@@ -10,13 +10,7 @@ use std::collections::VecDeque;
 
 /// Rounds kept when a model profile sets no `memory_rounds`.
 pub const DEFAULT_ROUNDS: u32 = 2;
-pub const FIELDS: [&str; 5] = [
-    "user_prompt",
-    "screenshot",
-    "reasoning",
-    "action",
-    "outcome",
-];
+pub const FIELDS: [&str; 5] = gw_core::registry::MEMORY_FIELDS;
 pub const DEFAULT_FIELDS: [&str; 4] = ["user_prompt", "screenshot", "reasoning", "action"];
 
 /// One past step.

@@ -16,7 +16,7 @@ use crate::protocols::{TextReply, qwen, ui_tars};
 use crate::providers::{self, Provider};
 use crate::replay::ReplayTransport;
 use crate::{Agent, AgentError, Observation, Reply, Usage};
-use gw_core::registry::{Interface, ModelSpec, Preset, Protocol};
+use gw_core::registry::{Interface, ModelSpec, Preset, Protocol, ProviderKind};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::sync::Arc;
@@ -34,7 +34,12 @@ pub fn api_key(spec: &ModelSpec) -> Result<Option<String>, AgentError> {
         return Ok(None);
     };
     match std::env::var(var) {
-        Ok(v) if !v.trim().is_empty() => Ok(Some(v.trim().to_string())),
+        Ok(v) if !v.trim().is_empty() => {
+            // From here on no output of this process may show the key.
+            crate::secrets::register(&v);
+            crate::secrets::register(v.trim());
+            Ok(Some(v.trim().to_string()))
+        }
         _ => Err(AgentError::Config(format!(
             "model \"{}\" needs an API key: set the environment variable {var} (named by api_key_env in models/{}.yaml), \
              or point base_url at a server that needs no key and remove api_key_env",
@@ -62,6 +67,58 @@ pub fn create(
         None => (Box::new(NetTransport), api_key(spec)?),
     };
     Ok(Box::new(ModelAgent::new(preset, spec, transport, key)?))
+}
+
+/// The price of one call's usage. Cache reads and writes are part of
+/// `input_tokens`; they cost the profile's `price_cached_input_per_mtok` and
+/// `price_cache_write_per_mtok`, by default (Anthropic) 0.1× and 1.25× the
+/// input price, elsewhere the input price.
+pub fn cost_usd(spec: &ModelSpec, u: &Usage) -> f64 {
+    let finite = |p: Option<f64>| p.filter(|p| p.is_finite() && *p >= 0.0);
+    let pin = finite(spec.price_input_per_mtok).unwrap_or(0.0);
+    let anthropic = spec.provider == ProviderKind::Anthropic;
+    let pread =
+        finite(spec.price_cached_input_per_mtok).unwrap_or(if anthropic { 0.1 * pin } else { pin });
+    let pwrite =
+        finite(spec.price_cache_write_per_mtok).unwrap_or(if anthropic { 1.25 * pin } else { pin });
+    let pout = finite(spec.price_output_per_mtok).unwrap_or(0.0);
+    let fresh = u
+        .input_tokens
+        .saturating_sub(u.cached_input_tokens)
+        .saturating_sub(u.cache_write_input_tokens) as f64;
+    let cost = (fresh * pin
+        + u.cached_input_tokens as f64 * pread
+        + u.cache_write_input_tokens as f64 * pwrite
+        + u.output_tokens as f64 * pout)
+        / 1e6;
+    if cost.is_finite() { cost } else { f64::MAX }
+}
+
+/// The most of a reply's text the text protocols read (Qwen, UI-TARS); a
+/// longer reply is cut here, so hostile output costs bounded work.
+pub const MAX_REPLY_TEXT: usize = 256 * 1024;
+
+/// `s` cut to at most `max` bytes, at a character boundary.
+pub fn capped(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// A request timeout from the profile: finite, at least 1 ms, at most a day
+/// (validation rejects worse; this keeps a hand-built profile from panicking).
+pub fn timeout_of(spec: &ModelSpec) -> Duration {
+    let secs = spec
+        .timeout_s
+        .filter(|s| s.is_finite())
+        .unwrap_or(DEFAULT_TIMEOUT_S)
+        .clamp(0.001, 86_400.0);
+    Duration::from_secs_f64(secs)
 }
 
 pub struct ModelAgent {
@@ -121,11 +178,7 @@ impl ModelAgent {
     }
 
     fn cost(&self, u: &Usage) -> f64 {
-        let pin = self.spec.price_input_per_mtok.unwrap_or(0.0);
-        let pcached = self.spec.price_cached_input_per_mtok.unwrap_or(pin);
-        let pout = self.spec.price_output_per_mtok.unwrap_or(0.0);
-        let fresh = u.input_tokens.saturating_sub(u.cached_input_tokens) as f64;
-        (fresh * pin + u.cached_input_tokens as f64 * pcached + u.output_tokens as f64 * pout) / 1e6
+        cost_usd(&self.spec, u)
     }
 
     /// Send with retries; every attempt is recorded in `calls`.
@@ -141,8 +194,7 @@ impl ModelAgent {
             .provider
             .build(&self.spec, conv, self.api_key.as_deref());
         let redactor = Redactor::new(conv.images(), &[self.api_key.as_deref().unwrap_or("")]);
-        let timeout =
-            Duration::from_secs_f64(self.spec.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S).max(0.001));
+        let timeout = timeout_of(&self.spec);
         let max_retries = self.spec.max_retries.unwrap_or(DEFAULT_MAX_RETRIES);
         let base = self.spec.retry_backoff_s.unwrap_or(DEFAULT_BACKOFF_S);
         let name = self.provider.name();
@@ -178,9 +230,10 @@ impl ModelAgent {
                             }
                         }
                     } else {
-                        let message = serde_json::from_str::<Value>(&resp.body)
-                            .ok()
-                            .and_then(|b| providers::error_message(&b))
+                        let parsed = serde_json::from_str::<Value>(&resp.body).ok();
+                        let message = parsed
+                            .as_ref()
+                            .and_then(providers::error_message)
                             .unwrap_or_else(|| resp.body.chars().take(300).collect());
                         let message = redactor.text(&message);
                         last_problem = format!("{name} returned HTTP {}: {message}", resp.status);
@@ -196,7 +249,10 @@ impl ModelAgent {
                             };
                             return Err(AgentError::Provider(format!("{last_problem}{hint}")));
                         }
+                        // Gemini states its wait in the body (RetryInfo).
                         resp.retry_after
+                            .clone()
+                            .or_else(|| parsed.as_ref().and_then(providers::body_retry_delay))
                     }
                 }
                 Err(f) => {
@@ -299,10 +355,11 @@ impl Agent for ModelAgent {
                     note,
                 }
             }
-            Protocol::Qwen => qwen::read(&output.text),
-            Protocol::UiTars => {
-                ui_tars::read(&output.text, self.spec.interface == Interface::ComputerUse)
-            }
+            Protocol::Qwen => qwen::read(capped(&output.text, MAX_REPLY_TEXT)),
+            Protocol::UiTars => ui_tars::read(
+                capped(&output.text, MAX_REPLY_TEXT),
+                self.spec.interface == Interface::ComputerUse,
+            ),
         };
         let reasoning = output
             .reasoning
@@ -317,13 +374,38 @@ impl Agent for ModelAgent {
                 let (p, problem) = self.payload(call);
                 (Some(p), problem.or(reply.note))
             }
-            None => (
-                None,
-                reply
+            None => {
+                let note = reply
                     .note
-                    .or_else(|| Some("the reply has no tool call".into())),
-            ),
+                    .unwrap_or_else(|| "the reply has no tool call".into());
+                let note = match &output.stated_reason {
+                    Some(r) => format!("{note} ({r})"),
+                    None => note,
+                };
+                (None, Some(note))
+            }
         };
+        let parse_error = match (output.extra_actions, parse_error) {
+            (0, e) => e,
+            (n, e) => {
+                let more =
+                    format!("{n} more action(s) in the reply were not executed (one per step)");
+                Some(match e {
+                    Some(e) => format!("{e}; {more}"),
+                    None => more,
+                })
+            }
+        };
+        // The call record that produced this reply keeps the provider's
+        // stated reason and the count of moves beyond the first.
+        if let Some(last) = calls.last_mut().and_then(Value::as_object_mut) {
+            if let Some(r) = &output.stated_reason {
+                last.insert("stated_reason".into(), json!(r));
+            }
+            if output.extra_actions > 0 {
+                last.insert("extra_actions".into(), json!(output.extra_actions));
+            }
+        }
         let action_text = match &payload {
             Some(p) => p.to_string(),
             None => "none (the reply had no tool call)".to_string(),
@@ -341,6 +423,7 @@ impl Agent for ModelAgent {
             payload,
             parse_error,
             reasoning,
+            stated_reason: output.stated_reason,
             usage: output.usage,
             cost_usd,
             latency_ms: latency,

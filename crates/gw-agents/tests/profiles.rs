@@ -136,5 +136,48 @@ fn the_reference_profiles_are_complete_and_build_agents() {
         if spec.interface == Interface::Generalist && spec.protocol == Protocol::Native {
             assert!(body.contains("move_right"), "{id}: semantic tools");
         }
+        // Each shipped computer-use profile speaks the tool version its model
+        // supports (checked against the providers' documented shapes).
+        let header = |name: &str| {
+            req.headers
+                .iter()
+                .find(|h| h.name == name)
+                .map(|h| h.value.clone())
+        };
+        match id {
+            "claude-sonnet-4.6-cua" => {
+                assert_eq!(req.body["tools"][0]["type"], json!("computer_20251124"));
+                assert_eq!(req.body["tools"][0]["name"], json!("computer"));
+                assert_eq!(
+                    header("anthropic-beta").as_deref(),
+                    Some("computer-use-2025-11-24")
+                );
+            }
+            "gemini-2.5-computer-use" => {
+                let cu = &req.body["tools"][0]["computerUse"];
+                assert_eq!(cu["environment"], json!("ENVIRONMENT_BROWSER"));
+                assert!(
+                    cu["excludedPredefinedFunctions"]
+                        .to_string()
+                        .contains("open_web_browser")
+                );
+            }
+            "openai-computer-use" => {
+                assert_eq!(req.body["tools"][0]["type"], json!("computer_use_preview"));
+                assert_eq!(req.body["tools"][0]["display_width"], json!(1280));
+                assert_eq!(req.body["input"][0]["content"][1]["detail"], json!("auto"));
+            }
+            "gpt-5.2" => {
+                assert!(
+                    req.body.get("max_completion_tokens").is_some(),
+                    "{id}: token limit field"
+                );
+                assert!(req.body.get("max_tokens").is_none());
+            }
+            _ => {}
+        }
+        if spec.provider == gw_core::registry::ProviderKind::Anthropic {
+            assert_eq!(header("anthropic-version").as_deref(), Some("2023-06-01"));
+        }
     }
 }

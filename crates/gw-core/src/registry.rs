@@ -261,7 +261,47 @@ pub struct ModelSpec {
     /// (Anthropic `computer_20250124`, …); the provider's default when unset.
     #[serde(default)]
     pub computer_tool: Option<String>,
+    /// The beta flag sent with the computer tool (Anthropic
+    /// `anthropic-beta`); derived from the model name when unset.
+    #[serde(default)]
+    pub computer_beta: Option<String>,
+    /// The request field that carries `max_tokens` on OpenAI Chat
+    /// Completions: `max_tokens` (default; what compatible servers read) or
+    /// `max_completion_tokens` (OpenAI's own reasoning models).
+    #[serde(default)]
+    pub max_tokens_field: TokenLimitField,
+    /// USD per million tokens written to a prompt cache (Anthropic; default
+    /// 1.25 × the input price there).
+    #[serde(default)]
+    pub price_cache_write_per_mtok: Option<f64>,
 }
+
+/// How a Chat Completions request names its output-token limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenLimitField {
+    #[default]
+    MaxTokens,
+    MaxCompletionTokens,
+}
+
+impl TokenLimitField {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenLimitField::MaxTokens => "max_tokens",
+            TokenLimitField::MaxCompletionTokens => "max_completion_tokens",
+        }
+    }
+}
+
+/// What rolling memory may keep of a past round (`memory_include_fields`).
+pub const MEMORY_FIELDS: [&str; 5] = [
+    "user_prompt",
+    "screenshot",
+    "reasoning",
+    "action",
+    "outcome",
+];
 
 /// Screen coordinates as a model emits them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -280,6 +320,34 @@ pub enum ApiKind {
     #[default]
     Chat,
     Responses,
+}
+
+/// Largest magnitude accepted for a task's `start` / `target`.
+pub const MAX_SCORE: f64 = 1e15;
+/// Largest game `speed_multiplier` (a faster clock would simulate for hours per step).
+pub const MAX_SPEED: f64 = 100.0;
+/// Longest action duration (hold, key, wait), in seconds.
+pub const MAX_DURATION_S: f64 = 3600.0;
+/// Longest request timeout or retry backoff, in seconds (one day).
+pub const MAX_TIMEOUT_S: f64 = 86_400.0;
+/// Highest price per million tokens, in USD.
+pub const MAX_PRICE: f64 = 1e6;
+
+/// What is wrong with a number that must lie in `lo..=hi`, in words.
+fn bad_number(v: f64, lo: f64, hi: f64) -> Option<String> {
+    if v.is_nan() {
+        Some("is not a number (NaN)".into())
+    } else if v.is_infinite() {
+        Some("is infinite".into())
+    } else if v < lo && v < 0.0 {
+        Some(format!("is negative ({v})"))
+    } else if v < lo {
+        Some(format!("is too small ({v})"))
+    } else if v > hi || (lo == f64::MIN && v < -hi) {
+        Some(format!("is too large ({v:e})"))
+    } else {
+        None
+    }
 }
 
 /// An error in the registry, located in its file.
@@ -405,21 +473,162 @@ fn parse_file<T: for<'de> Deserialize<'de>>(
             source,
         }),
         Err(e) => {
-            let (line, column) = e
+            let location = e
                 .location()
-                .map(|l| (l.line() as usize, l.column() as usize))
-                .unwrap_or((1, 1));
-            let msg = e.to_string();
-            let first = msg.lines().next().unwrap_or("invalid YAML").to_string();
+                .map(|l| (l.line() as usize, l.column() as usize));
+            let (line, column, message) = explain_yaml_error(&source, location, &e.to_string());
             errors.push(RegistryError {
                 file: path.to_path_buf(),
                 line,
                 column,
-                message: format!("invalid YAML: {first}"),
+                message,
             });
             None
         }
     }
+}
+
+/// A YAML reader's error in plain words: where it is (the offending key's
+/// line and column; the key named in the message when the reader gave no
+/// place) and what the value must be, without the deserializer's type names
+/// or option names.
+pub fn explain_yaml_error(
+    source: &str,
+    location: Option<(usize, usize)>,
+    raw: &str,
+) -> (usize, usize, String) {
+    let first = raw.lines().next().unwrap_or("").trim();
+    // "error: line 4 column 13: invalid u32" → "invalid u32".
+    let mut msg = first.strip_prefix("error:").unwrap_or(first).trim();
+    if let Some(rest) = msg.strip_prefix("line ")
+        && let Some((_, after)) = rest.split_once(": ")
+    {
+        msg = after.trim();
+    }
+    let ticked = |s: &str| -> Option<String> {
+        let start = s.find('`')? + 1;
+        let end = s[start..].find('`')? + start;
+        Some(s[start..end].to_string())
+    };
+    // The key on the error's line (`  max_tokens: -3` → max_tokens).
+    let key_at = |line: usize| -> Option<String> {
+        let text = source.lines().nth(line.checked_sub(1)?)?;
+        let t = text.trim_start().trim_start_matches("- ");
+        let (k, _) = t.split_once(':')?;
+        let k = k.trim().trim_matches('"').trim_matches('\'');
+        (!k.is_empty() && !k.contains(' ')).then(|| k.to_string())
+    };
+    let (mut line, mut column) = location.unwrap_or((0, 0));
+    let named = ticked(msg).or_else(|| {
+        msg.strip_prefix("duplicate mapping key:")
+            .map(|k| k.split(',').next().unwrap_or("").trim().to_string())
+    });
+    if line == 0
+        && let Some(k) = &named
+    {
+        (line, column) = locate_key(source, k);
+    }
+    if line == 0 {
+        (line, column) = (1, 1);
+    }
+    let key = key_at(line)
+        .map(|k| format!("\"{k}\""))
+        .unwrap_or_else(|| "this value".into());
+    let lower = msg.to_ascii_lowercase();
+    let text = if lower.starts_with("duplicate mapping key") {
+        format!(
+            "the key \"{}\" appears twice in the same mapping; keep one",
+            named.unwrap_or_default()
+        )
+    } else if lower.starts_with("unknown field") {
+        let valid = msg
+            .split_once("expected one of")
+            .map(|(_, v)| v.trim())
+            .unwrap_or("");
+        let valid = valid.replace('`', "");
+        format!(
+            "unknown key \"{}\"{}",
+            named.unwrap_or_default(),
+            if valid.is_empty() {
+                String::new()
+            } else {
+                format!("; the keys allowed here are: {valid}")
+            }
+        )
+    } else if lower.starts_with("missing field") {
+        format!(
+            "the required key \"{}\" is missing; add it",
+            named.unwrap_or_default()
+        )
+    } else if lower.starts_with("unknown variant") {
+        let valid = msg
+            .split_once("expected one of")
+            .or_else(|| msg.split_once("expected"))
+            .map(|(_, v)| v.trim().replace('`', ""))
+            .unwrap_or_default();
+        format!(
+            "{key} cannot be \"{}\"; use one of: {valid}",
+            named.unwrap_or_default()
+        )
+    } else if lower.contains("string scalar") {
+        // A list or mapping (or an unclosed bracket) where one value belongs.
+        format!(
+            "invalid YAML: {key} must be a single value here, not a list or a mapping (check for an unclosed bracket)"
+        )
+    } else if let Some(kind) = expected_kind(&lower) {
+        format!("{key} must be {kind}")
+    } else if lower.contains("invalid type") || lower.contains("invalid value") {
+        format!("{key} has the wrong kind of value ({})", plain_types(msg))
+    } else {
+        format!("invalid YAML: {}", plain_types(msg))
+    };
+    (line, column, text)
+}
+
+/// What a type name in a deserializer message asks for, in words.
+fn expected_kind(lower: &str) -> Option<&'static str> {
+    let has = |w: &str| lower.contains(w);
+    Some(
+        if has("u8") || has("u16") || has("u32") || has("u64") || has("usize") {
+            "a whole number, 0 or more (no sign, no decimals)"
+        } else if has("i32") || has("i64") {
+            "a whole number"
+        } else if has("floating point") || has("f64") || has("f32") {
+            "a number (e.g. 1.5)"
+        } else if has("bool") {
+            "true or false"
+        } else if has("a string") || has("option<string>") {
+            "text (quote it if it looks like a number or a list)"
+        } else if has("sequence") || has("vec<") {
+            "a list"
+        } else if has("map") && !has("mapping key") {
+            "a mapping of keys to values"
+        } else {
+            return None;
+        },
+    )
+}
+
+/// A message with Rust type names replaced by plain words.
+fn plain_types(msg: &str) -> String {
+    let mut s = msg.to_string();
+    for (from, to) in [
+        ("Option<String>", "text"),
+        ("Option<f64>", "a number"),
+        ("Option<u32>", "a whole number"),
+        ("Option<bool>", "true or false"),
+        ("Option<Vec<String>>", "a list of text"),
+        ("Vec<String>", "a list of text"),
+        ("String", "text"),
+        ("f64", "a number"),
+        ("u32", "a whole number"),
+        ("u64", "a whole number"),
+        ("u8", "a whole number"),
+        ("DuplicateKeyPolicy", "duplicate keys"),
+    ] {
+        s = s.replace(from, to);
+    }
+    s.replace('`', "\"")
 }
 
 fn stem(path: &Path) -> String {
@@ -546,8 +755,22 @@ impl Registry {
                     .push(t.err_at("aggregate_score_fields", "aggregate_score_fields is empty")),
                 _ => {}
             }
+            for (key, v) in [("start", task.start), ("target", task.target)] {
+                if let Some(problem) = bad_number(v, f64::MIN, MAX_SCORE) {
+                    errors.push(t.err_at(
+                        key,
+                        format!("{key} {problem}; it must be a finite score within ±{MAX_SCORE:e}"),
+                    ));
+                }
+            }
             if task.target == task.start {
-                errors.push(t.err_at("target", "target equals start: progress would be undefined"));
+                errors.push(t.err_at(
+                    "target",
+                    format!(
+                        "target equals start ({}): progress would be undefined; set target to the score that counts as solved",
+                        task.start
+                    ),
+                ));
             }
             if task.max_steps == 0 {
                 errors.push(t.err_at("max_steps", "max_steps must be at least 1"));
@@ -582,6 +805,86 @@ impl Registry {
                     "id",
                     "model ids may not contain '+' (it separates preset parts)",
                 ));
+            }
+            let limits: [(&str, Option<f64>, f64, f64, &str); 8] = [
+                (
+                    "timeout_s",
+                    model.timeout_s,
+                    0.001,
+                    MAX_TIMEOUT_S,
+                    "seconds",
+                ),
+                (
+                    "retry_backoff_s",
+                    model.retry_backoff_s,
+                    0.0,
+                    MAX_TIMEOUT_S,
+                    "seconds",
+                ),
+                ("temperature", model.temperature, 0.0, 2.0, ""),
+                (
+                    "price_input_per_mtok",
+                    model.price_input_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "price_output_per_mtok",
+                    model.price_output_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "price_cached_input_per_mtok",
+                    model.price_cached_input_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "price_cache_write_per_mtok",
+                    model.price_cache_write_per_mtok,
+                    0.0,
+                    MAX_PRICE,
+                    "USD per million tokens",
+                ),
+                (
+                    "max_tokens",
+                    model.max_tokens.map(f64::from),
+                    1.0,
+                    10_000_000.0,
+                    "tokens",
+                ),
+            ];
+            for (key, value, lo, hi, unit) in limits {
+                if let Some(problem) = value.and_then(|v| bad_number(v, lo, hi)) {
+                    errors.push(m.err_at(
+                        key,
+                        format!(
+                            "{key} {problem}; it must be a number from {lo} to {hi}{}",
+                            if unit.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" {unit}")
+                            }
+                        ),
+                    ));
+                }
+            }
+            if let Some(fields) = &model.memory_include_fields {
+                for f in fields {
+                    if !MEMORY_FIELDS.contains(&f.as_str()) {
+                        errors.push(m.err_at(
+                            "memory_include_fields",
+                            format!(
+                                "unknown memory_include_fields entry \"{f}\"; use any of {}",
+                                MEMORY_FIELDS.join(", ")
+                            ),
+                        ));
+                    }
+                }
             }
             if let Some(env) = &model.api_key_env
                 && (env.is_empty() || !env.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -705,11 +1008,47 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
             format!("curriculum_level {} is outside 1..5", game.curriculum_level),
         ));
     }
-    if !(game.speed_multiplier.is_finite() && game.speed_multiplier > 0.0) {
+    if let Some(problem) = bad_number(game.speed_multiplier, f64::MIN_POSITIVE, MAX_SPEED) {
         errors.push(g.err_at(
             "speed_multiplier",
-            "speed_multiplier must be a positive number",
+            format!("speed_multiplier {problem}; it must be a positive number up to {MAX_SPEED}"),
         ));
+    }
+    for role in &game.roles {
+        let mut durations: Vec<(&str, String, f64)> = Vec::new();
+        if let Some(d) = role.hold_duration {
+            durations.push(("hold_duration", "hold_duration".into(), d));
+        }
+        for (key, d) in role.key_durations.iter().flatten() {
+            durations.push(("key_durations", format!("key_durations[{key}]"), *d));
+        }
+        for c in &role.semantic_controls {
+            for (k, v) in &c.binding {
+                if k.contains("duration") || k == "seconds" {
+                    match v.as_f64() {
+                        Some(d) => {
+                            durations.push((k.as_str(), format!("control \"{}\": {k}", c.id), d))
+                        }
+                        None if !v.is_null() => errors.push(g.err_at(
+                            k,
+                            format!("control \"{}\": {k} must be a number of seconds", c.id),
+                        )),
+                        None => {}
+                    }
+                }
+            }
+        }
+        for (key, label, d) in durations {
+            if let Some(problem) = bad_number(d, 0.0, MAX_DURATION_S) {
+                errors.push(g.err_at(
+                    key,
+                    format!(
+                        "role \"{}\": {label} {problem}; durations are seconds from 0 to {MAX_DURATION_S}",
+                        role.name
+                    ),
+                ));
+            }
+        }
     }
     if game.roles.is_empty() {
         errors.push(g.err_at("roles", "a game needs at least one role"));

@@ -14,19 +14,23 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod render3d;
 pub mod testkit;
 
 pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
 pub mod g08_core_ball;
+pub mod g09_cubefield;
 pub mod g13_flappy_bird;
 pub mod g15_google_snake;
 pub mod g16_hextris;
 pub mod g19_minesweeper;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
+pub mod g26_run_3;
 pub mod g27_stack;
+pub mod g28_temple_run_2;
 pub mod g29_tetris;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
@@ -40,13 +44,16 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g05_breakout::ID,
     g08_core_ball::ID,
+    g09_cubefield::ID,
     g13_flappy_bird::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
     g19_minesweeper::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
+    g26_run_3::ID,
     g27_stack::ID,
+    g28_temple_run_2::ID,
     g29_tetris::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
@@ -60,13 +67,16 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
+        g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
+        g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
+        g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),

@@ -10,5 +10,6 @@ pub mod frames;
 pub mod report;
 pub mod run;
 pub mod suite;
+pub mod validate;
 
 pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};

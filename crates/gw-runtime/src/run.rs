@@ -182,6 +182,7 @@ fn trajectory_line(rec: &StepRecord, reply: &gw_agents::Reply, latency_ms: u64) 
         "latency_ms": latency_ms,
         "reasoning": reply.reasoning,
         "parse_error": reply.parse_error,
+        "stated_reason": reply.stated_reason,
         "usage": reply.usage,
         "cost_usd": reply.cost_usd,
         "state": state,
@@ -253,9 +254,19 @@ pub fn run_preset_with_agent(
     let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
 
     std::fs::create_dir_all(&opts.out).map_err(|e| io_err(&opts.out, e))?;
+    // A finished result.json already here is never deleted: the new one
+    // replaces it atomically when this run ends. Frames of an earlier run
+    // would mix with this run's, so they go first.
     let result_path = opts.out.join("result.json");
-    if result_path.exists() {
-        std::fs::remove_file(&result_path).map_err(|e| io_err(&result_path, e))?;
+    let frames_dir = opts.out.join("frames");
+    if frames_dir.is_dir() {
+        std::fs::remove_dir_all(&frames_dir).map_err(|e| io_err(&frames_dir, e))?;
+    }
+    // FrameSink (below) creates frames/ when frames are on.
+    if opts.out.join("model_calls.jsonl").is_file() {
+        // Calls of an earlier run must not pass for this run's.
+        let stale = opts.out.join("model_calls.jsonl");
+        std::fs::remove_file(&stale).map_err(|e| io_err(&stale, e))?;
     }
     let traj_path = opts.out.join("trajectory.jsonl");
     let mut traj = BufWriter::new(File::create(&traj_path).map_err(|e| io_err(&traj_path, e))?);
@@ -355,11 +366,16 @@ pub fn run_preset_with_agent(
             // Real-time mode: the world kept moving while the agent thought.
             stepper.idle(latency_ms);
         }
-        result.input_tokens += reply.usage.input_tokens;
-        result.output_tokens += reply.usage.output_tokens;
-        result.cached_input_tokens += reply.usage.cached_input_tokens;
-        result.cost_usd += reply.cost_usd;
-        result.latency_ms += latency_ms;
+        // Sums saturate: a hostile server may report any count.
+        result.input_tokens = result.input_tokens.saturating_add(reply.usage.input_tokens);
+        result.output_tokens = result
+            .output_tokens
+            .saturating_add(reply.usage.output_tokens);
+        result.cached_input_tokens = result
+            .cached_input_tokens
+            .saturating_add(reply.usage.cached_input_tokens);
+        result.cost_usd = saturating_cost(result.cost_usd, reply.cost_usd);
+        result.latency_ms = result.latency_ms.saturating_add(latency_ms);
 
         let rec = stepper
             .step(interface, reply.payload.as_ref())
@@ -406,7 +422,9 @@ pub fn run_preset_with_agent(
         sink.finish().map_err(RunError::Runtime)?;
     }
     result.wall_ms = started.elapsed().as_millis() as u64;
-    let bytes = serde_json::to_vec_pretty(&result).map_err(|e| RunError::Runtime(e.to_string()))?;
+    let value = serde_json::to_value(&result).map_err(|e| RunError::Runtime(e.to_string()))?;
+    let bytes = serde_json::to_vec_pretty(&gw_agents::secrets::value(&value))
+        .map_err(|e| RunError::Runtime(e.to_string()))?;
     write_atomic(&result_path, &bytes).map_err(|e| io_err(&result_path, e))?;
     if let Some(err) = &result.error {
         return Err(RunError::Runtime(format!(
@@ -434,10 +452,23 @@ fn write_calls(
     append_lines(out.as_mut().expect("opened above"), path, calls)
 }
 
-/// Append JSON lines to a `.jsonl` file and flush them.
+/// A cost sum that stays finite (a hostile usage report cannot make it
+/// infinite or NaN).
+pub fn saturating_cost(sum: f64, add: f64) -> f64 {
+    let add = if add.is_finite() && add > 0.0 {
+        add
+    } else {
+        0.0
+    };
+    let total = sum + add;
+    if total.is_finite() { total } else { f64::MAX }
+}
+
+/// Append JSON lines to a `.jsonl` file and flush them (secrets masked).
 fn append_lines(out: &mut BufWriter<File>, path: &Path, lines: &[Value]) -> Result<(), RunError> {
     for line in lines {
-        serde_json::to_writer(&mut *out, line).map_err(|e| RunError::Runtime(e.to_string()))?;
+        let line = gw_agents::secrets::value(line);
+        serde_json::to_writer(&mut *out, &line).map_err(|e| RunError::Runtime(e.to_string()))?;
         out.write_all(b"\n").map_err(|e| io_err(path, e))?;
     }
     out.flush().map_err(|e| io_err(path, e))

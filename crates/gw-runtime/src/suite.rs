@@ -121,18 +121,19 @@ pub struct PlannedRun {
 pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read suite: {e}", path.display()))?;
-    serde_saphyr::from_str::<SuiteSpec>(&text).map_err(|e| {
-        let (line, col) = e
+    let spec = serde_saphyr::from_str::<SuiteSpec>(&text).map_err(|e| {
+        let location = e
             .location()
-            .map(|l| (l.line() as usize, l.column() as usize))
-            .unwrap_or((1, 1));
-        let msg = e.to_string();
-        format!(
-            "{}:{line}:{col}: invalid suite YAML: {}",
-            path.display(),
-            msg.lines().next().unwrap_or("")
-        )
-    })
+            .map(|l| (l.line() as usize, l.column() as usize));
+        let (line, col, msg) =
+            gw_core::registry::explain_yaml_error(&text, location, &e.to_string());
+        format!("{}:{line}:{col}: suite: {msg}", path.display())
+    })?;
+    check_suite_name(&spec.name).map_err(|e| {
+        let (line, col) = gw_core::registry::locate_key(&text, "name");
+        format!("{}:{line}:{col}: {e}", path.display())
+    })?;
+    Ok(spec)
 }
 
 fn select(sel: &Selection, all: Vec<String>, what: &str) -> Result<Vec<String>, String> {
@@ -146,8 +147,34 @@ fn select(sel: &Selection, all: Vec<String>, what: &str) -> Result<Vec<String>, 
     }
 }
 
+/// A suite name names its output folder (`runs/suites/<name>`), so it must
+/// stay one plain folder name: no separators, no `..`, not absolute.
+pub fn check_suite_name(name: &str) -> Result<(), String> {
+    let bad = if name.trim().is_empty() {
+        Some("is empty")
+    } else if name.contains('/') || name.contains('\\') {
+        Some("contains a path separator")
+    } else if name == "." || name.contains("..") {
+        Some("contains \"..\" or is \".\"")
+    } else if name.chars().any(|c| c.is_control() || c == ':') {
+        Some("contains control characters or ':'")
+    } else if name.starts_with('.') {
+        Some("starts with '.'")
+    } else {
+        None
+    };
+    match bad {
+        Some(why) => Err(format!(
+            "suite name \"{}\" {why}; use a plain folder name such as \"smoke\" (it becomes runs/suites/<name>)",
+            name.escape_debug()
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Expand a suite into its ordered plan (repeat-major: wave 0 first).
 pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, String> {
+    check_suite_name(&spec.name)?;
     if spec.repeats == 0 {
         return Err("repeats must be at least 1".into());
     }
@@ -363,6 +390,14 @@ struct Log {
     file: Mutex<std::fs::File>,
 }
 
+/// One JSON line (secrets masked), ready to append with a single write so
+/// that concurrent writers never interleave inside a line.
+fn json_line(v: &serde_json::Value) -> Vec<u8> {
+    let mut bytes = gw_agents::secrets::value(v).to_string().into_bytes();
+    bytes.push(b'\n');
+    bytes
+}
+
 impl Log {
     fn event(&self, event: &str, run: &PlannedRun, extra: serde_json::Value) {
         let mut line = json!({"event": event, "index": run.index, "preset": run.preset, "seed": run.seed, "repeat": run.repeat, "dir": run.dir});
@@ -370,8 +405,109 @@ impl Log {
             o.extend(e.clone());
         }
         if let Ok(mut f) = self.file.lock() {
-            let _ = writeln!(f, "{line}");
-            let _ = f.flush();
+            let _ = f.write_all(&json_line(&line));
+        }
+    }
+}
+
+/// The file (in the suite's own folder, which exists) where every failed run
+/// is recorded, even one whose run directory could not be written; reports
+/// read it (see `report::collect_runs`).
+pub const ERROR_LOG: &str = "suite_errors.jsonl";
+
+/// The suite directory's lock file: it holds the pid of the suite using it.
+pub const LOCK_FILE: &str = "suite.lock";
+
+/// An exclusive hold on a suite output directory, released on drop.
+pub struct SuiteLock {
+    path: PathBuf,
+    pid: u32,
+}
+
+/// Whether process `pid` is alive (Linux: /proc; elsewhere assumed alive).
+fn pid_alive(pid: u32) -> bool {
+    if pid == 0 {
+        return false;
+    }
+    let proc = Path::new("/proc");
+    if proc.join("self").exists() {
+        // A zombie (finished, not yet reaped) holds nothing.
+        match std::fs::read_to_string(proc.join(pid.to_string()).join("stat")) {
+            Ok(stat) => !stat
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+            Err(_) => false,
+        }
+    } else {
+        true
+    }
+}
+
+impl SuiteLock {
+    /// Take the lock on `dir` (created if needed). A lock left by a process
+    /// that no longer runs is taken over; a live holder is an error naming it.
+    pub fn acquire(dir: &Path) -> Result<SuiteLock, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let path = dir.join(LOCK_FILE);
+        let pid = std::process::id();
+        for _ in 0..3 {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(mut f) => {
+                    f.write_all(format!("{pid}\n").as_bytes())
+                        .and_then(|_| f.sync_all())
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                    return Ok(SuiteLock { path, pid });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    let holder = text.trim().parse::<u32>().ok();
+                    match holder {
+                        Some(h) if h == pid || pid_alive(h) => {
+                            return Err(format!(
+                                "the suite folder {} is in use by another gameworld suite (pid {h}, lock file {}); \
+                                 wait for it to finish, or pass another --out",
+                                dir.display(),
+                                path.display()
+                            ));
+                        }
+                        // A stale lock (dead holder, or unreadable and old
+                        // enough that no writer is still filling it in).
+                        None if std::fs::metadata(&path)
+                            .and_then(|m| m.modified())
+                            .ok()
+                            .and_then(|t| t.elapsed().ok())
+                            .is_some_and(|age| age.as_secs() < 5) =>
+                        {
+                            std::thread::sleep(std::time::Duration::from_millis(200));
+                        }
+                        _ => {
+                            let _ = std::fs::remove_file(&path);
+                        }
+                    }
+                }
+                Err(e) => return Err(format!("cannot create {}: {e}", path.display())),
+            }
+        }
+        Err(format!(
+            "cannot take the lock {}; another suite keeps replacing it",
+            path.display()
+        ))
+    }
+}
+
+impl Drop for SuiteLock {
+    fn drop(&mut self) {
+        let ours = std::fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+            == Some(self.pid);
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }
@@ -410,8 +546,9 @@ pub fn run_suite(
         .cloned()
         .collect();
     check_keys(&mine, registry).map_err(RunError::Config)?;
-    std::fs::create_dir_all(&opts.out)
-        .map_err(|e| RunError::Runtime(format!("cannot create {}: {e}", opts.out.display())))?;
+    // One suite per output folder at a time: two would overwrite each
+    // other's runs.
+    let _lock = SuiteLock::acquire(&opts.out).map_err(RunError::Config)?;
     let manifest = json!({
         "suite": spec,
         "shard": opts.shard.map(|s| format!("{}/{}", s.index, s.count)),
@@ -424,7 +561,8 @@ pub fn run_suite(
     };
     write_atomic(
         &opts.out.join(manifest_name),
-        &serde_json::to_vec_pretty(&manifest).expect("manifest serializes"),
+        &serde_json::to_vec_pretty(&gw_agents::secrets::value(&manifest))
+            .expect("manifest serializes"),
     )
     .map_err(|e| RunError::Runtime(format!("cannot write the suite manifest: {e}")))?;
     let log = Log {
@@ -434,6 +572,15 @@ pub fn run_suite(
                 .append(true)
                 .open(opts.out.join("suite_log.jsonl"))
                 .map_err(|e| RunError::Runtime(format!("cannot open suite_log.jsonl: {e}")))?,
+        ),
+    };
+    let error_log = Log {
+        file: Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(opts.out.join(ERROR_LOG))
+                .map_err(|e| RunError::Runtime(format!("cannot open {ERROR_LOG}: {e}")))?,
         ),
     };
 
@@ -531,12 +678,18 @@ pub fn run_suite(
                     Err(e) => {
                         // A run that wrote partial results keeps its result.json; one
                         // that never started leaves an error row.
+                        let (game_id, rest) = run.preset.split_once('+').unwrap_or((&run.preset, ""));
+                        let (task_id, model) = rest.split_once('+').unwrap_or((rest, ""));
+                        let row = json!({"preset": run.preset, "game_id": game_id, "task_id": task_id, "model": model,
+                                         "seed": run.seed, "repeat": run.repeat, "dir": run.dir, "error": e.to_string()});
                         if !dir.join("result.json").is_file() {
-                            let (game_id, rest) = run.preset.split_once('+').unwrap_or((&run.preset, ""));
-                            let (task_id, model) = rest.split_once('+').unwrap_or((rest, ""));
-                            let row = json!({"preset": run.preset, "game_id": game_id, "task_id": task_id, "model": model,
-                                             "seed": run.seed, "repeat": run.repeat, "error": e.to_string()});
-                            let _ = write_atomic(&dir.join("error.json"), &serde_json::to_vec_pretty(&row).expect("row serializes"));
+                            let bytes = serde_json::to_vec_pretty(&gw_agents::secrets::value(&row)).expect("row serializes");
+                            let _ = write_atomic(&dir.join("error.json"), &bytes);
+                        }
+                        // Also in the suite's own error log, which exists even
+                        // when the run directory cannot be written.
+                        if let Ok(mut f) = error_log.file.lock() {
+                            let _ = f.write_all(&json_line(&row));
                         }
                         log.event("failed", run, json!({"error": e.to_string()}));
                         let mut t = tally.lock().expect("tally");
@@ -552,7 +705,7 @@ pub fn run_suite(
                         let (sr, pg) = tally.lock().expect("tally").rates();
                         o.set_message(format!("SR {sr:.0}% PG {pg:.0}%"));
                     }
-                    _ => eprintln!("{line}"),
+                    _ => eprintln!("{}", gw_agents::secrets::terminal(&line)),
                 }
             });
         });

@@ -468,10 +468,11 @@ fn anthropic_computer_use_tool() {
     assert_eq!(rx.path, "/v1/messages");
     assert_eq!(rx.header("x-api-key"), Some(secret));
     assert_eq!(rx.header("anthropic-version"), Some("2023-06-01"));
-    assert_eq!(rx.header("anthropic-beta"), Some("computer-use-2025-01-24"));
+    // A model the table does not know gets Anthropic's newest computer tool.
+    assert_eq!(rx.header("anthropic-beta"), Some("computer-use-2025-11-24"));
     assert_eq!(
         rx.body["tools"],
-        json!([{"type": "computer_20250124", "name": "computer", "display_width_px": 1280, "display_height_px": 720}])
+        json!([{"type": "computer_20251124", "name": "computer", "display_width_px": 1280, "display_height_px": 720}])
     );
     assert!(rx.body["system"].as_str().unwrap().contains("# Game Rules"));
     assert_eq!(
@@ -577,7 +578,8 @@ fn gemini_computer_use_tool() {
     assert_kinds(&p, &[None, None, OOS]);
     assert_eq!(
         p.received[0].body["tools"],
-        json!([{"computerUse": {"environment": "ENVIRONMENT_BROWSER"}}])
+        json!([{"computerUse": {"environment": "ENVIRONMENT_BROWSER",
+            "excludedPredefinedFunctions": ["open_web_browser", "navigate", "search", "go_back", "go_forward"]}}])
     );
     let first = &jsonl(&p.out.join("trajectory.jsonl"))[0];
     assert_eq!(
@@ -606,7 +608,7 @@ fn openai_responses_computer_calls() {
     ];
     let p = play(
         "loop-openai-responses",
-        "provider: openai\ninterface: computer-use\napi: responses",
+        "provider: openai\ninterface: computer-use\napi: responses\ncomputer_tool: computer_use_preview",
         "/v1",
         Some(("GW_TEST_KEY_RESPONSES", "sk-resp-123456")),
         script,
@@ -869,4 +871,117 @@ fn a_slow_reply_times_out_and_is_retried() {
         jsonl(&p.out.join("trajectory.jsonl"))[0]["control"],
         json!("move_down")
     );
+}
+
+#[test]
+fn rate_limit_waits_come_from_retry_after_ms_and_gemini_retry_info() {
+    // OpenAI: `retry-after-ms` wins over a coarser `Retry-After`.
+    let p = play(
+        "loop-openai-retry-ms",
+        "provider: openai\ninterface: generalist",
+        "/v1",
+        None,
+        vec![
+            openai_error(429, "slow down")
+                .with_header("retry-after-ms", "350")
+                .with_header("retry-after", "30"),
+            openai_tools(&[("move_up", "{}")], (10, 1, 0)),
+        ],
+        1,
+    );
+    let r = p.result.as_ref().unwrap();
+    assert!((350..5000).contains(&r.latency_ms), "{}", r.latency_ms);
+    let calls = jsonl(&p.out.join("model_calls.jsonl"));
+    assert_eq!(calls[0]["retry_after"], json!("0.35"));
+
+    // Gemini: the wait is in the 429 body (RetryInfo), not in a header.
+    let body = json!({"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "message": "quota",
+        "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0.4s"}]}});
+    let p = play(
+        "loop-gemini-retry-info",
+        "provider: gemini\ninterface: generalist",
+        "/v1beta",
+        None,
+        vec![
+            Scripted::error(429, body),
+            gemini_call("move_up", json!({}), (10, 1, 0)),
+        ],
+        1,
+    );
+    let r = p.result.as_ref().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.valid_actions, 1);
+    assert!((400..5000).contains(&r.latency_ms), "{}", r.latency_ms);
+}
+
+#[test]
+fn no_action_replies_keep_the_providers_stated_reason() {
+    let refusal = Scripted::json(json!({
+        "id": "c", "object": "chat.completion", "created": 1, "model": "test-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": "I won't play this."}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6}
+    }));
+    let p = play(
+        "loop-openai-refusal",
+        "provider: openai\ninterface: generalist",
+        "/v1",
+        None,
+        vec![refusal],
+        1,
+    );
+    assert_kinds(&p, &[NTC]);
+    let line = &jsonl(&p.out.join("trajectory.jsonl"))[0];
+    assert_eq!(line["stated_reason"], json!("refusal: I won't play this."));
+    assert!(
+        line["parse_error"]
+            .as_str()
+            .unwrap()
+            .contains("refusal: I won't play this."),
+        "{line}"
+    );
+    let calls = jsonl(&p.out.join("model_calls.jsonl"));
+    assert_eq!(
+        calls[0]["stated_reason"],
+        json!("refusal: I won't play this.")
+    );
+
+    let blocked = Scripted::json(
+        json!({"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "SAFETY"}],
+        "usageMetadata": {"promptTokenCount": 5, "candidatesTokenCount": 0}}),
+    );
+    let p = play(
+        "loop-gemini-safety",
+        "provider: gemini\ninterface: generalist",
+        "/v1beta",
+        None,
+        vec![blocked],
+        1,
+    );
+    assert_kinds(&p, &[NTC]);
+    let line = &jsonl(&p.out.join("trajectory.jsonl"))[0];
+    assert_eq!(line["stated_reason"], json!("finishReason: SAFETY"));
+}
+
+#[test]
+fn the_computer_tool_runs_the_first_of_several_actions() {
+    let output = json!([{"type": "computer_call", "id": "cu", "call_id": "c1", "status": "completed",
+        "actions": [{"type": "keypress", "keys": ["ArrowUp"]}, {"type": "keypress", "keys": ["ArrowLeft"]}, {"type": "wait"}]}]);
+    let p = play(
+        "loop-openai-computer",
+        "provider: openai\ninterface: computer-use\napi: responses",
+        "/v1",
+        None,
+        vec![responses_output(output, (100, 5))],
+        1,
+    );
+    assert_kinds(&p, &[None]);
+    // The newer tool takes no display fields.
+    assert_eq!(p.received[0].body["tools"], json!([{"type": "computer"}]));
+    assert_eq!(
+        p.received[0].body["input"][0]["content"][1]["detail"],
+        json!("auto")
+    );
+    let line = &jsonl(&p.out.join("trajectory.jsonl"))[0];
+    assert_eq!(line["action"]["key"], json!("ArrowUp"), "{line}");
+    let calls = jsonl(&p.out.join("model_calls.jsonl"));
+    assert_eq!(calls[0]["extra_actions"], json!(2));
 }

@@ -423,7 +423,8 @@ fn report_numbers_csvs_merge_and_charts() {
     let m2 = mem.iter().find(|r| r["memory_rounds"] == 2).unwrap();
     assert_eq!(m2["runs"], 1);
     close(
-        40000.0 / 20.0,
+        // input_tokens already include the 10000 cached ones.
+        30000.0 / 20.0,
         &m2["input_tokens_per_step"],
         "memory 2 input/step",
     );
@@ -461,10 +462,12 @@ fn report_numbers_csvs_merge_and_charts() {
     let c = find(&s["cost"]["rows"], "qwen-test-cua", "computer-use");
     assert_eq!(c["runs"], 4);
     close(
-        (30000.0 + 10000.0 + 8000.0 + 45000.0 + 6000.0) / 64.0,
+        (30000.0 + 8000.0 + 45000.0 + 6000.0) / 64.0,
         &c["input_tokens_per_step"],
         "input/step",
     );
+    assert_eq!(c["input_tokens"], 89000);
+    assert_eq!(c["cached_input_tokens"], 10000);
     close(2500.0 / 64.0, &c["output_tokens_per_step"], "output/step");
     close(0.365, &c["cost_usd"], "cost");
     close(0.365 / 4.0, &c["cost_per_run_usd"], "cost/run");
@@ -771,4 +774,36 @@ fn chromium_screenshot_when_available() {
         green > 500,
         "no heatmap greens in the screenshot ({green} pixels)"
     );
+}
+
+/// Hostile token counts (u64::MAX in two runs) saturate in every report
+/// sum instead of overflowing, and model text with markup is escaped.
+#[test]
+fn report_sums_saturate_and_markdown_escapes_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let reg = registry();
+    for seed in [1, 2] {
+        let out = run_dir(dir.path(), "01_2048+01_01+noop", seed, 0);
+        let opts = RunOptions {
+            max_steps: Some(2),
+            frames: false,
+            ..RunOptions::new("01_2048+01_01+noop", seed, &out)
+        };
+        run_preset(&reg, &opts).unwrap();
+        let path = out.join("result.json");
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v["model"] = json!("<b>evil</b>|model");
+        v["input_tokens"] = json!(u64::MAX);
+        v["output_tokens"] = json!(u64::MAX);
+        v["cached_input_tokens"] = json!(u64::MAX);
+        v["latency_ms"] = json!(u64::MAX);
+        v["wall_ms"] = json!(u64::MAX);
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+    }
+    let s = write_report(&[dir.path().to_path_buf()], dir.path()).unwrap();
+    assert_eq!(s.cost.total_input_tokens, u64::MAX);
+    assert_eq!(s.cost.total_output_tokens, u64::MAX);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.contains("&lt;b&gt;evil&lt;/b&gt;\\|model"), "{md}");
+    assert!(!md.contains("<b>evil"), "{md}");
 }

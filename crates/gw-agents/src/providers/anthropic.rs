@@ -4,7 +4,8 @@
 //! cache reads and writes, so the neutral input count adds them back.
 
 use super::{
-    Header, HttpRequest, Provider, base_url, joined, json_request, set_opt, str_at, u64_at,
+    Header, HttpRequest, Provider, base_url, computer_tool, joined, json_request, set_opt,
+    stated_reason, str_at, u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
@@ -13,16 +14,8 @@ use serde_json::{Map, Value, json};
 
 pub struct Anthropic;
 
-pub const DEFAULT_COMPUTER_TOOL: &str = "computer_20250124";
 pub const API_VERSION: &str = "2023-06-01";
 const DEFAULT_MAX_TOKENS: u32 = 1024;
-
-/// `computer_20250124` → `computer-use-2025-01-24`.
-fn beta_for(tool: &str) -> Option<String> {
-    let date = tool.strip_prefix("computer_")?;
-    (date.len() == 8 && date.chars().all(|c| c.is_ascii_digit()))
-        .then(|| format!("computer-use-{}-{}-{}", &date[..4], &date[4..6], &date[6..]))
-}
 
 impl Provider for Anthropic {
     fn name(&self) -> &'static str {
@@ -54,14 +47,13 @@ impl Provider for Anthropic {
                 body["tool_choice"] = json!({"type": "auto"});
             }
             Tools::ComputerUse { display, .. } => {
-                let tool = model
-                    .computer_tool
-                    .clone()
-                    .unwrap_or_else(|| DEFAULT_COMPUTER_TOOL.to_string());
-                if let Some(beta) = beta_for(&tool) {
-                    headers.push(Header::plain("anthropic-beta", &beta));
+                // The tool version and its beta flag follow the model
+                // (providers::COMPUTER_TOOLS), unless the profile sets them.
+                let tool = computer_tool(model);
+                if let Some(beta) = &tool.beta {
+                    headers.push(Header::plain("anthropic-beta", beta));
                 }
-                body["tools"] = json!([{"type": tool, "name": "computer", "display_width_px": display.0, "display_height_px": display.1}]);
+                body["tools"] = json!([{"type": tool.tool, "name": "computer", "display_width_px": display.0, "display_height_px": display.1}]);
             }
         }
         json_request(
@@ -100,37 +92,46 @@ impl Provider for Anthropic {
             }
         }
         let cache_read = u64_at(body, &["usage", "cache_read_input_tokens"]);
+        let cache_write = u64_at(body, &["usage", "cache_creation_input_tokens"]);
         let usage = Usage {
             input_tokens: u64_at(body, &["usage", "input_tokens"])
-                + cache_read
-                + u64_at(body, &["usage", "cache_creation_input_tokens"]),
+                .saturating_add(cache_read)
+                .saturating_add(cache_write),
             output_tokens: u64_at(body, &["usage", "output_tokens"]),
             cached_input_tokens: cache_read,
+            cache_write_input_tokens: cache_write,
         };
+        let stop = str_at(body, "stop_reason");
         Ok(ModelOutput {
             text,
             reasoning: joined(reasoning),
             tool_calls,
             usage,
-            finish_reason: str_at(body, "stop_reason"),
+            stated_reason: stated_reason(
+                "stop_reason",
+                stop.as_deref(),
+                &["end_turn", "tool_use", "stop_sequence"],
+            ),
+            finish_reason: stop,
+            ..Default::default()
         })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::providers::anthropic_beta_for;
 
     #[test]
     fn beta_header_follows_tool_version() {
         assert_eq!(
-            beta_for("computer_20250124").as_deref(),
+            anthropic_beta_for("computer_20250124").as_deref(),
             Some("computer-use-2025-01-24")
         );
         assert_eq!(
-            beta_for("computer_20251124").as_deref(),
+            anthropic_beta_for("computer_20251124").as_deref(),
             Some("computer-use-2025-11-24")
         );
-        assert_eq!(beta_for("custom"), None);
+        assert_eq!(anthropic_beta_for("custom"), None);
     }
 }

@@ -5,8 +5,8 @@
 //! never in the URL. Output tokens include thinking tokens, which are billed.
 
 use super::{
-    Header, HttpRequest, Provider, arguments_from_value, base_url, joined, json_request, set_opt,
-    str_at, u64_at,
+    Header, HttpRequest, Provider, arguments_from_value, base_url, computer_tool, joined,
+    json_request, set_opt, stated_reason, str_at, u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
@@ -14,6 +14,17 @@ use gw_core::registry::ModelSpec;
 use serde_json::{Value, json};
 
 pub struct Gemini;
+
+/// Predefined computer-use functions that only make sense in a web browser;
+/// a game run excludes them so no step is spent on them. The ones a game
+/// needs (clicks, keys, typing, scrolling, drags, waits) stay.
+pub const BROWSER_ONLY_FUNCTIONS: [&str; 5] = [
+    "open_web_browser",
+    "navigate",
+    "search",
+    "go_back",
+    "go_forward",
+];
 
 impl Provider for Gemini {
     fn name(&self) -> &'static str {
@@ -47,11 +58,11 @@ impl Provider for Gemini {
                 body["toolConfig"] = json!({"functionCallingConfig": {"mode": "AUTO"}});
             }
             Tools::ComputerUse { .. } => {
-                let env = model
-                    .computer_tool
-                    .clone()
-                    .unwrap_or_else(|| "ENVIRONMENT_BROWSER".into());
-                body["tools"] = json!([{"computerUse": {"environment": env}}]);
+                let env = computer_tool(model).tool;
+                body["tools"] = json!([{"computerUse": {
+                    "environment": env,
+                    "excludedPredefinedFunctions": BROWSER_ONLY_FUNCTIONS,
+                }}]);
             }
         }
         json_request(
@@ -68,18 +79,23 @@ impl Provider for Gemini {
         let usage = Usage {
             input_tokens: u64_at(body, &["usageMetadata", "promptTokenCount"]),
             output_tokens: u64_at(body, &["usageMetadata", "candidatesTokenCount"])
-                + u64_at(body, &["usageMetadata", "thoughtsTokenCount"]),
+                .saturating_add(u64_at(body, &["usageMetadata", "thoughtsTokenCount"])),
             cached_input_tokens: u64_at(body, &["usageMetadata", "cachedContentTokenCount"]),
+            ..Default::default()
         };
         let Some(candidate) = candidate else {
             // A blocked prompt has no candidates: an empty reply, not a transport failure.
-            let reason = body
+            let block = body
                 .pointer("/promptFeedback/blockReason")
-                .and_then(Value::as_str)
-                .unwrap_or("no candidates");
+                .and_then(Value::as_str);
+            let reason = block.unwrap_or("no candidates");
             return Ok(ModelOutput {
                 usage,
                 finish_reason: Some(reason.to_string()),
+                stated_reason: Some(match block {
+                    Some(b) => format!("blockReason: {b}"),
+                    None => "the response has no candidates".to_string(),
+                }),
                 ..Default::default()
             });
         };
@@ -105,12 +121,21 @@ impl Provider for Gemini {
                 }
             }
         }
+        let finish = str_at(candidate, "finishReason");
+        let stated = stated_reason("finishReason", finish.as_deref(), &["STOP"]).map(|r| {
+            match str_at(candidate, "finishMessage").filter(|m| !m.trim().is_empty()) {
+                Some(m) => format!("{r} ({})", m.trim()),
+                None => r,
+            }
+        });
         Ok(ModelOutput {
             text,
             reasoning: joined(reasoning),
             tool_calls,
             usage,
-            finish_reason: str_at(candidate, "finishReason"),
+            finish_reason: finish,
+            stated_reason: stated,
+            ..Default::default()
         })
     }
 }

@@ -8,8 +8,8 @@
 //! get the generic low-level functions.
 
 use super::{
-    HttpRequest, Provider, arguments_from_value, base_url, bearer, json_request, set_opt, str_at,
-    u64_at,
+    HttpRequest, Provider, arguments_from_value, base_url, bearer, json_request, set_opt,
+    stated_reason, str_at, u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, ToolSpec, Tools};
@@ -46,14 +46,10 @@ impl Provider for OpenAiChat {
             ],
         });
         if let Some(n) = model.max_tokens {
-            // OpenAI's own API wants the newer name (reasoning models reject
-            // `max_tokens`); compatible servers widely know only the older one.
-            let field = if base_url(model).starts_with("https://api.openai.com") {
-                "max_completion_tokens"
-            } else {
-                "max_tokens"
-            };
-            body[field] = json!(n);
+            // The profile says which name its server reads (`max_tokens_field`):
+            // compatible servers widely know only `max_tokens`; OpenAI's
+            // reasoning models accept only `max_completion_tokens`.
+            body[model.max_tokens_field.as_str()] = json!(n);
         }
         set_opt(&mut body, "temperature", model.temperature);
         let functions = match &conv.tools {
@@ -117,13 +113,28 @@ impl Provider for OpenAiChat {
             input_tokens: u64_at(body, &["usage", "prompt_tokens"]),
             output_tokens: u64_at(body, &["usage", "completion_tokens"]),
             cached_input_tokens: u64_at(body, &["usage", "prompt_tokens_details", "cached_tokens"]),
+            ..Default::default()
         };
+        let finish = str_at(choice, "finish_reason");
+        let refusal = message
+            .get("refusal")
+            .and_then(Value::as_str)
+            .filter(|r| !r.trim().is_empty())
+            .map(|r| format!("refusal: {}", r.trim()));
         Ok(ModelOutput {
             text,
             reasoning,
             tool_calls,
             usage,
-            finish_reason: str_at(choice, "finish_reason"),
+            stated_reason: refusal.or_else(|| {
+                stated_reason(
+                    "finish_reason",
+                    finish.as_deref(),
+                    &["stop", "tool_calls", "function_call"],
+                )
+            }),
+            finish_reason: finish,
+            ..Default::default()
         })
     }
 }

@@ -4,8 +4,8 @@
 //! semantic actions are `function` tools answered with `function_call` items.
 
 use super::{
-    HttpRequest, Provider, arguments_from_value, base_url, bearer, joined, json_request, set_opt,
-    str_at, u64_at,
+    HttpRequest, Provider, arguments_from_value, base_url, bearer, computer_tool, joined,
+    json_request, set_opt, str_at, u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
@@ -28,7 +28,9 @@ impl Provider for OpenAiResponses {
             .iter()
             .map(|p| match p {
                 Part::Text(t) => json!({"type": "input_text", "text": t}),
-                Part::Image(i) => json!({"type": "input_image", "image_url": format!("data:image/png;base64,{}", i.base64())}),
+                // `detail` is required by the schema; strict servers reject
+                // an input_image without it.
+                Part::Image(i) => json!({"type": "input_image", "detail": "auto", "image_url": format!("data:image/png;base64,{}", i.base64())}),
             })
             .collect();
         let mut body = json!({
@@ -47,11 +49,15 @@ impl Provider for OpenAiResponses {
                 body["tools"] = json!(tools);
             }
             Tools::ComputerUse { display, .. } => {
-                let tool = model
-                    .computer_tool
-                    .clone()
-                    .unwrap_or_else(|| "computer_use_preview".into());
-                body["tools"] = json!([{"type": tool, "display_width": display.0, "display_height": display.1, "environment": "browser"}]);
+                // `computer_use_preview` describes the display; the newer
+                // `computer` tool takes no display fields (it reads the
+                // screenshots' own size).
+                let tool = computer_tool(model).tool;
+                body["tools"] = if tool == "computer_use_preview" {
+                    json!([{"type": tool, "display_width": display.0, "display_height": display.1, "environment": "browser"}])
+                } else {
+                    json!([{"type": tool}])
+                };
             }
         }
         json_request(
@@ -71,6 +77,8 @@ impl Provider for OpenAiResponses {
         let mut text = String::new();
         let mut reasoning = Vec::new();
         let mut tool_calls = Vec::new();
+        let mut refusals = Vec::new();
+        let mut extra_actions = 0u32;
         for item in items {
             match item.get("type").and_then(Value::as_str) {
                 Some("message") => {
@@ -82,6 +90,9 @@ impl Provider for OpenAiResponses {
                     {
                         if let Some(t) = c.get("text").and_then(Value::as_str) {
                             text.push_str(t);
+                        }
+                        if let Some(r) = c.get("refusal").and_then(Value::as_str) {
+                            refusals.push(r.trim().to_string());
                         }
                     }
                 }
@@ -98,7 +109,18 @@ impl Provider for OpenAiResponses {
                     }
                 }
                 Some("computer_call") => {
-                    let arguments = match item.get("action") {
+                    // `computer_use_preview` sends one `action`; the newer
+                    // `computer` tool may batch several moves in `actions`:
+                    // the first is executed, the rest are counted.
+                    let action = match item.get("actions") {
+                        Some(Value::Array(list)) if !list.is_empty() => {
+                            let more = u32::try_from(list.len() - 1).unwrap_or(u32::MAX);
+                            extra_actions = extra_actions.saturating_add(more);
+                            list.first()
+                        }
+                        _ => item.get("action"),
+                    };
+                    let arguments = match action {
                         Some(Value::Object(a)) => Ok(a.clone()),
                         other => Err(other.map(Value::to_string).unwrap_or_default()),
                     };
@@ -120,13 +142,21 @@ impl Provider for OpenAiResponses {
             input_tokens: u64_at(body, &["usage", "input_tokens"]),
             output_tokens: u64_at(body, &["usage", "output_tokens"]),
             cached_input_tokens: u64_at(body, &["usage", "input_tokens_details", "cached_tokens"]),
+            ..Default::default()
         };
+        let incomplete = body
+            .pointer("/incomplete_details/reason")
+            .and_then(Value::as_str)
+            .map(|r| format!("incomplete: {r}"));
+        let refusal = (!refusals.is_empty()).then(|| format!("refusal: {}", refusals.join(" ")));
         Ok(ModelOutput {
             text,
             reasoning: joined(reasoning),
             tool_calls,
             usage,
             finish_reason: str_at(body, "status"),
+            stated_reason: refusal.or(incomplete),
+            extra_actions,
         })
     }
 }

@@ -120,6 +120,30 @@ pub fn collect_runs(inputs: &[PathBuf]) -> Result<Vec<RunRow>, String> {
             }
             rows.push(read_run(&dir, rel));
         }
+        // Runs that failed where their own folder could not be written are
+        // known only to the suite's error log; count them too.
+        let log = input.join(crate::suite::ERROR_LOG);
+        for line in std::fs::read_to_string(&log).unwrap_or_default().lines() {
+            let Ok(v) = serde_json::from_str::<Value>(line) else {
+                continue;
+            };
+            let Some(rel) = v["dir"].as_str().map(str::to_string) else {
+                continue;
+            };
+            let dir = input.join(&rel);
+            if dir.join("result.json").is_file() || dir.join("error.json").is_file() {
+                continue;
+            }
+            if seen.insert(rel.clone()) {
+                rows.push(row_from_error(dir, rel, &v));
+            } else if let Some(row) = rows
+                .iter_mut()
+                .find(|r| r.rel_dir == rel && r.result.is_none())
+            {
+                // A later failure of the same run replaces the earlier one.
+                *row = row_from_error(row.dir.clone(), rel, &v);
+            }
+        }
     }
     rows.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Ok(rows)
@@ -167,23 +191,30 @@ fn find_run_dirs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+impl RunRow {
+    /// A row that knows only its folder, marked failed until read.
+    fn failed(dir: PathBuf, rel_dir: String) -> RunRow {
+        RunRow {
+            status: Status::Failed,
+            rel_dir,
+            dir,
+            has_frames: false,
+            preset: String::new(),
+            game_id: String::new(),
+            task_id: String::new(),
+            model: String::new(),
+            interface: String::new(),
+            seed: 0,
+            repeat: 0,
+            error: None,
+            result: None,
+        }
+    }
+}
+
 fn read_run(dir: &Path, rel_dir: String) -> RunRow {
-    let has_frames = dir.join("frames").is_dir();
-    let mut row = RunRow {
-        status: Status::Failed,
-        rel_dir,
-        dir: dir.to_path_buf(),
-        has_frames,
-        preset: String::new(),
-        game_id: String::new(),
-        task_id: String::new(),
-        model: String::new(),
-        interface: String::new(),
-        seed: 0,
-        repeat: 0,
-        error: None,
-        result: None,
-    };
+    let mut row = RunRow::failed(dir.to_path_buf(), rel_dir);
+    row.has_frames = dir.join("frames").is_dir();
     let result_path = dir.join("result.json");
     if result_path.is_file() {
         match std::fs::read(&result_path)
@@ -224,6 +255,19 @@ fn read_run(dir: &Path, rel_dir: String) -> RunRow {
             return row;
         }
     };
+    fill_from_error(&mut row, &v);
+    row
+}
+
+/// A failed run known only from an error row (`error.json` or a line of
+/// the suite's error log).
+fn row_from_error(dir: PathBuf, rel_dir: String, v: &Value) -> RunRow {
+    let mut row = RunRow::failed(dir, rel_dir);
+    fill_from_error(&mut row, v);
+    row
+}
+
+fn fill_from_error(row: &mut RunRow, v: &Value) {
     let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
     row.preset = s("preset");
     row.game_id = s("game_id");
@@ -239,9 +283,8 @@ fn read_run(dir: &Path, rel_dir: String) -> RunRow {
     });
     if row.game_id.is_empty() || row.model.is_empty() {
         let preset = row.preset.clone();
-        split_preset(&mut row, &preset);
+        split_preset(row, &preset);
     }
-    row
 }
 
 /// Best effort for unreadable files: the suite layout is
@@ -301,7 +344,9 @@ pub fn write_report(inputs: &[PathBuf], out: &Path) -> Result<Summary, String> {
     let links = html::run_links(&rows, out);
     let write = |name: &str, bytes: &[u8]| {
         let p = out.join(name);
-        gw_core::frame::write_atomic(&p, bytes)
+        // The one redaction point for report files: no secret in any of them.
+        let text = gw_agents::secrets::text(&String::from_utf8_lossy(bytes));
+        gw_core::frame::write_atomic(&p, text.as_bytes())
             .map_err(|e| format!("cannot write {}: {e}", p.display()))
     };
     let json = serde_json::to_vec_pretty(&summary).map_err(|e| e.to_string())?;

@@ -151,7 +151,7 @@ pub struct MemoryRow {
     pub memory_rounds: u32,
     pub runs: usize,
     pub steps: u64,
-    /// (input + cached input) tokens per step.
+    /// Input tokens per step (`input_tokens` already counts cached ones).
     pub input_tokens_per_step: f64,
     pub pg: f64,
     pub sr: f64,
@@ -193,7 +193,7 @@ pub struct CostRow {
     pub input_tokens: u64,
     pub cached_input_tokens: u64,
     pub output_tokens: u64,
-    /// (input + cached input) / steps.
+    /// input_tokens / steps (cached tokens are part of `input_tokens`).
     pub input_tokens_per_step: f64,
     pub output_tokens_per_step: f64,
     pub cost_usd: f64,
@@ -273,12 +273,18 @@ fn heat(rs: &[&RunResult]) -> HeatCell {
     }
 }
 
+/// A sum of counts that saturates instead of overflowing (run files can
+/// hold any number).
+fn total<T>(items: &[T], f: impl Fn(&T) -> u64) -> u64 {
+    items.iter().map(f).fold(0, u64::saturating_add)
+}
+
 fn mode_cell(rs: &[&RunResult]) -> Option<ModeCell> {
     if rs.is_empty() {
         return None;
     }
-    let steps: u64 = rs.iter().map(|r| r.steps as u64).sum();
-    let latency: u64 = rs.iter().map(|r| r.latency_ms).sum();
+    let steps: u64 = total(rs, |r| r.steps as u64);
+    let latency: u64 = total(rs, |r| r.latency_ms);
     Some(ModeCell {
         runs: rs.len(),
         steps,
@@ -473,13 +479,10 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     .into_iter()
     .filter_map(|((model, interface, rounds), rs)| {
         let rounds = rounds?;
-        let steps: u64 = rs.iter().map(|r| r.steps as u64).sum();
-        let input: u64 = rs
-            .iter()
-            .map(|r| r.input_tokens + r.cached_input_tokens)
-            .sum();
-        let latency: u64 = rs.iter().map(|r| r.latency_ms).sum();
-        let wall: u64 = rs.iter().map(|r| r.wall_ms).sum();
+        let steps: u64 = total(&rs, |r| r.steps as u64);
+        let input: u64 = total(&rs, |r| r.input_tokens);
+        let latency: u64 = total(&rs, |r| r.latency_ms);
+        let wall: u64 = total(&rs, |r| r.wall_ms);
         Some(MemoryRow {
             model,
             interface,
@@ -499,7 +502,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     let inv_rows: Vec<InvalidRow> = group(&ok, model_key)
         .into_iter()
         .map(|((model, interface), rs)| {
-            let sum = |f: &dyn Fn(&RunResult) -> u32| rs.iter().map(|r| f(r) as u64).sum::<u64>();
+            let sum = |f: &dyn Fn(&RunResult) -> u32| total(&rs, |r| f(r) as u64);
             let proposed = sum(&|r| r.proposed_actions);
             let valid = sum(&|r| r.valid_actions);
             let ntc = sum(&|r| r.invalid_no_tool_call);
@@ -533,10 +536,10 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
     let cost_rows: Vec<CostRow> = group(&with_result, model_key)
         .into_iter()
         .map(|((model, interface), rs)| {
-            let steps: u64 = rs.iter().map(|r| r.steps as u64).sum();
-            let input: u64 = rs.iter().map(|r| r.input_tokens).sum();
-            let cached: u64 = rs.iter().map(|r| r.cached_input_tokens).sum();
-            let output: u64 = rs.iter().map(|r| r.output_tokens).sum();
+            let steps: u64 = total(&rs, |r| r.steps as u64);
+            let input: u64 = total(&rs, |r| r.input_tokens);
+            let cached: u64 = total(&rs, |r| r.cached_input_tokens);
+            let output: u64 = total(&rs, |r| r.output_tokens);
             let cost: f64 = rs.iter().map(|r| r.cost_usd).sum();
             CostRow {
                 model,
@@ -546,7 +549,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
                 input_tokens: input,
                 cached_input_tokens: cached,
                 output_tokens: output,
-                input_tokens_per_step: per_step((input + cached) as f64, steps),
+                input_tokens_per_step: per_step(input as f64, steps),
                 output_tokens_per_step: per_step(output as f64, steps),
                 cost_usd: cost,
                 cost_per_run_usd: cost / rs.len() as f64,
@@ -555,9 +558,9 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
         .collect();
     let cost = CostReport {
         total_cost_usd: cost_rows.iter().map(|r| r.cost_usd).sum(),
-        total_input_tokens: cost_rows.iter().map(|r| r.input_tokens).sum(),
-        total_cached_input_tokens: cost_rows.iter().map(|r| r.cached_input_tokens).sum(),
-        total_output_tokens: cost_rows.iter().map(|r| r.output_tokens).sum(),
+        total_input_tokens: total(&cost_rows, |r| r.input_tokens),
+        total_cached_input_tokens: total(&cost_rows, |r| r.cached_input_tokens),
+        total_output_tokens: total(&cost_rows, |r| r.output_tokens),
         rows: cost_rows,
     };
 

@@ -225,11 +225,19 @@ pub(crate) fn pm(mean: f64, std: Option<f64>) -> String {
     }
 }
 
-fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+/// A Markdown table cell: HTML escaped (Markdown renderers pass raw HTML
+/// through, so a model name or error text could inject markup), `|` escaped,
+/// line breaks and other control characters flattened.
+pub(crate) fn md_escape(s: &str) -> String {
+    let flat: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    super::html::esc(&flat).replace('|', "\\|")
 }
 
 fn md_table(out: &mut String, head: &[&str], rows: &[Vec<String>]) {
+    let head: Vec<String> = head.iter().map(|h| md_escape(h)).collect();
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let _ = writeln!(
         out,
@@ -566,6 +574,18 @@ pub fn markdown(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_cells_escape_html_and_pipes() {
+        assert_eq!(
+            md_escape("<script>alert('x')</script> a|b & \"c\"\nd"),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; a\\|b &amp; &quot;c&quot; d"
+        );
+        assert_eq!(
+            md_escape("<img src=x onerror=1>\u{1b}[31m"),
+            "&lt;img src=x onerror=1&gt; [31m"
+        );
+    }
 
     #[test]
     fn csv_quotes_only_when_needed() {

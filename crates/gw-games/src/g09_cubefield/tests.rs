@@ -1,0 +1,186 @@
+use super::*;
+use crate::testkit;
+
+fn game(seed: u64) -> Cubefield {
+    let mut g = Cubefield::new();
+    g.init(&GameConfig {
+        seed,
+        ..Default::default()
+    });
+    g
+}
+
+fn key(g: &mut Cubefield, key: &str, down: bool) {
+    let key = key.to_string();
+    g.handle_event(&if down {
+        InputEvent::KeyDown { key }
+    } else {
+        InputEvent::KeyUp { key }
+    });
+}
+
+#[test]
+fn starts_flying_with_a_clear_runway_and_state_fields() {
+    let g = game(3);
+    let st = g.state().to_value();
+    assert_eq!(st["status"], "playing");
+    assert_eq!(st["game_state"]["score"], 0);
+    assert_eq!(st["game_state"]["level"], 1);
+    assert_eq!(st["metrics"]["speed_forward"], V0);
+    assert_eq!(st["metrics"]["speed_side"], 0.0);
+    assert!(st["metrics"]["cubes_alive"].as_u64().unwrap() > 50);
+    assert!(g.cubes().iter().all(|c| c.z > SAFE_START));
+    // The field reaches far ahead and to both sides.
+    assert!(g.cubes().iter().any(|c| c.z > 70.0));
+    assert!(g.cubes().iter().any(|c| c.x < -50.0) && g.cubes().iter().any(|c| c.x > 50.0));
+}
+
+#[test]
+fn steering_moves_sideways_only_while_held_and_speed_rises() {
+    let mut g = game(1);
+    key(&mut g, "ArrowLeft", true);
+    g.advance(200);
+    key(&mut g, "ArrowLeft", false);
+    let (x, z) = g.ship();
+    assert!((x + SIDE_SPEED * 0.2).abs() < 1e-9, "x = {x}");
+    assert!(z > V0 * 0.2 - 1e-9);
+    assert_eq!(g.state().metrics["speed_side"], 0.0);
+    g.advance(200);
+    assert_eq!(g.ship().0, x, "no drift after release");
+    key(&mut g, "ArrowRight", true);
+    assert_eq!(g.state().metrics["speed_side"], SIDE_SPEED);
+    key(&mut g, "ArrowLeft", true);
+    assert_eq!(g.steer(), 0.0, "both keys cancel");
+    assert!(speed_at(5.0) > V0 && speed_at(100.0) == VMAX);
+}
+
+#[test]
+fn hitting_a_cube_is_terminal_and_score_follows_distance() {
+    let mut g = game(2);
+    g.cubes = vec![Cube {
+        x: 0.3,
+        z: 30.0,
+        level: 1,
+    }];
+    g.chunks.clear();
+    // Keep the generator out of the way: mark a wide window as laid out.
+    for cz in -2..40 {
+        for cx in -20..20 {
+            g.chunks.insert((cz, cx));
+        }
+    }
+    let mut t = 0;
+    while !g.state().terminal.is_terminal && t < 5000 {
+        g.advance(10);
+        t += 10;
+    }
+    let st = g.state();
+    assert_eq!(st.terminal.outcome, Some(Outcome::Fail));
+    assert_eq!(st.terminal.reason.as_deref(), Some("hit a cube"));
+    let (_, z) = g.ship();
+    assert!(z > 30.0 - CUBE_HALF - SHIP_HALF_L - 0.5 && z < 30.0);
+    assert_eq!(g.score(), (z * SCORE_PER_UNIT) as u64);
+    // Frozen afterwards.
+    g.advance(1000);
+    assert_eq!(g.ship().1, z);
+    assert!(hits(
+        0.0,
+        0.0,
+        &Cube {
+            x: 0.84,
+            z: 0.9,
+            level: 1
+        }
+    ));
+    assert!(!hits(
+        0.0,
+        0.0,
+        &Cube {
+            x: 0.86,
+            z: 0.0,
+            level: 1
+        }
+    ));
+    assert!(!hits(
+        0.0,
+        0.0,
+        &Cube {
+            x: 0.0,
+            z: 1.01,
+            level: 1
+        }
+    ));
+}
+
+#[test]
+fn levels_raise_density() {
+    assert_eq!(level_for(0), 1);
+    assert_eq!(level_for(LEVEL_POINTS), 2);
+    assert_eq!(level_for(10 * LEVEL_POINTS), MAX_LEVEL);
+    assert!(density(3) > density(1));
+}
+
+#[test]
+fn reset_changes_the_field_and_keeps_the_high_score() {
+    let mut g = game(5);
+    let a: Vec<Cube> = g.cubes().to_vec();
+    g.high_score = 1234;
+    g.reset(1);
+    assert_ne!(a, g.cubes().to_vec());
+    assert_eq!(g.state().metrics["high_score"], 1234);
+    let mut h = game(5);
+    h.reset(0);
+    assert_eq!(a, h.cubes().to_vec(), "same seed and episode, same field");
+}
+
+#[test]
+fn expert_solves_every_task() {
+    testkit::assert_expert_solves_all(ID, 4);
+}
+
+const IDS: [&str; 3] = ["wait", "move_left", "move_right"];
+
+#[test]
+fn random_and_idle_policies_do_clearly_worse() {
+    let random = testkit::play_random(ID, "09_04", 1..=5, &IDS, 99);
+    assert!(random.iter().all(|r| !r.success), "{random:?}");
+    let idle = testkit::play(ID, "09_03", 1, |_| Some(json!({"action": "wait"})));
+    assert!(!idle.success && idle.episodes > 3, "{idle:?}");
+}
+
+#[test]
+fn deterministic_per_seed() {
+    let a = testkit::expert_states(ID, "09_05", 4, 40);
+    let b = testkit::expert_states(ID, "09_05", 4, 40);
+    assert_eq!(a, b);
+    let c = testkit::expert_states(ID, "09_05", 5, 40);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn golden_frame() {
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 20),
+        "988e2ac772cc91587ce39b8c3433a1dffa5365d2ee5a76fadde685edcc368d6a"
+    );
+}
+
+#[test]
+#[ignore = "prints expert and random scores while tuning"]
+fn report_scores() {
+    testkit::expert_report(ID, 1..=15);
+    testkit::random_report(ID, 1..=10, &IDS, 99);
+}
+
+#[test]
+#[ignore = "writes PNGs for a person to look at"]
+fn save_sample_frames() {
+    testkit::save_frame_after(ID, "09_05", 1, 0, "/tmp/cube_start.png");
+    testkit::save_frame_after(ID, "09_05", 1, 12, "/tmp/cube_mid.png");
+    testkit::save_frame_after(ID, "09_05", 2, 75, "/tmp/cube_late.png");
+    let mut g = game(1);
+    while !g.state().terminal.is_terminal {
+        g.advance(200);
+    }
+    testkit::save_game_frame(&g, "/tmp/cube_over.png");
+}

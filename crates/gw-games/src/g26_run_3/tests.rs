@@ -1,0 +1,219 @@
+use super::*;
+use crate::testkit;
+
+fn game(seed: u64) -> Run3 {
+    let mut g = Run3::new();
+    g.init(&GameConfig {
+        seed,
+        ..Default::default()
+    });
+    g
+}
+
+fn key(g: &mut Run3, key: &str, down: bool) {
+    let key = key.to_string();
+    g.handle_event(&if down {
+        InputEvent::KeyDown { key }
+    } else {
+        InputEvent::KeyUp { key }
+    });
+}
+
+/// A world over a tunnel of `rows` (first row 0) with the runner at row 0.
+fn world(rows: &[Row]) -> World {
+    let mut w = World::new();
+    w.first_row = 0;
+    w.rows = rows.iter().copied().collect();
+    w
+}
+
+#[test]
+fn starts_running_on_a_clear_tunnel_with_state_fields() {
+    let g = game(3);
+    let st = g.state().to_value();
+    assert_eq!(st["status"], "playing");
+    assert_eq!(st["metrics"]["primary_score"], 0);
+    assert_eq!(st["metrics"]["deaths"], 0);
+    assert_eq!(st["game_state"]["level"], 1);
+    assert_eq!(st["game_state"]["mode"], "infinite");
+    assert_eq!(st["game_state"]["player"]["side"], 0);
+    let w = g.world();
+    assert!(w.last_row() >= AHEAD_ROWS);
+    for row in 0..START_ROWS {
+        assert_eq!(w.rows[(row - w.first_row) as usize], [FULL; 4]);
+    }
+    // The generated tunnel has holes somewhere ahead.
+    assert!(
+        w.rows
+            .iter()
+            .any(|r| r.contains(&0) || r.iter().any(|b| *b != FULL))
+    );
+}
+
+#[test]
+fn strafing_past_an_edge_turns_the_wall_into_the_floor() {
+    let mut w = world(&[[FULL; 4]; 40]);
+    w.right = true;
+    while w.runner.side == 0 {
+        assert!(!w.tick());
+    }
+    assert_eq!(w.runner.side, 1);
+    assert!(w.runner.u < 0.2);
+    assert_eq!(w.side_changes, 1);
+    w.right = false;
+    w.left = true;
+    while w.runner.side == 1 {
+        w.tick();
+    }
+    assert_eq!(w.runner.side, 0);
+    assert!(w.runner.u > SIDE_W - 0.2);
+    // Left of side 0 is side 3.
+    w.runner.u = 0.01;
+    w.tick();
+    assert_eq!(w.runner.side, 3);
+    // Points on the shared corner coincide in 3D.
+    let a = section_point(0, SIDE_W, 0.0);
+    let b = section_point(1, 0.0, 0.0);
+    assert!((a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9);
+}
+
+#[test]
+fn a_hole_drops_the_runner_and_a_jump_clears_it() {
+    let mut rows = [[FULL; 4]; 40];
+    rows[3][0] = 0; // row 3 (z 6..8) of the floor is missing
+    let mut w = world(&rows);
+    let mut fell = false;
+    for _ in 0..200 {
+        if w.tick() {
+            fell = true;
+            break;
+        }
+    }
+    assert!(fell && w.dead);
+    assert!(w.runner.z > 6.0);
+    // Jumping shortly before the hole carries the runner over it.
+    let mut w = world(&rows);
+    while w.runner.z < 4.5 {
+        w.tick();
+    }
+    w.jump();
+    assert_eq!(w.jumps, 1);
+    w.jump();
+    assert_eq!(w.jumps, 1, "no jumping again in the air");
+    for _ in 0..150 {
+        assert!(!w.tick());
+    }
+    assert!(w.runner.on_ground() && w.runner.z > 10.0);
+}
+
+#[test]
+fn speed_rises_and_items_are_collected() {
+    assert_eq!(speed_at(0), V0);
+    assert!(speed_at(10_000) > V0 && speed_at(1_000_000) == VMAX);
+    let mut w = world(&[[FULL; 4]; 40]);
+    w.items.push(Item {
+        kind: ItemKind::Cell,
+        side: 0,
+        u: SIDE_W / 2.0,
+        z: 5.0,
+        h: 0.5,
+    });
+    w.items.push(Item {
+        kind: ItemKind::Cell,
+        side: 2,
+        u: SIDE_W / 2.0,
+        z: 5.0,
+        h: 0.5,
+    });
+    for _ in 0..50 {
+        w.tick();
+    }
+    assert_eq!(w.cells, 1, "only the cell on the runner's side");
+}
+
+#[test]
+fn falling_out_is_terminal_and_counts_a_death() {
+    let mut g = game(1);
+    // Make every row ahead a gap.
+    for r in g.world.rows.iter_mut().skip(4) {
+        *r = [0; 4];
+    }
+    let mut t = 0;
+    while !g.state().terminal.is_terminal && t < 10_000 {
+        g.advance(100);
+        t += 100;
+    }
+    let st = g.state().to_value();
+    assert_eq!(st["terminal"]["outcome"], "fail");
+    assert_eq!(st["metrics"]["deaths"], 1);
+    g.reset(1);
+    let st = g.state().to_value();
+    assert_eq!(st["metrics"]["deaths"], 1);
+    assert_eq!(st["metrics"]["attempts"], 2);
+    assert_eq!(st["metrics"]["primary_score"], 0);
+}
+
+#[test]
+fn jump_keys_act_on_key_down_only() {
+    let mut g = game(2);
+    key(&mut g, "ArrowUp", true);
+    assert_eq!(g.world().jumps, 1);
+    g.advance(800);
+    key(&mut g, "Space", true);
+    assert_eq!(g.world().jumps, 1, "a held jump key does not jump again");
+    key(&mut g, "ArrowUp", false);
+    key(&mut g, "Space", true);
+    assert_eq!(g.world().jumps, 2);
+}
+
+#[test]
+fn expert_solves_every_task() {
+    testkit::assert_expert_solves_all(ID, 4);
+}
+
+const IDS: [&str; 4] = ["wait", "move_left", "move_right", "jump"];
+
+#[test]
+fn random_and_idle_policies_do_clearly_worse() {
+    let random = testkit::play_random(ID, "26_04", 1..=5, &IDS, 99);
+    assert!(random.iter().all(|r| !r.success), "{random:?}");
+    let idle = testkit::play(ID, "26_03", 1, |_| Some(json!({"action": "wait"})));
+    assert!(!idle.success && idle.episodes > 1, "{idle:?}");
+}
+
+#[test]
+fn deterministic_per_seed() {
+    let a = testkit::expert_states(ID, "26_05", 4, 40);
+    let b = testkit::expert_states(ID, "26_05", 4, 40);
+    assert_eq!(a, b);
+    let c = testkit::expert_states(ID, "26_05", 5, 40);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn golden_frame() {
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 20),
+        "395ad7a33577c86e07dd8e661b53540979d94ccebcb63a24a9f2f96e20f7c266"
+    );
+}
+
+#[test]
+#[ignore = "prints expert and random scores while tuning"]
+fn report_scores() {
+    testkit::expert_report(ID, 1..=15);
+    testkit::random_report(ID, 1..=10, &IDS, 99);
+}
+
+#[test]
+#[ignore = "writes PNGs for a person to look at"]
+fn save_sample_frames() {
+    testkit::save_frame_after(ID, "26_05", 1, 0, "/tmp/run3_start.png");
+    testkit::save_frame_after(ID, "26_05", 1, 25, "/tmp/run3_mid.png");
+    testkit::save_frame_after(ID, "26_05", 2, 60, "/tmp/run3_late.png");
+    let mut g = game(1);
+    while !g.state().terminal.is_terminal {
+        g.advance(200);
+    }
+    testkit::save_game_frame(&g, "/tmp/run3_over.png");
+}

@@ -1,0 +1,724 @@
+//! A compact software 3D renderer shared by the 3D games (Cubefield, Run 3,
+//! Temple Run 2, later Wolfenstein 3D).
+//!
+//! World coordinates: `x` right, `y` up, `z` forward (a left-handed frame, as
+//! a runner sees it). A [`Camera`] has a position, yaw (about +y, positive
+//! turns toward +x), pitch (positive looks up) and roll (positive tilts the
+//! view counter-clockwise, so the horizon appears to turn clockwise), a
+//! vertical field of view and a screen rectangle.
+//!
+//! A [`Scene`] collects flat convex faces: each is shaded once (ambient plus
+//! Lambert from one directional light, per face), darkened toward a fog colour
+//! by its distance, back-face culled by its explicit normal, clipped against
+//! the near plane and projected. [`Scene::draw`] then rasterises the faces as
+//! scanline spans straight into the pixmap's RGBA buffer with a depth buffer
+//! of interpolated `1/z` (exact for planar faces), or in painter's order for
+//! scenes where the caller knows that is right (backgrounds). There is no
+//! anti-aliasing; coverage follows the pixel-centre rule, so faces that share
+//! an edge neither overlap nor leave gaps.
+//!
+//! All trigonometry goes through `libm` and the arithmetic is plain IEEE
+//! `f64`/`f32` in a fixed order, so frames are bit-identical across runs and
+//! golden hashes hold. The depth buffer is a thread-local buffer reused across
+//! frames (no allocation per frame once warm).
+
+use crate::draw::Rgb;
+use std::cell::RefCell;
+use std::ops::{Add, Mul, Neg, Sub};
+use tiny_skia::Pixmap;
+
+/// A point or direction in world or view space.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct V3 {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+}
+
+pub const fn v3(x: f64, y: f64, z: f64) -> V3 {
+    V3 { x, y, z }
+}
+
+impl V3 {
+    pub fn dot(self, o: V3) -> f64 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+    pub fn cross(self, o: V3) -> V3 {
+        v3(
+            self.y * o.z - self.z * o.y,
+            self.z * o.x - self.x * o.z,
+            self.x * o.y - self.y * o.x,
+        )
+    }
+    pub fn len(self) -> f64 {
+        libm::sqrt(self.dot(self))
+    }
+    /// The unit vector in this direction (zero stays zero).
+    pub fn norm(self) -> V3 {
+        let l = self.len();
+        if l > 0.0 { self * (1.0 / l) } else { self }
+    }
+}
+
+impl Add for V3 {
+    type Output = V3;
+    fn add(self, o: V3) -> V3 {
+        v3(self.x + o.x, self.y + o.y, self.z + o.z)
+    }
+}
+impl Sub for V3 {
+    type Output = V3;
+    fn sub(self, o: V3) -> V3 {
+        v3(self.x - o.x, self.y - o.y, self.z - o.z)
+    }
+}
+impl Mul<f64> for V3 {
+    type Output = V3;
+    fn mul(self, k: f64) -> V3 {
+        v3(self.x * k, self.y * k, self.z * k)
+    }
+}
+impl Neg for V3 {
+    type Output = V3;
+    fn neg(self) -> V3 {
+        v3(-self.x, -self.y, -self.z)
+    }
+}
+
+/// A pinhole camera looking into a screen rectangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    pub pos: V3,
+    pub yaw: f64,
+    pub pitch: f64,
+    pub roll: f64,
+    /// Vertical field of view, radians.
+    pub fov_y: f64,
+    /// Near clipping distance (view-space depth).
+    pub near: f64,
+    /// Faces whose every vertex is deeper than this are dropped.
+    pub far: f64,
+    /// Screen rectangle (x, y, width, height) in pixels.
+    pub screen: (u32, u32, u32, u32),
+}
+
+impl Camera {
+    /// A camera at `pos` looking along +z over the whole `w`×`h` frame.
+    pub fn new(pos: V3, w: u32, h: u32) -> Self {
+        Camera {
+            pos,
+            yaw: 0.0,
+            pitch: 0.0,
+            roll: 0.0,
+            fov_y: 60f64.to_radians(),
+            near: 0.1,
+            far: 200.0,
+            screen: (0, 0, w, h),
+        }
+    }
+
+    /// (right, up, forward) unit vectors of the view.
+    pub fn basis(&self) -> (V3, V3, V3) {
+        let (sy, cy) = (libm::sin(self.yaw), libm::cos(self.yaw));
+        let (sp, cp) = (libm::sin(self.pitch), libm::cos(self.pitch));
+        let f = v3(sy * cp, sp, cy * cp);
+        let r = v3(cy, 0.0, -sy);
+        let u = f.cross(r);
+        let (sr, cr) = (libm::sin(self.roll), libm::cos(self.roll));
+        (r * cr + u * sr, u * cr - r * sr, f)
+    }
+
+    /// Focal length in pixels.
+    pub fn focal(&self) -> f64 {
+        self.screen.3 as f64 * 0.5 / libm::tan(self.fov_y * 0.5)
+    }
+
+    /// Screen centre in pixels.
+    pub fn center(&self) -> (f64, f64) {
+        (
+            self.screen.0 as f64 + self.screen.2 as f64 * 0.5,
+            self.screen.1 as f64 + self.screen.3 as f64 * 0.5,
+        )
+    }
+
+    /// Where a world point lands on screen, if it is in front of the near
+    /// plane: (x, y, view depth).
+    pub fn project(&self, p: V3) -> Option<(f32, f32, f64)> {
+        View::new(self).project(p)
+    }
+}
+
+/// The per-frame derived view (basis, focal length, centre).
+#[derive(Clone, Copy, Debug)]
+struct View {
+    pos: V3,
+    r: V3,
+    u: V3,
+    f: V3,
+    focal: f64,
+    cx: f64,
+    cy: f64,
+    near: f64,
+}
+
+impl View {
+    fn new(cam: &Camera) -> Self {
+        let (r, u, f) = cam.basis();
+        let (cx, cy) = cam.center();
+        View {
+            pos: cam.pos,
+            r,
+            u,
+            f,
+            focal: cam.focal(),
+            cx,
+            cy,
+            near: cam.near,
+        }
+    }
+    fn view_of(&self, p: V3) -> V3 {
+        let d = p - self.pos;
+        v3(d.dot(self.r), d.dot(self.u), d.dot(self.f))
+    }
+    fn dir_to_view(&self, d: V3) -> V3 {
+        v3(d.dot(self.r), d.dot(self.u), d.dot(self.f))
+    }
+    fn screen(&self, q: V3) -> (f32, f32) {
+        let k = self.focal / q.z;
+        ((self.cx + q.x * k) as f32, (self.cy - q.y * k) as f32)
+    }
+    fn project(&self, p: V3) -> Option<(f32, f32, f64)> {
+        let q = self.view_of(p);
+        if q.z < self.near {
+            return None;
+        }
+        let (x, y) = self.screen(q);
+        Some((x, y, q.z))
+    }
+}
+
+/// One directional light: `dir` points from the scene toward the light.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Light {
+    pub dir: V3,
+    /// Brightness of a face turned away from the light, 0..1.
+    pub ambient: f64,
+}
+
+impl Default for Light {
+    fn default() -> Self {
+        Light {
+            dir: v3(-0.35, 0.8, -0.45).norm(),
+            ambient: 0.55,
+        }
+    }
+}
+
+/// Distance fog: faces blend linearly toward `color` between `start` and
+/// `end` (view depth of the face centre).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fog {
+    pub color: Rgb,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// How a face is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shade {
+    /// Ambient + Lambert from the scene light, then fog.
+    Lit,
+    /// The colour as given, fog only (signs, glowing items).
+    Flat,
+}
+
+/// Largest vertex count of a face after near-plane clipping.
+const MAX_VERTS: usize = 12;
+
+#[derive(Clone, Copy, Debug)]
+struct Face {
+    n: u8,
+    pts: [(f32, f32); MAX_VERTS],
+    /// `1/z = a·x + b·y + c` over the screen.
+    a: f64,
+    b: f64,
+    c: f64,
+    color: [u8; 4],
+    /// View depth of the centre (painter's order key).
+    depth: f32,
+}
+
+/// Faces of one frame, rasterised together by [`Scene::draw`].
+pub struct Scene {
+    view: View,
+    cam: Camera,
+    pub light: Light,
+    pub fog: Option<Fog>,
+    faces: Vec<Face>,
+}
+
+/// Multiply a colour by `k` (clamped to 0..255).
+pub fn scale(c: Rgb, k: f64) -> Rgb {
+    let f = |v: u8| (v as f64 * k).round().clamp(0.0, 255.0) as u8;
+    Rgb(f(c.0), f(c.1), f(c.2), c.3)
+}
+
+/// Blend `a` toward `b` by `t` in 0..1.
+pub fn mix(a: Rgb, b: Rgb, t: f64) -> Rgb {
+    let t = t.clamp(0.0, 1.0);
+    let f = |x: u8, y: u8| (x as f64 + (y as f64 - x as f64) * t).round() as u8;
+    Rgb(f(a.0, b.0), f(a.1, b.1), f(a.2, b.2), 255)
+}
+
+impl Scene {
+    pub fn new(cam: Camera) -> Self {
+        Scene {
+            view: View::new(&cam),
+            cam,
+            light: Light::default(),
+            fog: None,
+            faces: Vec::with_capacity(512),
+        }
+    }
+
+    pub fn camera(&self) -> &Camera {
+        &self.cam
+    }
+
+    /// Number of faces that survived culling and clipping so far.
+    pub fn len(&self) -> usize {
+        self.faces.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.faces.is_empty()
+    }
+
+    /// The colour a face gets: light, then fog by the view depth `depth`.
+    pub fn shade(&self, color: Rgb, normal: V3, depth: f64, shade: Shade) -> Rgb {
+        let lit = match shade {
+            Shade::Lit => {
+                let d = normal.norm().dot(self.light.dir).max(0.0);
+                scale(color, self.light.ambient + (1.0 - self.light.ambient) * d)
+            }
+            Shade::Flat => color,
+        };
+        match self.fog {
+            Some(f) => mix(
+                lit,
+                f.color,
+                (depth - f.start) / (f.end - f.start).max(1e-9),
+            ),
+            None => lit,
+        }
+    }
+
+    /// Add a flat convex face with vertices `pts` (any winding, at most 8)
+    /// and outward `normal`. Faces turned away from the camera are culled
+    /// when `cull` is set.
+    pub fn face(&mut self, pts: &[V3], normal: V3, color: Rgb, shade: Shade, cull: bool) {
+        debug_assert!(pts.len() >= 3 && pts.len() <= 8);
+        if cull && normal.dot(self.view.pos - pts[0]) <= 0.0 {
+            return;
+        }
+        // View space.
+        let mut q = [V3::default(); MAX_VERTS];
+        let mut all_far = true;
+        let mut any_near = false;
+        for (i, p) in pts.iter().enumerate() {
+            q[i] = self.view.view_of(*p);
+            all_far &= q[i].z > self.cam.far;
+            any_near |= q[i].z >= self.view.near;
+        }
+        if all_far || !any_near {
+            return;
+        }
+        let n = pts.len();
+        let mut centre = V3::default();
+        for p in &q[..n] {
+            centre = centre + *p;
+        }
+        let depth = centre.z / n as f64;
+        // Near-plane clip (Sutherland–Hodgman against z >= near).
+        let near = self.view.near;
+        let mut clipped = [V3::default(); MAX_VERTS];
+        let mut m = 0;
+        for i in 0..n {
+            let (a, b) = (q[i], q[(i + 1) % n]);
+            let (ia, ib) = (a.z >= near, b.z >= near);
+            if ia {
+                clipped[m] = a;
+                m += 1;
+            }
+            if ia != ib {
+                let t = (near - a.z) / (b.z - a.z);
+                clipped[m] = a + (b - a) * t;
+                clipped[m].z = near;
+                m += 1;
+            }
+        }
+        if m < 3 {
+            return;
+        }
+        // Depth plane: with view-space plane nv·p = d and p = z·(X, Y, 1),
+        // X = (sx - cx)/f, Y = -(sy - cy)/f: 1/z = (nv.x X + nv.y Y + nv.z)/d.
+        let nv = self.view.dir_to_view(normal);
+        let d = nv.dot(clipped[0]);
+        if d.abs() < 1e-9 {
+            return;
+        }
+        let (f, cx, cy) = (self.view.focal, self.view.cx, self.view.cy);
+        let a = nv.x / (f * d);
+        let b = -nv.y / (f * d);
+        let c = (nv.z - nv.x * cx / f + nv.y * cy / f) / d;
+        let mut face = Face {
+            n: m as u8,
+            pts: [(0.0, 0.0); MAX_VERTS],
+            a,
+            b,
+            c,
+            color: [0; 4],
+            depth: depth as f32,
+        };
+        for i in 0..m {
+            face.pts[i] = self.view.screen(clipped[i]);
+        }
+        let col = self.shade(color, normal, depth, shade);
+        face.color = [col.0, col.1, col.2, 255];
+        self.faces.push(face);
+    }
+
+    /// A quad `a b c d` (in order around its edge) with outward `normal`.
+    pub fn quad(&mut self, corners: [V3; 4], normal: V3, color: Rgb, shade: Shade) {
+        self.face(&corners, normal, color, shade, true);
+    }
+
+    /// An axis-aligned box from `lo` to `hi`; `colors` gives the base colour
+    /// of each face in the order −x, +x, −y, +y, −z, +z.
+    pub fn cuboid(&mut self, lo: V3, hi: V3, colors: [Rgb; 6]) {
+        let axes = [v3(1.0, 0.0, 0.0), v3(0.0, 1.0, 0.0), v3(0.0, 0.0, 1.0)];
+        self.frame_box(
+            V3::default(),
+            axes,
+            [lo.x, lo.y, lo.z],
+            [hi.x, hi.y, hi.z],
+            colors,
+        );
+    }
+
+    /// A box in a local frame: the points `origin + a·axes[0] + b·axes[1] +
+    /// c·axes[2]` for (a, b, c) between `lo` and `hi`. The axes must be unit
+    /// length and at right angles. `colors` gives the base colour of each
+    /// face in the order −a, +a, −b, +b, −c, +c.
+    pub fn frame_box(
+        &mut self,
+        origin: V3,
+        axes: [V3; 3],
+        lo: [f64; 3],
+        hi: [f64; 3],
+        colors: [Rgb; 6],
+    ) {
+        let p = |a: f64, b: f64, c: f64| origin + axes[0] * a + axes[1] * b + axes[2] * c;
+        let ([a0, b0, c0], [a1, b1, c1]) = (lo, hi);
+        let k = [
+            p(a0, b0, c0),
+            p(a1, b0, c0),
+            p(a1, b1, c0),
+            p(a0, b1, c0),
+            p(a0, b0, c1),
+            p(a1, b0, c1),
+            p(a1, b1, c1),
+            p(a0, b1, c1),
+        ];
+        let faces: [([usize; 4], V3); 6] = [
+            ([0, 3, 7, 4], -axes[0]),
+            ([1, 5, 6, 2], axes[0]),
+            ([0, 4, 5, 1], -axes[1]),
+            ([3, 2, 6, 7], axes[1]),
+            ([0, 1, 2, 3], -axes[2]),
+            ([4, 7, 6, 5], axes[2]),
+        ];
+        for (i, (idx, n)) in faces.into_iter().enumerate() {
+            self.face(&idx.map(|j| k[j]), n, colors[i], Shade::Lit, true);
+        }
+    }
+
+    /// A box with one colour on every face (the light still tells faces apart).
+    pub fn cuboid1(&mut self, lo: V3, hi: V3, color: Rgb) {
+        self.cuboid(lo, hi, [color; 6]);
+    }
+
+    /// Rasterise every face into `pm` inside the camera's screen rectangle.
+    /// With `depth_test` faces hide each other per pixel (the depth buffer
+    /// starts empty each call); without it they are drawn far to near.
+    pub fn draw(&mut self, pm: &mut Pixmap, depth_test: bool) {
+        let (sx, sy, sw, sh) = self.cam.screen;
+        let (pw, ph) = (pm.width(), pm.height());
+        let x_end = (sx + sw).min(pw) as i32;
+        let y_end = (sy + sh).min(ph) as i32;
+        let (x_beg, y_beg) = (sx.min(pw) as i32, sy.min(ph) as i32);
+        if !depth_test {
+            // Stable sort: equal depths keep insertion order.
+            self.faces.sort_by(|a, b| b.depth.total_cmp(&a.depth));
+        }
+        DEPTH.with(|cell| {
+            let mut zbuf = cell.borrow_mut();
+            let len = (pw * ph) as usize;
+            if zbuf.len() < len {
+                zbuf.resize(len, 0.0);
+            }
+            if depth_test {
+                for y in y_beg..y_end {
+                    let row = y as usize * pw as usize;
+                    zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
+                }
+            }
+            let data = pm.data_mut();
+            for face in &self.faces {
+                raster(
+                    face,
+                    data,
+                    &mut zbuf,
+                    pw as usize,
+                    (x_beg, y_beg, x_end, y_end),
+                    depth_test,
+                );
+            }
+        });
+        self.faces.clear();
+    }
+}
+
+thread_local! {
+    static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Fill one convex face with the pixel-centre rule.
+fn raster(
+    face: &Face,
+    data: &mut [u8],
+    zbuf: &mut [f32],
+    stride: usize,
+    clip: (i32, i32, i32, i32),
+    depth_test: bool,
+) {
+    let n = face.n as usize;
+    let pts = &face.pts[..n];
+    let (mut ymin, mut ymax) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in pts {
+        ymin = ymin.min(p.1);
+        ymax = ymax.max(p.1);
+    }
+    // Rows whose centre y + 0.5 lies in [ymin, ymax).
+    let y0 = ((ymin - 0.5).ceil() as i32).max(clip.1);
+    let y1 = ((ymax - 0.5).ceil() as i32).min(clip.3);
+    if y0 >= y1 {
+        return;
+    }
+    let (fx0, fx1) = (clip.0 as f32, clip.2 as f32);
+    for y in y0..y1 {
+        let yc = y as f32 + 0.5;
+        let (mut xl, mut xr) = (f32::INFINITY, f32::NEG_INFINITY);
+        for i in 0..n {
+            // Order each edge by y so both faces sharing it compute the same x.
+            let (mut p, mut q) = (pts[i], pts[(i + 1) % n]);
+            if p.1 > q.1 {
+                std::mem::swap(&mut p, &mut q);
+            }
+            if yc < p.1 || yc >= q.1 {
+                continue;
+            }
+            let x = p.0 + (q.0 - p.0) * ((yc - p.1) / (q.1 - p.1));
+            xl = xl.min(x);
+            xr = xr.max(x);
+        }
+        if xl > xr {
+            continue;
+        }
+        let xa = (xl.max(fx0) - 0.5).ceil() as i32;
+        let xb = ((xr.min(fx1) - 0.5).ceil() as i32).min(clip.2);
+        let xa = xa.max(clip.0);
+        if xa >= xb {
+            continue;
+        }
+        let row = y as usize * stride;
+        let px = &mut data[(row + xa as usize) * 4..(row + xb as usize) * 4];
+        if depth_test {
+            let zs = &mut zbuf[row + xa as usize..row + xb as usize];
+            let mut iz = (face.a * (xa as f64 + 0.5) + face.b * yc as f64 + face.c) as f32;
+            let step = face.a as f32;
+            for (p, z) in px.chunks_exact_mut(4).zip(zs.iter_mut()) {
+                if iz > *z {
+                    *z = iz;
+                    p.copy_from_slice(&face.color);
+                }
+                iz += step;
+            }
+        } else {
+            for p in px.chunks_exact_mut(4) {
+                p.copy_from_slice(&face.color);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::rgb;
+
+    fn pixel(pm: &Pixmap, x: u32, y: u32) -> [u8; 3] {
+        let i = ((y * pm.width() + x) * 4) as usize;
+        let d = pm.data();
+        [d[i], d[i + 1], d[i + 2]]
+    }
+
+    fn cam() -> Camera {
+        Camera::new(v3(0.0, 0.0, 0.0), 200, 100)
+    }
+
+    #[test]
+    fn projection_centre_and_axes() {
+        let c = cam();
+        let (x, y, z) = c.project(v3(0.0, 0.0, 5.0)).unwrap();
+        assert_eq!((x, y, z), (100.0, 50.0, 5.0));
+        let (x, y, _) = c.project(v3(1.0, 1.0, 5.0)).unwrap();
+        assert!(x > 100.0 && y < 50.0, "right is +x, up is −y on screen");
+        assert!(c.project(v3(0.0, 0.0, -1.0)).is_none());
+        // Yaw a quarter turn right: +x is now straight ahead.
+        let mut c2 = c;
+        c2.yaw = std::f64::consts::FRAC_PI_2;
+        let (x, y, z) = c2.project(v3(4.0, 0.0, 0.0)).unwrap();
+        assert!((x - 100.0).abs() < 1e-3 && (y - 50.0).abs() < 1e-3 && (z - 4.0).abs() < 1e-9);
+        // Focal length matches the field of view: the top edge at depth 1 is tan(fov/2).
+        let t = libm::tan(c.fov_y / 2.0);
+        let (_, y, _) = c.project(v3(0.0, t, 1.0)).unwrap();
+        assert!(y.abs() < 1e-3);
+    }
+
+    #[test]
+    fn depth_buffer_keeps_the_nearer_face_whatever_the_order() {
+        for near_first in [false, true] {
+            let mut pm = Pixmap::new(200, 100).unwrap();
+            let mut s = Scene::new(cam());
+            let quad = |z: f64| {
+                [
+                    v3(-1.0, -1.0, z),
+                    v3(1.0, -1.0, z),
+                    v3(1.0, 1.0, z),
+                    v3(-1.0, 1.0, z),
+                ]
+            };
+            let (red, blue) = (rgb(200, 0, 0), rgb(0, 0, 200));
+            let n = v3(0.0, 0.0, -1.0);
+            if near_first {
+                s.quad(quad(3.0), n, red, Shade::Flat);
+                s.quad(quad(6.0), n, blue, Shade::Flat);
+            } else {
+                s.quad(quad(6.0), n, blue, Shade::Flat);
+                s.quad(quad(3.0), n, red, Shade::Flat);
+            }
+            s.draw(&mut pm, true);
+            assert_eq!(pixel(&pm, 100, 50), [200, 0, 0]);
+            assert_eq!(pixel(&pm, 0, 0), [0, 0, 0], "outside both quads");
+        }
+    }
+
+    #[test]
+    fn back_faces_are_culled_and_a_cube_shows_at_most_three_faces() {
+        let mut s = Scene::new(cam());
+        s.cuboid1(v3(1.0, -2.0, 4.0), v3(2.0, -1.0, 5.0), rgb(100, 100, 100));
+        assert_eq!(s.len(), 3, "left, top and front faces face the camera");
+        let mut s = Scene::new(cam());
+        s.cuboid1(v3(-0.5, -0.5, 4.0), v3(0.5, 0.5, 5.0), rgb(100, 100, 100));
+        assert_eq!(s.len(), 1, "straight ahead only the front face shows");
+    }
+
+    #[test]
+    fn faces_crossing_the_near_plane_are_clipped_not_dropped() {
+        let mut pm = Pixmap::new(200, 100).unwrap();
+        let mut s = Scene::new(cam());
+        // A floor running from behind the camera to far ahead.
+        s.quad(
+            [
+                v3(-5.0, -1.0, -5.0),
+                v3(-5.0, -1.0, 50.0),
+                v3(5.0, -1.0, 50.0),
+                v3(5.0, -1.0, -5.0),
+            ],
+            v3(0.0, 1.0, 0.0),
+            rgb(0, 180, 0),
+            Shade::Flat,
+        );
+        assert_eq!(s.len(), 1);
+        s.draw(&mut pm, true);
+        assert_eq!(pixel(&pm, 100, 99), [0, 180, 0], "floor fills the bottom");
+        assert_eq!(pixel(&pm, 100, 10), [0, 0, 0], "nothing above the horizon");
+    }
+
+    #[test]
+    fn shared_edges_leave_no_gaps_or_double_writes() {
+        // Two triangles of one square: every pixel inside gets exactly one.
+        let mut pm = Pixmap::new(200, 100).unwrap();
+        let mut s = Scene::new(cam());
+        let (a, b, c, d) = (
+            v3(-1.3, -0.7, 3.0),
+            v3(1.1, -0.9, 3.0),
+            v3(1.2, 1.05, 3.0),
+            v3(-0.8, 0.9, 3.0),
+        );
+        let n = v3(0.0, 0.0, -1.0);
+        s.face(&[a, b, c], n, rgb(255, 0, 0), Shade::Flat, false);
+        s.face(&[a, c, d], n, rgb(0, 0, 255), Shade::Flat, false);
+        s.draw(&mut pm, false);
+        let mut whole = Pixmap::new(200, 100).unwrap();
+        let mut s = Scene::new(cam());
+        s.face(&[a, b, c, d], n, rgb(0, 255, 0), Shade::Flat, false);
+        s.draw(&mut whole, false);
+        let lit = |p: &Pixmap| p.data().chunks(4).filter(|c| c[..3] != [0, 0, 0]).count();
+        assert!(lit(&whole) > 1000);
+        assert_eq!(lit(&pm), lit(&whole));
+    }
+
+    #[test]
+    fn light_and_fog_shade_faces() {
+        let mut s = Scene::new(cam());
+        let base = rgb(200, 200, 200);
+        let top = s.shade(base, v3(0.0, 1.0, 0.0), 1.0, Shade::Lit);
+        let bottom = s.shade(base, v3(0.0, -1.0, 0.0), 1.0, Shade::Lit);
+        assert!(top.0 > bottom.0);
+        assert_eq!(bottom, scale(base, s.light.ambient));
+        s.fog = Some(Fog {
+            color: rgb(10, 20, 30),
+            start: 10.0,
+            end: 20.0,
+        });
+        assert_eq!(
+            s.shade(base, v3(0.0, 1.0, 0.0), 25.0, Shade::Flat),
+            rgb(10, 20, 30)
+        );
+        assert_eq!(s.shade(base, v3(0.0, 1.0, 0.0), 5.0, Shade::Flat), base);
+    }
+
+    #[test]
+    fn frames_are_deterministic() {
+        let render = || {
+            let mut pm = Pixmap::new(200, 100).unwrap();
+            let mut c = cam();
+            c.roll = 0.2;
+            c.pitch = -0.1;
+            let mut s = Scene::new(c);
+            for i in 0..20 {
+                let x = i as f64 * 0.7 - 7.0;
+                s.cuboid1(
+                    v3(x, -1.0, 3.0 + i as f64),
+                    v3(x + 0.5, -0.5, 3.5 + i as f64),
+                    rgb(220, 120, 40),
+                );
+            }
+            s.draw(&mut pm, true);
+            pm.data().to_vec()
+        };
+        assert_eq!(render(), render());
+    }
+}
