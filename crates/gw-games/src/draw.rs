@@ -356,6 +356,20 @@ pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
     true
 }
 
+/// Start a frame from the static layer `paint` draws: drawn once into `cell`
+/// (frame-sized) and copied after that; drawn directly when `pm` has
+/// another size.
+pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
+    let layer = cell.get_or_init(|| {
+        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
+        paint(&mut l);
+        l
+    });
+    if !copy_frame(pm, layer) {
+        paint(pm);
+    }
+}
+
 /// The end-of-game banner: `win` when the run ended in success, "GAME OVER"
 /// otherwise, with `sub` under it; nothing while the game is running.
 pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub: &str) {

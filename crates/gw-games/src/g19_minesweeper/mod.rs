@@ -498,14 +498,7 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
     // The static layer is drawn once; the rest goes over it in the original
     // order, so frames stay pixel-identical (see `golden_frames_*`).
     static LAYER: OnceLock<Pixmap> = OnceLock::new();
-    let layer = LAYER.get_or_init(|| {
-        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
-        static_layer(&mut l);
-        l
-    });
-    if !draw::copy_frame(pm, layer) {
-        static_layer(pm);
-    }
+    draw::static_layer(pm, &LAYER, static_layer);
     let flags = g.flags();
     let status = match g.terminal.outcome {
         Some(Outcome::Success) => "cleared",

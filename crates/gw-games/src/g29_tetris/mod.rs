@@ -798,14 +798,7 @@ impl Game for Tetris {
         // rest is drawn over it in the same order as before, so frames are
         // pixel-identical to drawing it all (see `golden_frames_*`).
         static LAYER: OnceLock<Pixmap> = OnceLock::new();
-        let layer = LAYER.get_or_init(|| {
-            let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
-            static_layer(&mut l);
-            l
-        });
-        if !draw::copy_frame(pm, layer) {
-            static_layer(pm);
-        }
+        draw::static_layer(pm, &LAYER, static_layer);
         draw::hud_items(
             pm,
             &[
