@@ -322,9 +322,20 @@ pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: 
 /// A standard HUD bar across the top of the frame: title on the left and
 /// `label: value` pairs on the right.
 pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
+    hud_bar(pm, title);
+    hud_items(pm, items);
+}
+
+/// The static half of [`hud`]: the bar and the title (for cached layers).
+pub fn hud_bar(pm: &mut Pixmap, title: &str) {
     let w = pm.width() as f32;
     rect(pm, 0.0, 0.0, w, 56.0, rgb(24, 26, 33));
     text(pm, title, 20.0, 12.0, 28.0, rgb(240, 240, 240), Align::Left);
+}
+
+/// The changing half of [`hud`]: the `label: value` pairs, right-aligned.
+pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
+    let w = pm.width() as f32;
     let mut x = w - 20.0;
     for (label, value) in items.iter().rev() {
         let s = format!("{label}: {value}");
@@ -351,6 +362,30 @@ pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u3
         let d = (y as usize + row) * fw + x as usize * 4;
         let s = row * lw + src_x as usize * 4;
         dst[d..d + width * 4].copy_from_slice(&src[s..s + width * 4]);
+    }
+}
+
+/// Copy a whole pre-rendered `layer` of the same size as `pm` over it;
+/// returns false (and copies nothing) when the sizes differ.
+pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
+    if (pm.width(), pm.height()) != (layer.width(), layer.height()) {
+        return false;
+    }
+    pm.data_mut().copy_from_slice(layer.data());
+    true
+}
+
+/// Start a frame from the static layer `paint` draws: drawn once into `cell`
+/// (frame-sized) and copied after that; drawn directly when `pm` has
+/// another size.
+pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
+    let layer = cell.get_or_init(|| {
+        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
+        paint(&mut l);
+        l
+    });
+    if !copy_frame(pm, layer) {
+        paint(pm);
     }
 }
 
