@@ -7,9 +7,10 @@
 //! a step up) and side-stepping a block under one shoulder. It reads the
 //! world's state, never future random draws.
 
-use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, target_blocks};
+use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, ref_block_name, target_blocks};
 use gw_core::TaskInfo;
 use gw_world::data::BlockId;
+use gw_world::data::b;
 use gw_world::world::{REACH, raycast_blocks};
 
 /// Degrees one look_* action turns (100 px from the centre).
@@ -135,6 +136,44 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
         }
         return forward_or_dig(g, pitch);
     };
+    // The goal is within reach but hidden behind leaves: aim along the grid
+    // view nearest its direction and clear the leaves away.
+    let leafy =
+        |t: Option<gw_world::world::Target>| t.is_some_and(|t| ref_block_name(t.block) == "leaves");
+    if gw_world::world::dist_to_box(eye, goal) < REACH - 0.3
+        && pulled(goal)
+        && !kinds.contains(&b::OAK_LEAVES)
+    {
+        let v = [
+            goal[0] as f64 + 0.5 - eye[0],
+            goal[1] as f64 + 0.5 - eye[1],
+            goal[2] as f64 + 0.5 - eye[2],
+        ];
+        let n = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        let mut aim = (f64::NEG_INFINITY, 0, 0);
+        for dy in -9i32..=9 {
+            for dp in -4i32..=4 {
+                let np = pitch + dp as f64 * STEP_DEG;
+                if !(-90.0..=90.0).contains(&np) {
+                    continue;
+                }
+                let r = dir(yaw + dy as f64 * STEP_DEG, np);
+                let cos = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]) / n;
+                if cos > aim.0 + 1e-9 {
+                    aim = (cos, dy, dp);
+                }
+            }
+        }
+        let (ay, ap) = (aim.1, aim.2);
+        let aimed = hit(yaw + ay as f64 * STEP_DEG, pitch + ap as f64 * STEP_DEG);
+        if leafy(aimed) {
+            return if (ay, ap) == (0, 0) {
+                "mine_target"
+            } else {
+                look(ay, ap)
+            };
+        }
+    }
     let (dx, dz) = (goal[0] as f64 + 0.5 - eye[0], goal[2] as f64 + 0.5 - eye[2]);
     let want = libm::atan2(-dx, dz).to_degrees();
     let diff = (want - yaw + 540.0).rem_euclid(360.0) - 180.0;
