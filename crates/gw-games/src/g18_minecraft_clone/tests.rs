@@ -106,18 +106,13 @@ fn trace_expert() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(2);
-    let mut s = testkit::stepper(ID, &task, seed);
-    let mut i = 0;
-    while s.finished().is_none() {
-        let p = s.expert_payload();
-        let st = s
-            .step(gw_core::registry::Interface::Generalist, Some(&p))
-            .unwrap()
-            .state;
+    for (i, st) in testkit::expert_states(ID, &task, seed, 100)
+        .iter()
+        .enumerate()
+    {
         let g = &st["game_state"];
         println!(
-            "{i:3} {:14} pos {:?} yaw {:.0} pitch {:.0} tgt {} gains {} {}",
-            p["action"].as_str().unwrap_or(""),
+            "{i:3} pos {:?} yaw {:.0} pitch {:.0} tgt {} gains {} {}",
             g["player"]["position"]
                 .as_array()
                 .unwrap()
@@ -130,7 +125,6 @@ fn trace_expert() {
             g["inventory"]["item_gains"],
             st["terminal"]
         );
-        i += 1;
     }
 }
 
