@@ -118,6 +118,18 @@ struct BenchArgs {
     /// Full runtime steps measured per game for the overhead median.
     #[arg(long, default_value_t = 60)]
     steps: usize,
+    /// Instead: encode `--steps` frames of each game with every PNG row
+    /// filter and report encoding time and size per filter.
+    #[arg(long)]
+    png_filters: bool,
+    /// Instead: time the environment side of this suite (every planned run
+    /// of a native game, with a stand-in agent that answers at once).
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// With --suite: measure at most this many runs, spread over the plan,
+    /// and scale up to the whole suite.
+    #[arg(long, value_name = "N")]
+    max_runs: Option<usize>,
 }
 
 #[derive(Args)]
@@ -128,6 +140,10 @@ struct ReportArgs {
     /// Where to write the report (default: the first DIR).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Folders of `random` / `noop` runs (e.g. the output of the `baselines`
+    /// suite) used only for the chance floors; such runs among DIR count too.
+    #[arg(long, value_name = "DIR")]
+    baselines: Vec<PathBuf>,
 }
 
 /// `gameworld report`: exit 2 when no run is found, 1 when writing fails.
@@ -144,7 +160,16 @@ fn report(args: ReportArgs) -> CmdResult {
         )));
     }
     let out = args.out.unwrap_or_else(|| args.dirs[0].clone());
-    let s = gw_runtime::report::write_report(&args.dirs, &out).map_err(|e| (1, e))?;
+    for b in &args.baselines {
+        if !b.is_dir() {
+            return Err(config(format!(
+                "--baselines {}: not a directory (pass the output folder of `gameworld suite registry/suites/baselines.yaml`)",
+                b.display()
+            )));
+        }
+    }
+    let s = gw_runtime::report::write_report_with_baselines(&args.dirs, &args.baselines, &out)
+        .map_err(|e| (1, e))?;
     println!(
         "report: {} runs ({} ok, {} partial, {} failed), {} model/interface pairs → {}",
         s.counts.runs,
@@ -375,6 +400,62 @@ fn dispatch(cli: Cli) -> CmdResult {
                         gw_games::GAME_IDS.join(", ")
                     )));
                 }
+            }
+            if let Some(suite) = &args.suite {
+                let b =
+                    gw_runtime::bench::bench_suite(&reg, suite, args.max_runs).map_err(config)?;
+                if args.json {
+                    println!("{}", serde_json::to_string_pretty(&b).expect("serializes"));
+                } else {
+                    println!(
+                        "suite {}: {} runs on native games ({} not native), measured {} runs / {} steps in {:.1} s",
+                        b.suite,
+                        b.runs_planned,
+                        b.runs_not_native,
+                        b.runs_measured,
+                        b.steps_measured,
+                        b.env_seconds_measured
+                    );
+                    println!(
+                        "environment: {:.3} ms per step (median run {:.3} ms); whole suite ≈ {:.0} steps ≈ {:.1} s on one core",
+                        b.env_ms_per_step,
+                        b.env_ms_per_step_median_run,
+                        b.suite_steps_estimate,
+                        b.suite_env_seconds_estimate
+                    );
+                    println!(
+                        "paper-scale evaluation ({} steps) ≈ {:.1} s ({:.1} min) of environment time on one core",
+                        b.paper_steps,
+                        b.paper_env_seconds_estimate,
+                        b.paper_env_seconds_estimate / 60.0
+                    );
+                }
+                return Ok(());
+            }
+            if args.png_filters {
+                let mut all = Vec::new();
+                for g in &games {
+                    let rows = gw_runtime::bench::bench_png_filters(&reg, g, args.steps.max(5))
+                        .map_err(|e| (1, e))?;
+                    if !args.json {
+                        for r in &rows {
+                            println!(
+                                "{:<28} {:<10} encode median {:>6.2} ms  {:>9.0} bytes/frame",
+                                r.game_id, r.filter, r.encode_ms_median, r.bytes_mean
+                            );
+                        }
+                    }
+                    all.extend(rows);
+                }
+                if args.json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&all).expect("rows serialize")
+                    );
+                }
+                return Ok(());
+            }
+            for g in &games {
                 let row = gw_runtime::bench::bench_game(
                     &reg,
                     g,

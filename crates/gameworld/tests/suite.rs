@@ -468,4 +468,11 @@ fn registry_suites_expand_to_the_expected_plans() {
         && r.dir.contains(&format!("mem{}-", r.memory_rounds.unwrap()))));
     let dirs: std::collections::BTreeSet<&String> = mem.iter().map(|r| &r.dir).collect();
     assert_eq!(dirs.len(), mem.len(), "run directories must be unique");
+    // The chance floors: random and noop, ten seeds for every task.
+    let base = plan("baselines");
+    assert_eq!(base.len(), 2 * 10 * tasks);
+    assert!(
+        base.iter()
+            .all(|r| r.preset.ends_with("+random") || r.preset.ends_with("+noop"))
+    );
 }

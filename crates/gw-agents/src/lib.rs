@@ -122,6 +122,17 @@ pub trait Agent: Send {
     }
     /// Hear how the step went (valid or not), e.g. for rolling memory.
     fn observe_outcome(&mut self, _valid: bool, _summary: &str) {}
+    /// Hear that the last step failed the episode and the game restarted:
+    /// `terminal_png` is the frame that shows the failure (stored at
+    /// `frame_path` when frames are kept), `note` says what happened. The
+    /// next observation is the restarted game.
+    fn observe_episode_end(
+        &mut self,
+        _terminal_png: &[u8],
+        _frame_path: Option<&str>,
+        _note: &str,
+    ) {
+    }
     /// Call records of a step whose `act` failed (the provider stayed
     /// down), so the runtime can still write them to `model_calls.jsonl`.
     fn take_unreported_calls(&mut self) -> Vec<Value> {

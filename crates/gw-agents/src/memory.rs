@@ -24,6 +24,11 @@ pub struct Round {
     pub action: String,
     /// Filled in once the runtime reports how the action went.
     pub outcome: Option<String>,
+    /// Set when this round's action failed the episode and the game
+    /// restarted: what happened and the frame that shows it. Always shown,
+    /// whatever `memory_include_fields` says (the screenshot only when
+    /// screenshots are included).
+    pub episode_end: Option<(String, Option<Image>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +90,13 @@ impl Memory {
         }
     }
 
+    /// Record that the newest round ended its episode (see [`Round::episode_end`]).
+    pub fn set_episode_end(&mut self, note: String, screenshot: Option<Image>) {
+        if let Some(last) = self.history.back_mut() {
+            last.episode_end = Some((note, screenshot));
+        }
+    }
+
     /// The Action History block, oldest round first; empty without history.
     pub fn render(&self) -> Vec<Part> {
         if self.history.is_empty() {
@@ -121,6 +133,15 @@ impl Memory {
             if !after.is_empty() {
                 parts.push(Part::Text(after.join("\n")));
             }
+            if let Some((note, shot)) = &r.episode_end {
+                parts.push(Part::Text(format!("Result: {note}.")));
+                if self.has("screenshot")
+                    && let Some(img) = shot
+                {
+                    parts.push(Part::Text("The screen when the episode ended:".into()));
+                    parts.push(Part::Image(img.clone()));
+                }
+            }
         }
         parts.push(Part::Text("## Current Step".into()));
         parts
@@ -143,6 +164,7 @@ mod tests {
             reasoning: Some(format!("why {step}")),
             action: format!("move_up #{step}"),
             outcome: None,
+            episode_end: None,
         }
     }
 

@@ -132,6 +132,8 @@ pub struct ModelAgent {
     cua: CuaNormalizer,
     /// Calls of a step that failed, not yet handed to the runtime.
     unreported: Vec<Value>,
+    /// How the previous episode ended, told once in the next step's prompt.
+    recent_outcome: Option<String>,
 }
 
 impl ModelAgent {
@@ -170,6 +172,7 @@ impl ModelAgent {
             ),
             cua: CuaNormalizer::new(viewport, spec.coordinate_space),
             unreported: Vec::new(),
+            recent_outcome: None,
         })
     }
 
@@ -322,9 +325,12 @@ impl Agent for ModelAgent {
             png: Arc::from(obs.frame_png),
             frame_path: obs.frame_path.map(str::to_string),
         };
-        let step_prompt = self
-            .prompt
-            .step_prompt(obs.step, obs.episode, self.memory.len());
+        let step_prompt = self.prompt.step_prompt(
+            obs.step,
+            obs.episode,
+            self.memory.len(),
+            self.recent_outcome.take().as_deref(),
+        );
         let mut user = self.memory.render();
         user.push(Part::Text(step_prompt.clone()));
         user.push(Part::Image(image.clone()));
@@ -417,6 +423,7 @@ impl Agent for ModelAgent {
             reasoning: reasoning.clone(),
             action: action_text,
             outcome: None,
+            episode_end: None,
         });
         let cost_usd = self.cost(&output.usage);
         Ok(Reply {
@@ -438,6 +445,15 @@ impl Agent for ModelAgent {
             format!("not executed: {summary}")
         };
         self.memory.set_outcome(outcome);
+    }
+
+    fn observe_episode_end(&mut self, terminal_png: &[u8], frame_path: Option<&str>, note: &str) {
+        let image = (!terminal_png.is_empty()).then(|| Image {
+            png: Arc::from(terminal_png),
+            frame_path: frame_path.map(str::to_string),
+        });
+        self.memory.set_episode_end(note.to_string(), image);
+        self.recent_outcome = Some(note.to_string());
     }
 
     fn take_unreported_calls(&mut self) -> Vec<Value> {

@@ -220,15 +220,22 @@ impl PromptBuilder {
     }
 
     /// The text that accompanies the current screenshot.
-    pub fn step_prompt(&self, step: u32, episode: u32, history_rounds: usize) -> String {
+    /// `recent_outcome` says how the previous episode ended when the game
+    /// has just restarted after a failure.
+    pub fn step_prompt(
+        &self,
+        step: u32,
+        episode: u32,
+        history_rounds: usize,
+        recent_outcome: Option<&str>,
+    ) -> String {
         self.env
             .get_template("step")
             .and_then(|t| {
-                t.render(
-                    context! { step => step, episode => episode, history_rounds => history_rounds },
-                )
+                t.render(context! { step => step, episode => episode,
+                history_rounds => history_rounds, recent_outcome => recent_outcome })
             })
-            .expect("the step template renders with its three variables")
+            .expect("the step template renders with its four variables")
             .trim()
             .to_string()
     }
@@ -331,9 +338,14 @@ mod tests {
         let m = model(Interface::Generalist, Protocol::Native);
         let b = PromptBuilder::new(&preset(m.clone()), &m).unwrap();
         assert_eq!(
-            b.step_prompt(3, 0, 0),
+            b.step_prompt(3, 0, 0, None),
             "Step 3. The current screen is attached. Choose your next action."
         );
-        assert!(b.step_prompt(3, 1, 2).starts_with("The rounds above"));
+        assert!(b.step_prompt(3, 1, 2, None).starts_with("The rounds above"));
+        let after_fail = b.step_prompt(9, 1, 2, Some("the episode ended in failure (hit a mine)"));
+        assert!(
+            after_fail.contains("Recent outcome: the episode ended in failure (hit a mine)."),
+            "{after_fail}"
+        );
     }
 }

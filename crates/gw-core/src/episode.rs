@@ -50,6 +50,9 @@ pub struct Stepper {
     step: u32,
     episode: u32,
     finished: Option<Decision>,
+    /// A reset-on-fail decided by the last step and not yet carried out, so
+    /// the caller can still render (and show) the terminal state.
+    pending_reset: bool,
 }
 
 /// The init config a task asks for.
@@ -86,6 +89,7 @@ impl Stepper {
             step: 0,
             episode: 0,
             finished: None,
+            pending_reset: false,
         };
         s.readiness_gate()?;
         let initial = s.game.state().to_value();
@@ -177,8 +181,42 @@ impl Stepper {
         }
     }
 
-    /// Execute one proposal as one step: invalid proposals are no-ops.
+    /// Execute one proposal as one step: invalid proposals are no-ops. A
+    /// reset-on-fail happens before this returns; use [`Stepper::step_keep_terminal`]
+    /// to look at the failed game first.
     pub fn step(
+        &mut self,
+        interface: Interface,
+        payload: Option<&Value>,
+    ) -> Result<StepRecord, String> {
+        let rec = self.step_keep_terminal(interface, payload)?;
+        self.complete_reset()?;
+        Ok(rec)
+    }
+
+    /// Whether the last step failed an episode whose reset has not happened
+    /// yet: the game still shows the failure.
+    pub fn reset_pending(&self) -> bool {
+        self.pending_reset
+    }
+
+    /// Carry out a pending reset-on-fail: start the next episode and wait at
+    /// the readiness gate. Returns whether a reset happened.
+    pub fn complete_reset(&mut self) -> Result<bool, String> {
+        if !self.pending_reset {
+            return Ok(false);
+        }
+        self.pending_reset = false;
+        self.episode += 1;
+        self.game.reset(self.episode);
+        self.readiness_gate()?;
+        Ok(true)
+    }
+
+    /// [`Stepper::step`] that leaves a reset-on-fail pending, so the game
+    /// (its state, its frame) still shows the failure until
+    /// [`Stepper::complete_reset`] runs. The next step completes it first.
+    pub fn step_keep_terminal(
         &mut self,
         interface: Interface,
         payload: Option<&Value>,
@@ -186,6 +224,7 @@ impl Stepper {
         if self.finished.is_some() {
             return Err("the run has already ended".into());
         }
+        self.complete_reset()?;
         let (control, action, invalid) = match self.interpret(interface, payload) {
             Ok((c, a)) => (c, Some(a), None),
             Err(e) => (None, None, Some(e)),
@@ -215,11 +254,7 @@ impl Stepper {
         };
         match eval.decision {
             Decision::Continue => {}
-            Decision::Reset => {
-                self.episode += 1;
-                self.game.reset(self.episode);
-                self.readiness_gate()?;
-            }
+            Decision::Reset => self.pending_reset = true,
             Decision::Stop(_) => self.finished = Some(eval.decision),
         }
         Ok(record)

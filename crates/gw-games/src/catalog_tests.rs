@@ -76,3 +76,51 @@ fn every_game_renders_at_its_viewport_without_blank_frames() {
         );
     }
 }
+
+/// Words that would give the evaluator's answer away on screen (a distance
+/// travelled, like Run 3's odometer, is the game's own score and is fine).
+const TELLS: [&str; 7] = [
+    "progress",
+    "distance to",
+    "to exit",
+    "to goal",
+    "to the goal",
+    "%",
+    "solution",
+];
+
+#[test]
+fn no_hud_shows_task_progress_or_distance_to_goal() {
+    use gw_core::registry::Interface;
+    let reg = registry();
+    let mut found = Vec::new();
+    for t in reg.tasks.values().map(|t| &t.value) {
+        let mut s = stepper(&t.game_id, &t.id, 2);
+        let (w, h) = s.viewport();
+        let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+        for step in 0..=24 {
+            if step % 6 == 0 || s.reset_pending() || s.finished().is_some() {
+                let texts = crate::draw::record_texts(|| s.render(&mut pm));
+                assert!(!texts.is_empty(), "{}: nothing recorded", t.game_id);
+                for text in texts {
+                    let lower = text.to_lowercase();
+                    if TELLS.iter().any(|w| lower.contains(w)) {
+                        found.push(format!("{}+{} step {step}: {text:?}", t.game_id, t.id));
+                    }
+                }
+            }
+            if s.finished().is_some() {
+                break;
+            }
+            let p = s.expert_payload();
+            s.step_keep_terminal(Interface::Generalist, Some(&p))
+                .unwrap();
+        }
+    }
+    found.dedup();
+    assert!(
+        found.is_empty(),
+        "HUD text gives the answer away:\n{}",
+        found.join("\n")
+    );
+}

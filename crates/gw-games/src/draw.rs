@@ -257,9 +257,28 @@ pub fn text_width(s: &str, size: f32) -> f32 {
     s.chars().map(|c| glyph(c, size).advance).sum()
 }
 
+thread_local! {
+    /// Texts drawn on this thread while [`record_texts`] runs.
+    static TEXT_LOG: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` and return every string it drew with [`text`], in order: lets
+/// tests audit what a frame says (e.g. that no HUD shows task progress).
+pub fn record_texts(f: impl FnOnce()) -> Vec<String> {
+    TEXT_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
+    f();
+    TEXT_LOG.with(|l| l.borrow_mut().take().unwrap_or_default())
+}
+
 /// Draw `s` with its baseline-aligned box starting at `y` (top of the line)
 /// and `x` interpreted by `align`. `size` is the pixel height of the font.
 pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: Align) {
+    TEXT_LOG.with(|l| {
+        if let Some(log) = l.borrow_mut().as_mut() {
+            log.push(s.to_string());
+        }
+    });
     let w = text_width(s, size);
     let mut pen = match align {
         Align::Left => x,
@@ -303,9 +322,20 @@ pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: 
 /// A standard HUD bar across the top of the frame: title on the left and
 /// `label: value` pairs on the right.
 pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
+    hud_bar(pm, title);
+    hud_items(pm, items);
+}
+
+/// The static half of [`hud`]: the bar and the title (for cached layers).
+pub fn hud_bar(pm: &mut Pixmap, title: &str) {
     let w = pm.width() as f32;
     rect(pm, 0.0, 0.0, w, 56.0, rgb(24, 26, 33));
     text(pm, title, 20.0, 12.0, 28.0, rgb(240, 240, 240), Align::Left);
+}
+
+/// The changing half of [`hud`]: the `label: value` pairs, right-aligned.
+pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
+    let w = pm.width() as f32;
     let mut x = w - 20.0;
     for (label, value) in items.iter().rev() {
         let s = format!("{label}: {value}");
@@ -335,6 +365,30 @@ pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u3
     }
 }
 
+/// Copy a whole pre-rendered `layer` of the same size as `pm` over it;
+/// returns false (and copies nothing) when the sizes differ.
+pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
+    if (pm.width(), pm.height()) != (layer.width(), layer.height()) {
+        return false;
+    }
+    pm.data_mut().copy_from_slice(layer.data());
+    true
+}
+
+/// Start a frame from the static layer `paint` draws: drawn once into `cell`
+/// (frame-sized) and copied after that; drawn directly when `pm` has
+/// another size.
+pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
+    let layer = cell.get_or_init(|| {
+        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
+        paint(&mut l);
+        l
+    });
+    if !copy_frame(pm, layer) {
+        paint(pm);
+    }
+}
+
 /// The end-of-game banner: `win` when the run ended in success, "GAME OVER"
 /// otherwise, with `sub` under it; nothing while the game is running.
 pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub: &str) {
@@ -348,38 +402,32 @@ pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub:
     }
 }
 
-/// A centred banner (e.g. "GAME OVER") over a translucent box.
+/// An end-of-episode banner (e.g. "GAME OVER"): one line in a dark strip
+/// over the top bar of the frame, so the board, the pieces and the side text
+/// that decided the outcome stay in view.
 pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
-    let (w, h) = (pm.width() as f32, pm.height() as f32);
-    rounded_rect(
-        pm,
-        w / 2.0 - 300.0,
-        h / 2.0 - 70.0,
-        600.0,
-        140.0,
-        18.0,
-        rgba(0, 0, 0, 200),
-    );
+    let w = pm.width() as f32;
+    rect(pm, 0.0, 0.0, w, 56.0, rgba(12, 12, 16, 245));
+    rect(pm, 0.0, 53.0, w, 3.0, rgb(250, 214, 90));
+    let line = if sub.is_empty() {
+        msg.to_string()
+    } else {
+        format!("{msg}  -  {sub}")
+    };
+    let size = if text_width(&line, 30.0) > w - 40.0 {
+        22.0
+    } else {
+        30.0
+    };
     text(
         pm,
-        msg,
+        &line,
         w / 2.0,
-        h / 2.0 - 55.0,
-        52.0,
-        rgb(255, 255, 255),
+        10.0,
+        size,
+        rgb(255, 236, 140),
         Align::Center,
     );
-    if !sub.is_empty() {
-        text(
-            pm,
-            sub,
-            w / 2.0,
-            h / 2.0 + 12.0,
-            26.0,
-            rgb(220, 220, 220),
-            Align::Center,
-        );
-    }
 }
 
 #[cfg(test)]

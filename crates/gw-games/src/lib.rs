@@ -14,9 +14,12 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod platform;
+pub mod raycast;
 pub mod render3d;
 pub mod runner;
 pub mod testkit;
+pub mod tilemap;
 
 pub mod g01_2048;
 pub mod g03_astray;
@@ -25,12 +28,16 @@ pub mod g05_breakout;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
 pub mod g09_cubefield;
+pub mod g10_doodle_jump;
 pub mod g11_edge_surf;
 pub mod g13_flappy_bird;
+pub mod g14_geodash;
 pub mod g15_google_snake;
 pub mod g16_hextris;
+pub mod g17_mario_game;
 pub mod g18_minecraft_clone;
 pub mod g19_minesweeper;
+pub mod g20_monkey_mart;
 pub mod g21_ns_shaft;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
@@ -38,11 +45,22 @@ pub mod g26_run_3;
 pub mod g27_stack;
 pub mod g28_temple_run_2;
 pub mod g29_tetris;
+pub mod g31_wolf3d;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
 pub mod g34_worlds_hardest_game_2;
 
 use gw_core::Game;
+
+/// `v` rounded to one decimal, for tidy state snapshots.
+pub(crate) fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+/// `v` rounded to two decimals, for tidy state snapshots.
+pub(crate) fn round2(v: f64) -> f64 {
+    (v * 100.0).round() / 100.0
+}
 
 /// Every native game id, in catalog order.
 pub const GAME_IDS: &[&str] = &[
@@ -53,12 +71,16 @@ pub const GAME_IDS: &[&str] = &[
     g07_chrome_dino::ID,
     g08_core_ball::ID,
     g09_cubefield::ID,
+    g10_doodle_jump::ID,
     g11_edge_surf::ID,
     g13_flappy_bird::ID,
+    g14_geodash::ID,
     g15_google_snake::ID,
     g16_hextris::ID,
+    g17_mario_game::ID,
     g18_minecraft_clone::ID,
     g19_minesweeper::ID,
+    g20_monkey_mart::ID,
     g21_ns_shaft::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
@@ -66,6 +88,7 @@ pub const GAME_IDS: &[&str] = &[
     g27_stack::ID,
     g28_temple_run_2::ID,
     g29_tetris::ID,
+    g31_wolf3d::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
     g34_worlds_hardest_game_2::ID,
@@ -81,12 +104,16 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
+        g10_doodle_jump::ID => Box::new(g10_doodle_jump::DoodleJump::new()),
         g11_edge_surf::ID => Box::new(g11_edge_surf::EdgeSurf::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
+        g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),
         g16_hextris::ID => Box::new(g16_hextris::Hextris::new()),
+        g17_mario_game::ID => Box::new(g17_mario_game::MarioGame::new()),
         g18_minecraft_clone::ID => Box::new(g18_minecraft_clone::MinecraftClone::new()),
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
+        g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
@@ -94,6 +121,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
+        g31_wolf3d::ID => Box::new(g31_wolf3d::Wolf3d::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
         g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),

@@ -136,6 +136,34 @@ pub fn frame_hash_after(game_id: &str, seed: u64, expert_steps: u32) -> String {
     frame_hash(&pixmap_rgb(&pm))
 }
 
+/// SHA-256 over the hashes of every frame of a `steps`-step play of `task`
+/// at `seed` driven by `policy` (frame 0 included): pins rendering across
+/// many states, e.g. while a game's drawing is reorganised for speed.
+pub fn frames_digest(
+    game_id: &str,
+    task_id: &str,
+    seed: u64,
+    steps: u32,
+    mut policy: impl FnMut(&Stepper) -> Option<Value>,
+) -> String {
+    let mut s = stepper(game_id, task_id, seed);
+    let (w, h) = s.viewport();
+    let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+    let mut all = String::new();
+    for step in 0..=steps {
+        if step > 0 {
+            if s.finished().is_some() {
+                break;
+            }
+            let p = policy(&s);
+            s.step(Interface::Generalist, p.as_ref()).unwrap();
+        }
+        s.render(&mut pm);
+        all.push_str(&frame_hash(&pixmap_rgb(&pm)));
+    }
+    frame_hash(all.as_bytes())
+}
+
 /// The sequence of states the expert produces (for determinism checks).
 pub fn expert_states(game_id: &str, task_id: &str, seed: u64, steps: u32) -> Vec<Value> {
     let mut s = stepper(game_id, task_id, seed);
@@ -155,7 +183,7 @@ pub fn save_frame(stepper: &Stepper, path: &std::path::Path) {
     let (w, h) = stepper.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     stepper.render(&mut pm);
-    let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
+    let png = gw_core::frame::encode_pixmap_png(&pm);
     std::fs::write(path, png).unwrap();
 }
 
@@ -279,6 +307,6 @@ pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
     let (w, h) = game.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     game.render(&mut pm);
-    let png = gw_core::frame::encode_png(&pixmap_rgb(&pm), w, h);
+    let png = gw_core::frame::encode_pixmap_png(&pm);
     std::fs::write(path, png).unwrap();
 }

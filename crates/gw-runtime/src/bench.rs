@@ -9,7 +9,7 @@
 
 use gw_agents::Observation;
 use gw_core::action::TimedEvent;
-use gw_core::frame::{encode_png, pixmap_rgb};
+use gw_core::frame::{FRAME_FILTER, RowFilter, encode_pixels, encode_pixmap_png};
 use gw_core::registry::{Interface, Registry};
 use gw_core::{Game, Stepper};
 use serde::Serialize;
@@ -112,8 +112,7 @@ pub fn bench_openworld(sim_budget: Duration, overhead_steps: usize) -> BenchRow 
         let t1 = Instant::now();
         gw_world::render::render_rgba(&world, w, h, &mut pix, false);
         let t2 = Instant::now();
-        let rgb: Vec<u8> = pix.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
-        let bytes = encode_png(&rgb, w as u32, h as u32);
+        let bytes = encode_pixels(&pix, 4, w as u32, h as u32, FRAME_FILTER);
         let t3 = Instant::now();
         std::hint::black_box(bytes);
         step_t.push(ms(t1 - t0));
@@ -235,7 +234,7 @@ pub fn bench_game(
         let t1 = Instant::now();
         stepper.render(&mut pixmap);
         let t2 = Instant::now();
-        let bytes = encode_png(&pixmap_rgb(&pixmap), w, h);
+        let bytes = encode_pixmap_png(&pixmap);
         let t3 = Instant::now();
         std::hint::black_box(bytes);
         step_t.push(ms(t1 - t0));
@@ -254,5 +253,204 @@ pub fn bench_game(
         render_steps_per_s_64x64: None,
         render_steps_per_s_640x360: None,
         reset_ms_median: None,
+    })
+}
+
+/// One PNG setting measured on one game's frames (`bench --png-filters`).
+#[derive(Clone, Debug, Serialize)]
+pub struct PngFilterRow {
+    pub game_id: String,
+    pub filter: String,
+    pub encode_ms_median: f64,
+    pub bytes_mean: f64,
+    pub frames: usize,
+}
+
+/// Encode `frames` frames of a game (random agent, full runtime steps) with
+/// every [`RowFilter`], so the frame filter is chosen by measurement. All of
+/// them decode to the same pixels (checked here on every frame).
+pub fn bench_png_filters(
+    registry: &Registry,
+    game_id: &str,
+    frames: usize,
+) -> Result<Vec<PngFilterRow>, String> {
+    let task = registry
+        .tasks_of(game_id)
+        .next()
+        .ok_or_else(|| format!("game {game_id} has no tasks"))?
+        .id
+        .clone();
+    let preset = registry.resolve_preset(&format!("{game_id}+{task}+random"))?;
+    let game = gw_games::create(game_id)
+        .ok_or_else(|| format!("game {game_id} has no native implementation"))?;
+    let mut agent = gw_agents::builtin::create("random", &preset, 1).expect("random agent exists");
+    let mut stepper = Stepper::new(game, &preset, 1)?;
+    let (w, h) = stepper.viewport();
+    let null = Value::Null;
+    let no_expert = || Value::Null;
+    let obs = Observation {
+        step: 0,
+        episode: 0,
+        frame_png: &[],
+        frame_path: None,
+        viewport: (0, 0),
+        state: &null,
+        expert: &no_expert,
+    };
+    let mut shots = Vec::new();
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or("bad viewport")?;
+    for i in 0..frames {
+        if stepper.finished().is_some() {
+            let game = gw_games::create(game_id).expect("checked above");
+            stepper = Stepper::new(game, &preset, 2 + i as u64)?;
+        }
+        let reply = agent.act(&obs).map_err(|e| e.to_string())?;
+        stepper.step(Interface::Generalist, reply.payload.as_ref())?;
+        stepper.render(&mut pixmap);
+        shots.push(pixmap.clone());
+    }
+    let mut rows = Vec::new();
+    for filter in RowFilter::ALL {
+        let (mut times, mut bytes) = (Vec::new(), 0usize);
+        for shot in &shots {
+            let t0 = Instant::now();
+            let png = encode_pixels(shot.data(), 4, w, h, filter);
+            times.push(ms(t0.elapsed()));
+            bytes += png.len();
+        }
+        rows.push(PngFilterRow {
+            game_id: game_id.to_string(),
+            filter: filter.as_str().to_string(),
+            encode_ms_median: median(times),
+            bytes_mean: bytes as f64 / shots.len().max(1) as f64,
+            frames: shots.len(),
+        });
+    }
+    Ok(rows)
+}
+
+/// The environment side of a whole suite (`bench --suite`): each planned run
+/// of a native game goes through the real run loop with a stand-in agent
+/// that answers at once.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuiteBench {
+    pub suite: String,
+    /// Runs in the plan whose game is native (the landed games).
+    pub runs_planned: usize,
+    /// Runs in the plan left out because their game has no native build.
+    pub runs_not_native: usize,
+    pub runs_measured: usize,
+    pub steps_measured: u64,
+    pub env_seconds_measured: f64,
+    /// Total environment time over total steps of the measured runs.
+    pub env_ms_per_step: f64,
+    /// Median over the measured runs of their environment ms per step.
+    pub env_ms_per_step_median_run: f64,
+    /// Steps of the whole plan (measured steps per run × planned runs).
+    pub suite_steps_estimate: f64,
+    pub suite_env_seconds_estimate: f64,
+    /// The paper's evaluation: 170 tasks × 18 model–interface pairs × 100
+    /// steps, at this suite's environment cost per step.
+    pub paper_steps: u64,
+    pub paper_env_seconds_estimate: f64,
+}
+
+/// The paper's evaluation size: 170 tasks × 18 pairs × 100 steps.
+pub const PAPER_STEPS: u64 = 170 * 18 * 100;
+
+/// A stand-in for the suite's agent: the seeded random agent's legal
+/// semantic actions, answered at once, but asking for the PNG like a model
+/// agent does (so frames are encoded in the run loop, as in a real suite).
+struct StandIn {
+    inner: Box<dyn gw_agents::Agent>,
+    id: String,
+}
+
+impl gw_agents::Agent for StandIn {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn interface(&self) -> Interface {
+        self.inner.interface()
+    }
+    fn act(&mut self, obs: &Observation) -> Result<gw_agents::Reply, gw_agents::AgentError> {
+        self.inner.act(obs)
+    }
+    fn needs_frames(&self) -> bool {
+        true
+    }
+}
+
+/// Run the environment side of `suite` (every planned run of a native game,
+/// or `max_runs` of them spread evenly over the plan) and time it.
+pub fn bench_suite(
+    registry: &Registry,
+    suite: &std::path::Path,
+    max_runs: Option<usize>,
+) -> Result<SuiteBench, String> {
+    let spec = crate::suite::load_suite(suite)?;
+    let plan = crate::suite::expand(&spec, registry)?;
+    let total = plan.len();
+    let plan: Vec<_> = plan
+        .into_iter()
+        .filter(|r| {
+            let game = r.preset.split('+').next().unwrap_or("");
+            gw_games::create(game).is_some()
+        })
+        .collect();
+    let not_native = total - plan.len();
+    if plan.is_empty() {
+        return Err(format!(
+            "{}: no run of the suite is on a native game",
+            suite.display()
+        ));
+    }
+    let take = max_runs.unwrap_or(plan.len()).clamp(1, plan.len());
+    let picked: Vec<_> = (0..take).map(|i| &plan[i * plan.len() / take]).collect();
+    let scratch = std::env::temp_dir().join(format!("gameworld-bench-{}", std::process::id()));
+    let stand_in = |preset: &gw_core::Preset, seed: u64| {
+        let inner = gw_agents::builtin::create("random", preset, seed)
+            .ok_or_else(|| crate::RunError::Config("no random agent".into()))?;
+        Ok(Box::new(StandIn {
+            inner,
+            id: preset.agent.id().to_string(),
+        }) as Box<dyn gw_agents::Agent>)
+    };
+    let (mut steps, mut secs, mut per_run) = (0u64, 0f64, Vec::new());
+    for (i, run) in picked.iter().enumerate() {
+        let out = scratch.join(format!("run-{i}"));
+        let opts = crate::RunOptions {
+            realtime: false,
+            max_steps: spec.max_steps,
+            frames: spec.frames,
+            memory_rounds: run.memory_rounds,
+            repeat: run.repeat,
+            ..crate::RunOptions::new(run.preset.clone(), run.seed, out.clone())
+        };
+        let t0 = Instant::now();
+        let result = crate::run::run_preset_with_agent(registry, &opts, &stand_in, &mut |_, _| {})
+            .map_err(|e| format!("{}: {e}", run.preset))?;
+        let dt = t0.elapsed().as_secs_f64();
+        let _ = std::fs::remove_dir_all(&out);
+        steps += result.steps as u64;
+        secs += dt;
+        per_run.push(dt * 1000.0 / result.steps.max(1) as f64);
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let ms_per_step = secs * 1000.0 / steps.max(1) as f64;
+    let suite_steps = steps as f64 / picked.len() as f64 * plan.len() as f64;
+    Ok(SuiteBench {
+        suite: spec.name,
+        runs_planned: plan.len(),
+        runs_not_native: not_native,
+        runs_measured: picked.len(),
+        steps_measured: steps,
+        env_seconds_measured: secs,
+        env_ms_per_step: ms_per_step,
+        env_ms_per_step_median_run: median(per_run),
+        suite_steps_estimate: suite_steps,
+        suite_env_seconds_estimate: suite_steps * ms_per_step / 1000.0,
+        paper_steps: PAPER_STEPS,
+        paper_env_seconds_estimate: PAPER_STEPS as f64 * ms_per_step / 1000.0,
     })
 }

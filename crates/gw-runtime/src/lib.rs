@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod bench;
+pub mod frames;
 pub mod report;
 pub mod run;
 pub mod suite;

@@ -3,10 +3,14 @@
 //! Layout (SPEC "Run directory"): `result.json`, `trajectory.jsonl`,
 //! `frames/step_NNNNNN.png` (frame N shows the state after step N; frame 0 is
 //! the first observation), `model_calls.jsonl` for model-backed agents.
+//! When step N fails an episode and the task resets on failure, frame N shows
+//! the failure (trajectory row N's state) and `frames/step_NNNNNN_reset.png`
+//! the restarted game, which is what the agent sees for step N + 1.
 
 use crate::agents::make_agent;
+use crate::frames::FrameSink;
 use gw_agents::Observation;
-use gw_core::frame::{encode_png, pixmap_rgb, write_atomic};
+use gw_core::frame::{encode_pixmap_png, write_atomic};
 use gw_core::registry::Registry;
 use gw_core::{Decision, StepRecord, Stepper, StopReason};
 use serde::{Deserialize, Serialize};
@@ -128,15 +132,54 @@ fn io_err(path: &Path, e: std::io::Error) -> RunError {
     RunError::Runtime(format!("cannot write {}: {e}", path.display()))
 }
 
-/// Render the current frame to PNG bytes.
-fn frame_png(stepper: &Stepper, pixmap: &mut tiny_skia::Pixmap) -> Vec<u8> {
-    stepper.render(pixmap);
-    let (w, h) = stepper.viewport();
-    encode_png(&pixmap_rgb(pixmap), w, h)
+/// The observation after `step` steps: the PNG the agent sees (empty when
+/// it looks at none) and, with frames on, `frames/step_NNNNNN.png`. A frame
+/// the agent does not need is encoded and written on the sink's writer.
+fn observe_frame(
+    stepper: &Stepper,
+    sink: &mut Option<FrameSink>,
+    pixmap: &mut Option<tiny_skia::Pixmap>,
+    frame_rel: &str,
+) -> Result<Vec<u8>, RunError> {
+    let file = frame_rel.strip_prefix("frames/").unwrap_or(frame_rel);
+    match (pixmap, sink) {
+        (None, Some(sink)) => {
+            stepper.render(sink.canvas());
+            sink.submit_canvas_as(file).map_err(RunError::Runtime)?;
+            Ok(Vec::new())
+        }
+        (None, None) => Ok(Vec::new()),
+        (Some(pixmap), sink) => {
+            stepper.render(pixmap);
+            let png = encode_pixmap_png(pixmap);
+            if let Some(sink) = sink {
+                sink.submit_png_as(file, &png).map_err(RunError::Runtime)?;
+            }
+            Ok(png)
+        }
+    }
 }
 
 fn frame_name(step: u32) -> String {
     format!("frames/step_{step:06}.png")
+}
+
+/// The first frame of the episode that a reset-on-fail started after step
+/// `step` (frame `step` itself shows the failure).
+fn reset_frame_name(step: u32) -> String {
+    format!("frames/step_{step:06}_reset.png")
+}
+
+/// What the agent is told when an episode failed and the game restarted.
+fn episode_end_note(state: &Value, next_episode: u32) -> String {
+    let reason = state["terminal"]["reason"]
+        .as_str()
+        .filter(|r| !r.trim().is_empty())
+        .unwrap_or("the game reported a failure");
+    format!(
+        "the episode ended in failure ({reason}); the game restarted as episode {}",
+        next_episode + 1
+    )
 }
 
 /// One `trajectory.jsonl` line.
@@ -180,6 +223,24 @@ pub fn run_preset_observed(
     opts: &RunOptions,
     on_step: &mut dyn FnMut(u32, f64),
 ) -> Result<RunResult, RunError> {
+    let make =
+        |preset: &gw_core::Preset, seed: u64| make_agent(preset, seed, opts.replay.as_deref());
+    run_preset_with_agent(registry, opts, &make, on_step)
+}
+
+/// Builds the agent for a resolved preset and seed.
+pub type AgentFactory<'a> =
+    dyn Fn(&gw_core::Preset, u64) -> Result<Box<dyn gw_agents::Agent>, RunError> + 'a;
+
+/// [`run_preset_observed`] with the agent built by `agent_for` instead of the
+/// one the preset names (`gameworld bench --suite` plays a suite's
+/// environment side with a stand-in that answers at once).
+pub fn run_preset_with_agent(
+    registry: &Registry,
+    opts: &RunOptions,
+    agent_for: &AgentFactory<'_>,
+    on_step: &mut dyn FnMut(u32, f64),
+) -> Result<RunResult, RunError> {
     let started = Instant::now();
     let mut preset = registry
         .resolve_preset(&opts.preset)
@@ -210,7 +271,7 @@ pub fn run_preset_observed(
     if let Some(dir) = &opts.replay {
         check_replay_source(dir, &preset.preset, opts.seed)?;
     }
-    let mut agent = make_agent(&preset, opts.seed, opts.replay.as_deref())?;
+    let mut agent = agent_for(&preset, opts.seed)?;
     let interface = agent.interface();
     let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
 
@@ -223,9 +284,7 @@ pub fn run_preset_observed(
     if frames_dir.is_dir() {
         std::fs::remove_dir_all(&frames_dir).map_err(|e| io_err(&frames_dir, e))?;
     }
-    if opts.frames {
-        std::fs::create_dir_all(&frames_dir).map_err(|e| io_err(&opts.out, e))?;
-    }
+    // FrameSink (below) creates frames/ when frames are on.
     if opts.out.join("model_calls.jsonl").is_file() {
         // Calls of an earlier run must not pass for this run's.
         let stale = opts.out.join("model_calls.jsonl");
@@ -237,9 +296,22 @@ pub fn run_preset_observed(
     let mut calls_out: Option<BufWriter<File>> = None;
 
     let (w, h) = stepper.viewport();
-    let mut pixmap = tiny_skia::Pixmap::new(w, h)
-        .ok_or_else(|| RunError::Runtime("viewport too large".into()))?;
-    let needs_png = opts.frames || agent.needs_frames();
+    let agent_needs_png = agent.needs_frames();
+    // The agent's own frame buffer (frames it does not see are drawn on the
+    // sink's canvas).
+    let mut pixmap = if agent_needs_png {
+        Some(
+            tiny_skia::Pixmap::new(w, h)
+                .ok_or_else(|| RunError::Runtime("viewport too large".into()))?,
+        )
+    } else {
+        None
+    };
+    let mut sink = if opts.frames {
+        Some(FrameSink::new(&opts.out, w, h, !agent_needs_png).map_err(RunError::Runtime)?)
+    } else {
+        None
+    };
 
     let mut result = RunResult {
         preset: preset.preset.clone(),
@@ -277,18 +349,10 @@ pub fn run_preset_observed(
         error: None,
     };
 
-    let mut png = if needs_png {
-        frame_png(&stepper, &mut pixmap)
-    } else {
-        Vec::new()
-    };
-    if opts.frames {
-        let p = opts.out.join(frame_name(0));
-        std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
-    }
+    let mut frame_rel = frame_name(0);
+    let mut png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
     let stop: StopReason = loop {
         let step = stepper.step_index() + 1;
-        let frame_rel = frame_name(step - 1);
         let state = stepper.state_value();
         let expert = || stepper.expert_payload();
         let obs = Observation {
@@ -335,8 +399,10 @@ pub fn run_preset_observed(
         result.cost_usd = saturating_cost(result.cost_usd, reply.cost_usd);
         result.latency_ms = result.latency_ms.saturating_add(latency_ms);
 
+        // The reset of a failed episode waits until its frame is drawn, so
+        // frame N shows the state of trajectory row N (the mine, the crash).
         let rec = stepper
-            .step(interface, reply.payload.as_ref())
+            .step_keep_terminal(interface, reply.payload.as_ref())
             .map_err(RunError::Runtime)?;
         result.proposed_actions += 1;
         match rec.invalid_kind() {
@@ -361,12 +427,14 @@ pub fn run_preset_observed(
         let line = trajectory_line(&rec, &reply, latency_ms);
         append_lines(&mut traj, &traj_path, std::slice::from_ref(&line))?;
 
-        if needs_png {
-            png = frame_png(&stepper, &mut pixmap);
-        }
-        if opts.frames {
-            let p = opts.out.join(frame_name(rec.step));
-            std::fs::write(&p, &png).map_err(|e| io_err(&p, e))?;
+        frame_rel = frame_name(rec.step);
+        png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
+        if stepper.reset_pending() {
+            let note = episode_end_note(&rec.state, rec.episode + 1);
+            agent.observe_episode_end(&png, opts.frames.then_some(frame_rel.as_str()), &note);
+            stepper.complete_reset().map_err(RunError::Runtime)?;
+            frame_rel = reset_frame_name(rec.step);
+            png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
         }
         on_step(rec.step, rec.eval.best_progress);
         if let Decision::Stop(reason) = rec.eval.decision {
@@ -381,6 +449,10 @@ pub fn run_preset_observed(
     result.best_score = eval.best_score();
     result.stop_reason = stop.as_str().to_string();
     result.game_time_ms = stepper.state_value()["gameTimeMs"].as_u64().unwrap_or(0);
+    // Every frame is on disk before the result that refers to them.
+    if let Some(sink) = sink.take() {
+        sink.finish().map_err(RunError::Runtime)?;
+    }
     result.wall_ms = started.elapsed().as_millis() as u64;
     let value = serde_json::to_value(&result).map_err(|e| RunError::Runtime(e.to_string()))?;
     let bytes = serde_json::to_vec_pretty(&gw_agents::secrets::value(&value))

@@ -552,36 +552,6 @@ impl Astray {
         );
         draw::text(
             pm,
-            &format!("Distance to exit: {}", self.distance_to_goal()),
-            x + 24.0,
-            205.0,
-            24.0,
-            soft,
-            Align::Left,
-        );
-        let pct = (self.completion_progress() * 100.0).round() as u32;
-        draw::text(
-            pm,
-            &format!("Progress: {pct}%"),
-            x + 24.0,
-            245.0,
-            24.0,
-            soft,
-            Align::Left,
-        );
-        // Progress bar.
-        draw::rounded_rect(pm, x + 24.0, 285.0, 322.0, 16.0, 8.0, rgb(80, 86, 100));
-        draw::rounded_rect(
-            pm,
-            x + 24.0,
-            285.0,
-            322.0 * self.completion_progress() as f32,
-            16.0,
-            8.0,
-            rgb(60, 190, 90),
-        );
-        draw::text(
-            pm,
             "Roll the ball to the",
             x + 24.0,
             330.0,
@@ -746,16 +716,8 @@ impl Game for Astray {
                 draw::copy_layer(pm, layer, 0, layer.width(), 0, 0);
             }
         }
-        let pct = (self.completion_progress() * 100.0).round() as u32;
-        draw::hud(
-            pm,
-            "Astray",
-            &[
-                ("Level", self.level.to_string()),
-                ("To exit", self.distance_to_goal().to_string()),
-                ("Progress", format!("{pct}%")),
-            ],
-        );
+        // No distance or progress readout: the maze itself is the puzzle.
+        draw::hud(pm, "Astray", &[("Level", self.level.to_string())]);
         self.draw_ball(pm);
         self.draw_panel(pm);
         if self.terminal.is_terminal {

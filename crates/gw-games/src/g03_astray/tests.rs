@@ -202,7 +202,7 @@ fn tick_is_cheap() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 8),
-        "430f3ac7c67c411d0a805fbf0e0e42b8a913b78672bdd6882507eeb0d5d01a4e"
+        "a06767c01d8f2107f7102d44453ae4a3b1265fc6505121790ab3549b4f59e26c"
     );
 }
 

@@ -14,7 +14,7 @@ mod expert;
 #[cfg(test)]
 mod tests;
 
-use crate::draw::{self, Align, rgb};
+use crate::draw::{self, Align, rgb, rgba};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -66,25 +66,25 @@ const LEVELS: [(&[&str], f64); 5] = [
         &[
             "........", "........", "........", "........", "########", "########",
         ],
-        900.0,
+        840.0,
     ),
     (
         &[
             "........", "........", "........", "..####..", "########", "########",
         ],
-        925.0,
+        860.0,
     ),
     (
         &[
             "........", "........", "##.##.##", "........", "########", "########",
         ],
-        950.0,
+        900.0,
     ),
     (
         &[
             "........", "........", "#.#.#.#.", ".#.#.#.#", "########", "########",
         ],
-        1000.0,
+        940.0,
     ),
     (
         &["........", "...##...", ".######.", "########", "########"],
@@ -303,8 +303,14 @@ pub struct Breakout {
     score: u32,
     balls_lost: u32,
     paddle_hits: u32,
+    /// Ball centres of the last [`TRAIL_TICKS`] ticks, newest last: drawn as
+    /// a fading trail so a single frame shows where the ball is heading.
+    trail: std::collections::VecDeque<(f64, f64)>,
     terminal: Terminal,
 }
+
+/// Ticks of ball history kept for the motion trail (150 ms).
+const TRAIL_TICKS: usize = 15;
 
 impl Default for Breakout {
     fn default() -> Self {
@@ -331,6 +337,7 @@ impl Breakout {
             score: 0,
             balls_lost: 0,
             paddle_hits: 0,
+            trail: std::collections::VecDeque::new(),
             terminal: Terminal::running(),
         }
     }
@@ -373,6 +380,7 @@ impl Breakout {
         self.paddle_x = Self::clamp_paddle(self.paddle_x + dir as f64 * PADDLE_SPEED * DT);
         if let Some(left) = self.serve_in {
             self.rest_ball();
+            self.trail.clear();
             if left > TICK_MS {
                 self.serve_in = Some(left - TICK_MS);
             } else {
@@ -384,6 +392,10 @@ impl Breakout {
             return;
         }
         let ev = self.field.tick(Some(self.paddle_x));
+        if self.trail.len() == TRAIL_TICKS {
+            self.trail.pop_front();
+        }
+        self.trail.push_back((self.field.ball.x, self.field.ball.y));
         for &i in &ev.broken {
             self.score += self.field.bricks[i].points();
         }
@@ -549,6 +561,17 @@ impl Game for Breakout {
             6.0,
             rgb(90, 190, 250),
         );
+        // Motion trail: every third recent position, older ones smaller and
+        // fainter (none while the ball rests on the paddle).
+        if self.serve_in.is_none() {
+            let n = self.trail.len();
+            for (k, &(x, y)) in self.trail.iter().enumerate().rev().step_by(3).skip(1) {
+                let age = (n - 1 - k) as f32 / TRAIL_TICKS as f32;
+                let r = BALL_R as f32 * (1.0 - 0.55 * age);
+                let a = (170.0 * (1.0 - age)) as u8;
+                draw::circle(pm, x as f32, y as f32, r, rgba(250, 200, 90, a));
+            }
+        }
         let b = self.field.ball;
         draw::circle(
             pm,

@@ -290,7 +290,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 12),
-        "4847660816b04bef17f908e6425fabce8fec28b649021f11f3775a690e899722"
+        "faeca6339bd72ff23c53ac6a054bde7aa882882f9b0add5c33a22d89ddc9f3e6"
     );
 }
 
@@ -320,4 +320,34 @@ fn save_sample_frame() {
         s.render(&mut pm);
     }
     println!("render: {:?} per frame", t0.elapsed() / 100);
+}
+
+#[test]
+fn ball_leaves_a_trail_and_levels_speed_up_in_order() {
+    let mut g = Breakout::new();
+    g.init(&GameConfig {
+        seed: 1,
+        level: Some(1),
+        ..Default::default()
+    });
+    g.reset(0);
+    g.advance(2500);
+    assert!(g.serve_in.is_none(), "the ball is in play");
+    assert_eq!(g.trail.len(), TRAIL_TICKS);
+    let render = |g: &Breakout| {
+        let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+        g.render(&mut pm);
+        gw_core::frame::pixmap_rgb(&pm)
+    };
+    let with = render(&g);
+    g.trail.clear();
+    let without = render(&g);
+    let changed = with
+        .chunks_exact(3)
+        .zip(without.chunks_exact(3))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(changed > 100, "the trail is drawn ({changed} px)");
+    let speeds: Vec<f64> = LEVELS.iter().map(|l| l.1).collect();
+    assert!(speeds.windows(2).all(|w| w[0] < w[1]), "{speeds:?}");
 }

@@ -25,7 +25,8 @@ use tiny_skia::Pixmap;
 pub const ID: &str = "16_hextris";
 
 pub const SIDES: usize = 6;
-pub const COLORS: usize = 4;
+/// Colours in the palette; a level uses the first [`colors_for_level`].
+pub const COLORS: usize = 6;
 /// A stack this tall touches the outer limit: game over.
 pub const MAX_ROWS: usize = 7;
 /// Apothem of the central hexagon, in pixels.
@@ -42,13 +43,25 @@ const TICK_MS: u64 = 10;
 const CX: f32 = 640.0;
 const CY: f32 = 392.0;
 
-const COLOR_NAMES: [&str; COLORS] = ["red", "yellow", "blue", "green"];
+const COLOR_NAMES: [&str; COLORS] = ["red", "yellow", "blue", "green", "purple", "white"];
 const PALETTE: [Rgb; COLORS] = [
     rgb(231, 76, 60),
     rgb(241, 196, 15),
     rgb(52, 152, 219),
     rgb(46, 204, 113),
+    rgb(155, 89, 182),
+    rgb(236, 240, 241),
 ];
+
+/// Block colours in play at `level`: more colours make matches rarer, so
+/// difficulty rises with the level together with speed and spawn rate.
+pub fn colors_for_level(level: u32) -> u32 {
+    match level {
+        0..=2 => 4,
+        3..=4 => 5,
+        _ => 6,
+    }
+}
 
 /// Falling speed (px per second of block time) at `level` before the ramp.
 pub fn base_speed(level: u32) -> f64 {
@@ -63,7 +76,7 @@ pub fn spawn_interval(level: u32) -> f64 {
 /// Points for clearing a group of `n` blocks in chain link `chain` (1-based) at `level`.
 pub fn clear_points(n: usize, chain: u32, level: u32) -> u32 {
     let base = 6 * (n * n) as u32 * chain.max(1);
-    base * (level.max(1) + 1) / 2
+    base * (level.max(1) + 3) / 4
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -260,7 +273,7 @@ impl Hextris {
 
     fn spawn(&mut self) {
         let mut lane = self.rng.index(SIDES);
-        let color = self.rng.below(COLORS as u32) as u8;
+        let color = self.rng.below(colors_for_level(self.level())) as u8;
         // Keep new blocks from overlapping one still near the rim.
         for _ in 0..SIDES {
             if self
@@ -404,7 +417,7 @@ impl Game for Hextris {
         // Start with a few scattered blocks so the board has something to match.
         for _ in 0..4 {
             let side = self.rng.index(SIDES);
-            let color = self.rng.below(COLORS as u32) as u8;
+            let color = self.rng.below(colors_for_level(self.start_level)) as u8;
             if self.stacks[side].len() < 2 {
                 self.stacks[side].push(color);
                 if group_at(&self.stacks, side, self.stacks[side].len() - 1).len() >= 3 {

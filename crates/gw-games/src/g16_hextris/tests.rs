@@ -154,6 +154,36 @@ fn level_comes_from_the_task_and_sets_the_pace() {
     assert_eq!(g.level(), 3);
 }
 
+/// Mean expert steps and mean noop progress on `task` over `seeds`.
+fn effort(task: &str, seeds: std::ops::RangeInclusive<u64>) -> (f64, f64) {
+    let n = seeds.clone().count() as f64;
+    let steps: u32 = seeds
+        .clone()
+        .map(|s| testkit::play_expert(ID, task, s).steps)
+        .sum();
+    let target = testkit::preset(ID, task).task.target;
+    let noop: f64 = testkit::play_random(ID, task, seeds, &["wait"], 1)
+        .iter()
+        .map(|r| (r.best_score / target).min(1.0))
+        .sum();
+    (steps as f64 / n, noop / n)
+}
+
+#[test]
+fn higher_levels_are_harder() {
+    // Speed, spawn rate and colours rise with the level: the expert needs
+    // more steps and a passive player gets less far.
+    let (e1, n1) = effort("16_01", 1..=6);
+    let (e3, n3) = effort("16_03", 1..=6);
+    let (e5, n5) = effort("16_05", 1..=6);
+    assert!(
+        e1 + 5.0 < e3 && e1 + 5.0 < e5,
+        "expert steps {e1} / {e3} / {e5}"
+    );
+    assert!(n1 > n3 && n3 > n5, "noop progress {n1} / {n3} / {n5}");
+    assert!(colors_for_level(5) > colors_for_level(1));
+}
+
 #[test]
 fn expert_solves_every_task() {
     testkit::assert_expert_solves_all(ID, 4);
@@ -194,6 +224,10 @@ fn save_sample_frame() {
 #[test]
 #[ignore = "prints expert and random scores for tuning"]
 fn tuning_report() {
-    testkit::expert_report(ID, 1..=5);
-    testkit::random_report(ID, 1..=5, &CONTROLS, 99);
+    testkit::expert_report(ID, 1..=15);
+    testkit::random_report(ID, 1..=10, &CONTROLS, 99);
+    testkit::random_report(ID, 1..=10, &["wait"], 1);
+    for t in ["16_01", "16_02", "16_03", "16_04", "16_05"] {
+        println!("{t}: (expert steps, noop progress) {:?}", effort(t, 1..=6));
+    }
 }

@@ -25,6 +25,7 @@ use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
 use gw_core::{Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "19_minesweeper";
@@ -435,25 +436,12 @@ fn draw_mine(pm: &mut Pixmap, cx: f32, cy: f32) {
     draw::circle(pm, cx - 4.5, cy - 4.5, 3.5, rgb(240, 240, 240));
 }
 
-fn render(g: &Minesweeper, pm: &mut Pixmap) {
+/// What every frame shares: background, HUD bar, the board's frame, the row
+/// and column labels and the fixed help texts. Nothing drawn later overlaps
+/// it except on top (cells on the board), as in the original one-pass order.
+fn static_layer(pm: &mut Pixmap) {
     draw::clear(pm, rgb(52, 58, 70));
-    let flags = g.flags();
-    let status = match g.terminal.outcome {
-        Some(Outcome::Success) => "cleared",
-        Some(Outcome::Fail) => "mine hit",
-        None if !g.placed => "first click",
-        None => "playing",
-    };
-    draw::hud(
-        pm,
-        "Minesweeper",
-        &[
-            ("Revealed", format!("{}/{}", g.revealed_safe(), SAFE_CELLS)),
-            ("Mines left", (MINES as i64 - flags as i64).to_string()),
-            ("Status", status.to_string()),
-        ],
-    );
-
+    draw::hud_bar(pm, "Minesweeper");
     let size = CELL * N as f32;
     draw::rect(
         pm,
@@ -483,6 +471,49 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
         draw::text(pm, &num, BOARD_X - 22.0, y, 28.0, label, Align::Right);
         draw::text(pm, &num, BOARD_X + size + 22.0, y, 28.0, label, Align::Left);
     }
+    let px = BOARD_X + size + 70.0;
+    let info = rgb(225, 228, 235);
+    let dim = rgb(170, 176, 190);
+    draw::text(
+        pm,
+        "Board 9 x 9, 10 mines",
+        px,
+        130.0,
+        24.0,
+        info,
+        Align::Left,
+    );
+    draw::text(pm, "Left click: reveal", px, 290.0, 22.0, dim, Align::Left);
+    draw::text(pm, "Right click: flag", px, 322.0, 22.0, dim, Align::Left);
+    draw::text(pm, "Cell = letter + row", px, 380.0, 22.0, dim, Align::Left);
+    draw::text(pm, "e.g. a1 top-left,", px, 410.0, 22.0, dim, Align::Left);
+    draw::text(pm, "e5 centre", px, 440.0, 22.0, dim, Align::Left);
+    let lx = 40.0;
+    draw::text(pm, "Numbers count", lx, 130.0, 22.0, dim, Align::Left);
+    draw::text(pm, "mines in the 8", lx, 160.0, 22.0, dim, Align::Left);
+    draw::text(pm, "neighbouring cells", lx, 190.0, 22.0, dim, Align::Left);
+}
+
+fn render(g: &Minesweeper, pm: &mut Pixmap) {
+    // The static layer is drawn once; the rest goes over it in the original
+    // order, so frames stay pixel-identical (see `golden_frames_*`).
+    static LAYER: OnceLock<Pixmap> = OnceLock::new();
+    draw::static_layer(pm, &LAYER, static_layer);
+    let flags = g.flags();
+    let status = match g.terminal.outcome {
+        Some(Outcome::Success) => "cleared",
+        Some(Outcome::Fail) => "mine hit",
+        None if !g.placed => "first click",
+        None => "playing",
+    };
+    draw::hud_items(
+        pm,
+        &[
+            ("Revealed", format!("{}/{}", g.revealed_safe(), SAFE_CELLS)),
+            ("Mines left", (MINES as i64 - flags as i64).to_string()),
+            ("Status", status.to_string()),
+        ],
+    );
 
     let lost = g.exploded.is_some();
     for (r, c) in g.cells() {
@@ -567,18 +598,8 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
     }
 
     // Side panels.
-    let px = BOARD_X + size + 70.0;
+    let px = BOARD_X + CELL * N as f32 + 70.0;
     let info = rgb(225, 228, 235);
-    let dim = rgb(170, 176, 190);
-    draw::text(
-        pm,
-        "Board 9 x 9, 10 mines",
-        px,
-        130.0,
-        24.0,
-        info,
-        Align::Left,
-    );
     draw::text(
         pm,
         &format!("Flags placed: {flags}"),
@@ -597,15 +618,7 @@ fn render(g: &Minesweeper, pm: &mut Pixmap) {
         info,
         Align::Left,
     );
-    draw::text(pm, "Left click: reveal", px, 290.0, 22.0, dim, Align::Left);
-    draw::text(pm, "Right click: flag", px, 322.0, 22.0, dim, Align::Left);
-    draw::text(pm, "Cell = letter + row", px, 380.0, 22.0, dim, Align::Left);
-    draw::text(pm, "e.g. a1 top-left,", px, 410.0, 22.0, dim, Align::Left);
-    draw::text(pm, "e5 centre", px, 440.0, 22.0, dim, Align::Left);
     let lx = 40.0;
-    draw::text(pm, "Numbers count", lx, 130.0, 22.0, dim, Align::Left);
-    draw::text(pm, "mines in the 8", lx, 160.0, 22.0, dim, Align::Left);
-    draw::text(pm, "neighbouring cells", lx, 190.0, 22.0, dim, Align::Left);
     if !g.placed {
         draw::text(
             pm,

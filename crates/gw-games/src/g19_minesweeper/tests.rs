@@ -312,6 +312,31 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert game and of random clicking and flagging,
+/// hashed with the
+/// drawing code before the static layer was cached.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "19_05", 3, 80, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(5, 41);
+    let random = testkit::frames_digest(ID, "19_01", 5, 60, |_| {
+        let cell = crate::g19_minesweeper::cell_id((rng.index(9), rng.index(9)));
+        let action = if rng.index(3) == 0 {
+            "flag_cell"
+        } else {
+            "reveal_cell"
+        };
+        Some(serde_json::json!({"action": action, "cell": cell}))
+    });
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "f25cb6ee002ad3ad681d9fea4cf6b67fe1f57716826cc08b2ce19341473f6d8e",
+            "e22c1ecff00bd730e6c929ebcf486e10b55e1d18a0c8ef2650333e481b0a9714",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "prints expert and random results while tuning"]
 fn report_scores() {

@@ -35,38 +35,39 @@ pub const H: usize = 31;
 pub const U: i32 = 1000;
 const TICK_MS: u64 = 10;
 
-/// The maze (own layout in the arcade's spirit): `#` wall, `.` pellet,
-/// `o` power pellet, `-` ghost door, `G` ghost house, `T` tunnel mouth.
+/// The classic arcade maze (28×31 tiles, 240 pellets, 4 energizers): `#`
+/// wall, `.` pellet, `o` power pellet, `-` ghost door, `G` ghost house, `T`
+/// tunnel mouth, space = open corridor without a pellet.
 const MAZE: [&str; H] = [
     "############################",
     "#............##............#",
     "#.####.#####.##.#####.####.#",
-    "#o####.......##.......####o#",
+    "#o####.#####.##.#####.####o#",
     "#.####.#####.##.#####.####.#",
     "#..........................#",
     "#.####.##.########.##.####.#",
     "#.####.##.########.##.####.#",
     "#......##....##....##......#",
-    "######.#####.##.#####.######",
-    "######.#####.##.#####.######",
-    "######.##..........##.######",
-    "######.##.###--###.##.######",
-    "######.##.#GGGGGG#.##.######",
-    "T.........#GGGGGG#.........T",
-    "######.##.#GGGGGG#.##.######",
-    "######.##.########.##.######",
-    "######.##..........##.######",
-    "######.##.########.##.######",
-    "######.##.########.##.######",
-    "#......##....##....##......#",
+    "######.##### ## #####.######",
+    "######.##### ## #####.######",
+    "######.##          ##.######",
+    "######.## ###--### ##.######",
+    "######.## #GGGGGG# ##.######",
+    "T     .   #GGGGGG#   .     T",
+    "######.## #GGGGGG# ##.######",
+    "######.## ######## ##.######",
+    "######.##          ##.######",
+    "######.## ######## ##.######",
+    "######.## ######## ##.######",
+    "#............##............#",
     "#.####.#####.##.#####.####.#",
     "#.####.#####.##.#####.####.#",
-    "#o..##................##..o#",
+    "#o..##.......  .......##..o#",
     "###.##.##.########.##.##.###",
     "###.##.##.########.##.##.###",
     "#......##....##....##......#",
-    "#.####.#####.##.#####.####.#",
-    "#.####.#####.##.#####.####.#",
+    "#.##########.##.##########.#",
+    "#.##########.##.##########.#",
     "#..........................#",
     "############################",
 ];
@@ -676,6 +677,12 @@ impl Pacman {
             } else {
                 self.lives = self.lives.saturating_sub(1);
                 self.deaths += 1;
+                // Power ends with the life: the HUD must not say FRIGHTENED
+                // over the death.
+                self.fright_ms = 0;
+                for g in &mut self.ghosts {
+                    g.frightened = false;
+                }
                 if self.lives == 0 {
                     self.phase = Phase::Over;
                     self.terminal =
@@ -1164,7 +1171,7 @@ impl Game for Pacman {
         set(
             &mut s.game_state,
             "player",
-            json!({"x": f(self.pac.x), "y": f(self.pac.y), "tile_x": tx, "tile_y": ty, "dir": self.pac.dir.name(), "moving": self.pac.moving,
+            json!({"x": f(self.pac.x), "y": f(self.pac.y), "tile_x": tx, "tile_y": ty, "dir": self.pac.dir.name(), "moving": self.pac.moving && self.phase == Phase::Playing,
                    "buffered_dir": self.buffered.map(|d| d.name())}),
         );
         set(&mut s.game_state, "board", json!(self.board_rows()));
@@ -1287,8 +1294,8 @@ impl Game for Pacman {
                 );
             }
         }
-        let dying = matches!(self.phase, Phase::Dying(_) | Phase::Over);
-        if !dying {
+        // Ghosts stay drawn while Pac-Man dies, so the frame shows who caught him.
+        {
             for (i, g) in self.ghosts.iter().enumerate() {
                 let (cx, cy) = screen(g.m.x, g.m.y);
                 match g.state {

@@ -357,7 +357,7 @@ impl RocketLeague {
         } else if !goal_side {
             // Wrong side: get back between the ball and the goal.
             (front + reach + 80.0).min(RIGHT - 70.0)
-        } else if low && (b.x > MID + 80.0 || (self.player.x - b.x).abs() > 260.0) {
+        } else if low && (b.x > MID + 80.0 || !self.player_contests()) {
             // Goal side with a loose ball, or one in its own half: drive it
             // towards the blue goal.
             b.x + 10.0
@@ -369,6 +369,14 @@ impl RocketLeague {
             (land + reach * 0.5).min(RIGHT - 70.0)
         };
         self.opp_think_ms = 220 + self.rng.below(160) as u64;
+    }
+
+    /// Whether the player is playing the ball: near it and driving or in the
+    /// air. Only then does the CPU hang back and shadow; a parked or distant
+    /// player leaves the ball loose and the CPU goes for it.
+    fn player_contests(&self) -> bool {
+        let (p, b) = (self.player, self.ball);
+        (p.x - b.x).abs() < CAR_W / 2.0 + BALL_R + 150.0 && (p.vx.abs() > 60.0 || !p.on_ground)
     }
 
     /// Throttle, jump and boost for this tick.

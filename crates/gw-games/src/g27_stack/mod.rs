@@ -19,6 +19,9 @@ use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo,
 use serde_json::{Value, json};
 use tiny_skia::Pixmap;
 
+/// Opacity of falling cut-offs.
+const DEBRIS_ALPHA: u8 = 110;
+
 pub const ID: &str = "27_stack";
 
 const TICK_MS: u64 = 10;
@@ -332,6 +335,25 @@ impl Stack {
     }
 
     /// Draw a box with its base at height `y0` and top at `y1`.
+    /// The edges of `s`'s footprint at height `y`.
+    fn outline(&self, pm: &mut Pixmap, s: &Slab, y: f64, c: Rgb, width: f32) {
+        let (x0, x1, z0, z1) = (
+            s.x - s.w / 2.0,
+            s.x + s.w / 2.0,
+            s.z - s.d / 2.0,
+            s.z + s.d / 2.0,
+        );
+        let pts = [
+            self.project(x0, y, z0),
+            self.project(x1, y, z0),
+            self.project(x1, y, z1),
+            self.project(x0, y, z1),
+        ];
+        for k in 0..4 {
+            draw::line_aliased(pm, pts[k], pts[(k + 1) % 4], width, c);
+        }
+    }
+
     fn draw_box(&self, pm: &mut Pixmap, s: &Slab, y0: f64, y1: f64, alpha: u8) {
         let (x0, x1) = (s.x - s.w / 2.0, s.x + s.w / 2.0);
         let (z0, z1) = (s.z - s.d / 2.0, s.z + s.d / 2.0);
@@ -478,8 +500,9 @@ impl Game for Stack {
         // Painter's order: pieces behind the tower, the tower bottom-up, the slider, pieces in front.
         let top = *self.top();
         let behind = |d: &Debris| d.slab.x + d.slab.z < top.x + top.z;
+        // Cut-offs fall half transparent, so they never read as tower slabs.
         for d in self.debris.iter().filter(|d| behind(d)) {
-            self.draw_box(pm, &d.slab, d.y, d.y + LAYER_H, 255);
+            self.draw_box(pm, &d.slab, d.y, d.y + LAYER_H, DEBRIS_ALPHA);
         }
         let first_visible = ((self.camera - 330.0 / SCALE) / LAYER_H).floor().max(0.0) as usize;
         for (i, slab) in self.tower.iter().enumerate().skip(first_visible) {
@@ -494,27 +517,14 @@ impl Game for Stack {
         if let Some(sl) = &self.slider {
             let y = self.height() + LAYER_H;
             self.draw_box(pm, &sl.slab, y - LAYER_H, y, 255);
-            // A light rim on the moving slab's top face sets it apart from the tower.
-            let s = &sl.slab;
-            let (x0, x1, z0, z1) = (
-                s.x - s.w / 2.0,
-                s.x + s.w / 2.0,
-                s.z - s.d / 2.0,
-                s.z + s.d / 2.0,
-            );
-            let pts = [
-                self.project(x0, y, z0),
-                self.project(x1, y, z0),
-                self.project(x1, y, z1),
-                self.project(x0, y, z1),
-            ];
-            for k in 0..4 {
-                let (a, b) = (pts[k], pts[(k + 1) % 4]);
-                draw::line_aliased(pm, a, b, 2.0, rgba(255, 255, 255, 200));
-            }
+            // A light rim on the moving slab's top face sets it apart from the
+            // tower; the tower top's edges, drawn on that face too,
+            // mark exactly what will be kept and what will be cut off.
+            self.outline(pm, &sl.slab, y, rgba(255, 255, 255, 200), 2.0);
+            self.outline(pm, &top, y, rgba(255, 40, 60, 235), 3.0);
         }
         for d in self.debris.iter().filter(|d| !behind(d)) {
-            self.draw_box(pm, &d.slab, d.y, d.y + LAYER_H, 255);
+            self.draw_box(pm, &d.slab, d.y, d.y + LAYER_H, DEBRIS_ALPHA);
         }
         draw::hud(
             pm,

@@ -191,7 +191,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "7b8d90b5408714f2384942cbab4b3e9d6fcbbbc9b1c1f4147775815a8e6269c1"
+        "ea159be32712ba0957ffb56b754e903fcbb986ef9d913e3587e1655d3628a2ef"
     );
 }
 
@@ -206,4 +206,21 @@ fn tuning_report() {
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
     testkit::save_frame_after(ID, "27_05", 1, 43, "/tmp/stack.png");
+}
+
+#[test]
+fn slider_shows_the_tower_edge_it_will_be_cut_at() {
+    let s = testkit::stepper(ID, "27_01", 1);
+    let (w, h) = s.viewport();
+    let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
+    s.render(&mut pm);
+    let rgb = gw_core::frame::pixmap_rgb(&pm);
+    let red = rgb
+        .chunks_exact(3)
+        .filter(|p| p[0] > 200 && p[1] < 90 && p[2] < 110)
+        .count();
+    assert!(
+        red > 200,
+        "the tower outline over the slider is missing ({red} px)"
+    );
 }

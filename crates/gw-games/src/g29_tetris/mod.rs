@@ -23,6 +23,7 @@ use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
 use std::collections::VecDeque;
+use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "29_tetris";
@@ -574,6 +575,58 @@ fn side_box(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, title: &str) {
     );
 }
 
+/// What every frame shares: background, HUD bar, the empty well with its
+/// grid, the side boxes and the key help. None of it overlaps what is drawn
+/// later except where the later drawing covers it (blocks on the grid, text
+/// on the boxes), as in the original one-pass order.
+fn static_layer(pm: &mut Pixmap) {
+    draw::clear(pm, rgb(18, 20, 30));
+    draw::hud_bar(pm, "Tetris");
+    let (ww, wh) = (W as f32 * CELL, VISIBLE as f32 * CELL);
+    let strip_h = HIDDEN as f32 * CELL;
+    let top = WELL_Y - strip_h;
+    draw::rect(
+        pm,
+        WELL_X - 6.0,
+        top - 6.0,
+        ww + 12.0,
+        strip_h + wh + 12.0,
+        rgb(120, 126, 150),
+    );
+    draw::rect(pm, WELL_X, top, ww, strip_h, rgb(40, 43, 58));
+    draw::rect(pm, WELL_X, WELL_Y, ww, wh, rgb(10, 11, 18));
+    for c in 1..W {
+        let x = WELL_X + c as f32 * CELL;
+        draw::rect(pm, x, top, 1.0, strip_h + wh, rgb(30, 33, 46));
+    }
+    for r in 1..H {
+        let y = top + r as f32 * CELL;
+        draw::rect(pm, WELL_X, y, ww, 1.0, rgb(30, 33, 46));
+    }
+    side_box(pm, 290.0, 78.0, 170.0, 140.0, "HOLD");
+    side_box(pm, 820.0, 78.0, 170.0, 330.0, "NEXT");
+    side_box(pm, 290.0, 240.0, 170.0, 200.0, "STATS");
+    let help = [
+        "Left/Right: move",
+        "Up or X: rotate cw",
+        "Z: rotate ccw",
+        "Down: soft drop",
+        "Space: hard drop",
+        "Shift or C: hold",
+    ];
+    for (i, s) in help.iter().enumerate() {
+        draw::text(
+            pm,
+            s,
+            820.0,
+            440.0 + i as f32 * 30.0,
+            18.0,
+            rgb(160, 166, 190),
+            Align::Left,
+        );
+    }
+}
+
 impl Game for Tetris {
     fn game_id(&self) -> &'static str {
         ID
@@ -741,37 +794,22 @@ impl Game for Tetris {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        draw::clear(pm, rgb(18, 20, 30));
-        draw::hud(
+        // Everything that never changes comes from a layer drawn once; the
+        // rest is drawn over it in the same order as before, so frames are
+        // pixel-identical to drawing it all (see `golden_frames_*`).
+        static LAYER: OnceLock<Pixmap> = OnceLock::new();
+        draw::static_layer(pm, &LAYER, static_layer);
+        draw::hud_items(
             pm,
-            "Tetris",
             &[
                 ("Score", self.score.to_string()),
                 ("Lines", self.lines.to_string()),
                 ("Level", self.level.to_string()),
             ],
         );
-        let (ww, wh) = (W as f32 * CELL, VISIBLE as f32 * CELL);
+        let ww = W as f32 * CELL;
         let strip_h = HIDDEN as f32 * CELL;
         let top = WELL_Y - strip_h;
-        draw::rect(
-            pm,
-            WELL_X - 6.0,
-            top - 6.0,
-            ww + 12.0,
-            strip_h + wh + 12.0,
-            rgb(120, 126, 150),
-        );
-        draw::rect(pm, WELL_X, top, ww, strip_h, rgb(40, 43, 58));
-        draw::rect(pm, WELL_X, WELL_Y, ww, wh, rgb(10, 11, 18));
-        for c in 1..W {
-            let x = WELL_X + c as f32 * CELL;
-            draw::rect(pm, x, top, 1.0, strip_h + wh, rgb(30, 33, 46));
-        }
-        for r in 1..H {
-            let y = top + r as f32 * CELL;
-            draw::rect(pm, WELL_X, y, ww, 1.0, rgb(30, 33, 46));
-        }
         for (r, row) in self.board.iter().enumerate() {
             for (c, &v) in row.iter().enumerate() {
                 if v != 0 {
@@ -816,7 +854,6 @@ impl Game for Tetris {
         draw::rect(pm, WELL_X, top, ww, strip_h, rgba(18, 20, 30, 110));
         draw::rect(pm, WELL_X, WELL_Y - 1.0, ww, 2.0, rgb(120, 126, 150));
         // Hold box (left).
-        side_box(pm, 290.0, 78.0, 170.0, 140.0, "HOLD");
         if let Some(k) = self.hold {
             let c = if self.hold_used {
                 rgb(100, 100, 110)
@@ -826,13 +863,11 @@ impl Game for Tetris {
             mini_piece(pm, k, 375.0, 160.0, 26.0, c);
         }
         // Next queue (right).
-        side_box(pm, 820.0, 78.0, 170.0, 330.0, "NEXT");
         for (i, &k) in self.next_kinds().iter().enumerate() {
             let size = if i == 0 { 28.0 } else { 22.0 };
             mini_piece(pm, k, 905.0, 150.0 + i as f32 * 95.0, size, piece_color(k));
         }
         // Stats (left, under hold).
-        side_box(pm, 290.0, 240.0, 170.0, 200.0, "STATS");
         let stats = [
             format!("Score {}", self.score),
             format!("Lines {}", self.lines),
@@ -847,25 +882,6 @@ impl Game for Tetris {
                 284.0 + i as f32 * 36.0,
                 20.0,
                 rgb(250, 214, 90),
-                Align::Left,
-            );
-        }
-        let help = [
-            "Left/Right: move",
-            "Up or X: rotate cw",
-            "Z: rotate ccw",
-            "Down: soft drop",
-            "Space: hard drop",
-            "Shift or C: hold",
-        ];
-        for (i, s) in help.iter().enumerate() {
-            draw::text(
-                pm,
-                s,
-                820.0,
-                440.0 + i as f32 * 30.0,
-                18.0,
-                rgb(160, 166, 190),
                 Align::Left,
             );
         }

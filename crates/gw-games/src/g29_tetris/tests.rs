@@ -284,6 +284,27 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert game and of a random one, hashed with the drawing code before the static layer was cached.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "29_03", 2, 150, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(3, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "29_01",
+        3,
+        150,
+        testkit::random_policy(&CONTROLS, &mut rng),
+    );
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "e0b047533909efdca2a423768ab4775d0c20ebe75d704edf220cfbbed0838301",
+            "a583778492b09f7bcac62c8a4997ae0f6dd4eec0afc03ab1331277aee0198310",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "prints expert results for tuning"]
 fn expert_report() {

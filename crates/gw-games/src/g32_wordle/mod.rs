@@ -1,7 +1,8 @@
 //! 32_wordle — guess a hidden five-letter word in six tries.
 //!
-//! Typed letters fill the current row, Backspace deletes the last one and
-//! Enter submits it. A submitted word must be in the word list (the answer
+//! Typed letters fill the current row and the fifth letter submits it (as in
+//! the paper's rules); Backspace deletes the last letter and Enter submits a
+//! row by hand (only a short row can still be waiting). A submitted word must be in the word list (the answer
 //! list plus a larger list of allowed guesses, both shipped as text files next
 //! to this module); a short row or an unknown word is rejected with a message
 //! on screen, the row is cleared (unknown word) or kept (short row) and no try
@@ -380,7 +381,7 @@ impl Wordle {
         }
         draw::text(
             pm,
-            "Type a five-letter word,",
+            "Type a five-letter word:",
             lx,
             290.0,
             20.0,
@@ -389,7 +390,7 @@ impl Wordle {
         );
         draw::text(
             pm,
-            "then press Enter.",
+            "the fifth letter submits it.",
             lx,
             318.0,
             20.0,
@@ -547,6 +548,9 @@ impl Game for Wordle {
         }
         self.keys_typed += 1;
         match key.as_str() {
+            // An empty row has nothing to submit (the fifth letter already
+            // did); keep the last message on screen.
+            "Enter" if self.input.is_empty() => {}
             "Enter" => self.submit(),
             "Backspace" => {
                 self.input.pop();
@@ -555,6 +559,10 @@ impl Game for Wordle {
                 if self.input.len() < WORD_LEN {
                     self.input.push(k.as_bytes()[0].to_ascii_lowercase());
                     self.message = None;
+                    // The fifth letter submits the guess.
+                    if self.input.len() == WORD_LEN {
+                        self.submit();
+                    }
                 }
             }
             _ => self.keys_typed -= 1,
@@ -602,10 +610,10 @@ impl Game for Wordle {
 
     fn expert_action(&self, task: &TaskInfo) -> Value {
         let word = expert::next_guess(&self.rows, task);
-        // Clear any half-typed row first, then type the word and submit.
+        // Clear any half-typed row first, then type the word: its fifth
+        // letter submits it.
         let mut text: String = std::iter::repeat_n('\u{8}', self.input.len()).collect();
         text.push_str(&word_str(&word));
-        text.push('\n');
         json!({"action": "type_text", "text": text})
     }
 }

@@ -78,16 +78,22 @@ fn marks_follow_the_duplicate_letter_rule() {
 #[test]
 fn typing_backspace_and_submit() {
     let mut g = game_with("crane");
-    type_text(&mut g, "slatex");
-    assert_eq!(g.input(), b"slate", "a sixth letter is ignored");
-    type_text(&mut g, "\u{8}\u{8}");
-    assert_eq!(g.input(), b"sla");
+    type_text(&mut g, "slo");
+    type_text(&mut g, "\u{8}");
+    assert_eq!(g.input(), b"sl");
+    type_text(&mut g, "a");
     type_text(&mut g, "\n");
     assert_eq!(g.message(), Some("Not enough letters"));
     assert_eq!(g.rows().len(), 0);
     assert_eq!(g.input(), b"sla", "a short row is kept");
-    type_text(&mut g, "te\n");
-    assert_eq!(g.rows().len(), 1);
+    type_text(&mut g, "t");
+    assert_eq!(g.rows().len(), 0, "four letters do not submit");
+    type_text(&mut g, "e");
+    assert_eq!(g.rows().len(), 1, "the fifth letter submits without Enter");
+    assert!(g.input().is_empty());
+    type_text(&mut g, "\n");
+    assert_eq!(g.rows().len(), 1, "Enter on an empty row does nothing");
+    assert_eq!(g.message(), None);
     assert_eq!(g.rows()[0].marks, marks("--g-g"));
     let st = g.state().to_value();
     assert_eq!(lookup(&st, "metrics.attempts").unwrap(), 1);
@@ -195,7 +201,11 @@ fn expert_payload_goes_through_the_action_layer() {
     let mut s = testkit::stepper(ID, "32_01", 2);
     let p = s.expert_payload();
     assert_eq!(p["action"], "type_text");
-    assert!(p["text"].as_str().unwrap().ends_with('\n'));
+    assert_eq!(
+        p["text"].as_str().unwrap().len(),
+        5,
+        "five letters, no Enter: the fifth letter submits"
+    );
     let rec = s.step(Interface::Generalist, Some(&p)).unwrap();
     assert!(rec.valid());
     assert_eq!(rec.state["metrics"]["attempts"], 1);
@@ -285,7 +295,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 2),
-        "294edd085af834e565eb8fdfdeba8e3faf342c52647d625b06ce0ddad5959ed5"
+        "878653d443b5b2411b35d0b2fa09bd183f6ddfd7d2d7a04b4b05c95615169294"
     );
 }
 

@@ -335,8 +335,22 @@ impl WhgGame {
                 draw::rect(pm, x, y, t, t, color);
             }
         }
-        // Label the start and exit zones (both are green, as in the original).
-        for (want, label) in [(Tile::Start, "START"), (Tile::Exit, "EXIT")] {
+        // Label the start, checkpoint and exit zones (all green, as in the
+        // original), so a checkpoint is not mistaken for the exit.
+        let mut zones = vec![(Tile::Start, "START", 17.0), (Tile::Exit, "EXIT", 17.0)];
+        let mut checks: Vec<Tile> = lv
+            .tiles
+            .iter()
+            .copied()
+            .filter(|t| matches!(t, Tile::Check(_)))
+            .collect();
+        checks.sort_by_key(|t| match t {
+            Tile::Check(g) => *g,
+            _ => 0,
+        });
+        checks.dedup();
+        zones.extend(checks.into_iter().map(|t| (t, "CHECKPOINT", 13.0)));
+        for (want, label, size) in zones {
             let cells: Vec<(usize, usize)> = (0..ROWS)
                 .flat_map(|r| (0..COLS).map(move |c| (c, r)))
                 .filter(|&(c, r)| lv.tile(c as i32, r as i32) == want)
@@ -357,8 +371,8 @@ impl WhgGame {
                 pm,
                 label,
                 ORIGIN_X + cx * t,
-                ORIGIN_Y + cy * t - 10.0,
-                17.0,
+                ORIGIN_Y + cy * t - size * 0.6,
+                size,
                 rgb(30, 110, 30),
                 Align::Center,
             );
@@ -494,11 +508,6 @@ impl Game for WhgGame {
         draw::clear(pm, v.background);
         self.draw_maze(pm);
         let (ox, oy) = (ORIGIN_X, ORIGIN_Y);
-        for (i, &(x, y)) in lv.coins.iter().enumerate() {
-            if self.body.coins & (1 << i) == 0 {
-                blit(pm, &sprites().coin, ox + x as f32, oy + y as f32);
-            }
-        }
         if let Some((x, y, n)) = self.death_mark
             && n > 0
         {
@@ -534,6 +543,12 @@ impl Game for WhgGame {
         for i in 0..lv.dot_count() {
             let (x, y) = lv.dot_pos(i, self.body.t);
             blit(pm, &sprites().dot, ox + x, oy + y);
+        }
+        // Coins go over the dots: one under a passing dot stays visible.
+        for (i, &(x, y)) in lv.coins.iter().enumerate() {
+            if self.body.coins & (1 << i) == 0 {
+                blit(pm, &sprites().coin, ox + x as f32, oy + y as f32);
+            }
         }
         draw::hud(
             pm,

@@ -260,7 +260,7 @@ fn tick_is_cheap() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "e3a516e27034438ffb98e9147da213bdb2a65fa2d49ee6c2fe8b46d14c774cc6"
+        "5b1e39e6d2c31ec13f228a4f93fe7aae67659479afc71b5d09cb7d80f7ad2a7d"
     );
 }
 

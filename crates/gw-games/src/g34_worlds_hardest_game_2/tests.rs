@@ -171,7 +171,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "f70a5ba2b5f2f1bd1fac2b3ff7eb1174cc881d57c9c0767cd06f724b5cb0c2e3"
+        "1ad5cc05fafec1ef36701b0c1ad10544640384080766baeaac8d299b479a5bfc"
     );
 }
 
@@ -189,4 +189,33 @@ fn save_sample_frames() {
         testkit::save_frame_after(ID, task, 1, 8, &format!("/tmp/whg2_{task}.png"));
     }
     testkit::save_game_frame(&game(3, 1), "/tmp/whg2_level3.png");
+}
+
+#[test]
+fn coins_are_visible_and_checkpoints_labelled_on_every_level() {
+    use crate::g33_worlds_hardest_game::engine::{ORIGIN_X, ORIGIN_Y, Tile};
+    for level in 1..=3 {
+        let g = game(level, 1);
+        let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+        let texts = crate::draw::record_texts(|| g.render(&mut pm));
+        let has_check = g.level().tiles.iter().any(|t| matches!(t, Tile::Check(_)));
+        assert_eq!(
+            texts.iter().any(|t| t == "CHECKPOINT"),
+            has_check,
+            "level {level}: {texts:?}"
+        );
+        assert!(texts.iter().any(|t| t == "EXIT"));
+        let rgb = gw_core::frame::pixmap_rgb(&pm);
+        for &(x, y) in &g.level().coins {
+            let (px, py) = (
+                (ORIGIN_X as i32 + x) as usize,
+                (ORIGIN_Y as i32 + y) as usize,
+            );
+            let p = &rgb[(py * 1280 + px) * 3..][..3];
+            assert!(
+                p[0] > 180 && p[1] > 150 && p[2] < 120,
+                "level {level}: coin at ({x}, {y}) is hidden: {p:?}"
+            );
+        }
+    }
 }

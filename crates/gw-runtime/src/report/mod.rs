@@ -17,7 +17,14 @@
 //!
 //! Partial runs (`error` set) and failed runs (`error.json`) are listed under
 //! errors and are not scored.
+//!
+//! Chance floors ([`chance`]) come from the `random` and `noop` runs among
+//! the inputs plus any `--baselines` folders (`gameworld suite
+//! registry/suites/baselines.yaml` writes such runs): each task's floor, a
+//! flag where chance succeeds in ≥ 50% of runs, and a chance-adjusted PG
+//! column next to PG.
 
+pub mod chance;
 mod html;
 mod stats;
 mod text;
@@ -328,7 +335,20 @@ fn split_preset(row: &mut RunRow, preset: &str) {
 /// `report.md` and `report.html` into `out` (each atomically). Fails when no
 /// run is found or a file cannot be written.
 pub fn write_report(inputs: &[PathBuf], out: &Path) -> Result<Summary, String> {
+    write_report_with_baselines(inputs, &[], out)
+}
+
+/// [`write_report`] that also reads the `random` / `noop` runs under
+/// `baselines` (e.g. the output of the `baselines` suite) for the chance
+/// floors. Baseline runs found among `inputs` count too; runs under
+/// `baselines` feed only the floors, not the other analyses.
+pub fn write_report_with_baselines(
+    inputs: &[PathBuf],
+    baselines: &[PathBuf],
+    out: &Path,
+) -> Result<Summary, String> {
     let rows = collect_runs(inputs)?;
+    let baseline_rows = collect_runs(baselines)?;
     if rows.is_empty() {
         return Err(format!(
             "no runs found (no result.json or error.json) under {}",
@@ -339,7 +359,7 @@ pub fn write_report(inputs: &[PathBuf], out: &Path) -> Result<Summary, String> {
                 .join(", ")
         ));
     }
-    let summary = stats::summarize(&rows);
+    let summary = stats::summarize_with_baselines(&rows, &baseline_rows);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let links = html::run_links(&rows, out);
     let write = |name: &str, bytes: &[u8]| {

@@ -31,6 +31,9 @@ pub struct Summary {
     /// Table 13.
     pub cost: CostReport,
     pub errors: Vec<ErrorRow>,
+    /// Per task: what `random` and `noop` reach (from runs in the report or
+    /// in `--baselines` folders); empty when there are no such runs.
+    pub chance_floors: Vec<super::chance::ChanceFloor>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -70,6 +73,9 @@ pub struct LeaderRow {
     pub runs: usize,
     pub sr: f64,
     pub pg: f64,
+    /// Mean progress rescaled above each task's chance floor, in %, over the
+    /// runs whose task has a floor; `None` without baseline runs.
+    pub pg_chance_adjusted: Option<f64>,
     /// Genre → SR/PG (genres without runs for this model are absent).
     pub by_genre: BTreeMap<String, GenreCell>,
 }
@@ -302,7 +308,9 @@ fn per_step(total: f64, steps: u64) -> f64 {
     }
 }
 
-pub fn summarize(rows: &[RunRow]) -> Summary {
+/// Every analysis over `rows`; the chance floors also use the baseline runs
+/// in `baselines` (which feed nothing else).
+pub fn summarize_with_baselines(rows: &[RunRow], baselines: &[RunRow]) -> Summary {
     let with_result: Vec<&RunResult> = rows.iter().filter_map(|r| r.result.as_ref()).collect();
     let ok: Vec<&RunResult> = rows
         .iter()
@@ -343,6 +351,19 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
         game_ids,
     };
 
+    // Chance floors from every completed paused baseline run.
+    let baseline_runs: Vec<&RunResult> = scored
+        .iter()
+        .copied()
+        .chain(
+            baselines
+                .iter()
+                .filter(|r| r.status == Status::Ok)
+                .filter_map(|r| r.result.as_ref()),
+        )
+        .collect();
+    let chance_floors = super::chance::floors(&baseline_runs);
+
     // Table 6.
     let by_model = group(&scored, model_key);
     let mut leaderboard: Vec<LeaderRow> = by_model
@@ -355,6 +376,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
             runs: rs.len(),
             sr: sr(rs),
             pg: pg(rs),
+            pg_chance_adjusted: super::chance::adjusted_pg(rs, &chance_floors),
             by_genre: group(rs, |r| r.genre.clone())
                 .into_iter()
                 .map(|(g, rs)| {
@@ -593,6 +615,7 @@ pub fn summarize(rows: &[RunRow]) -> Summary {
         invalid_actions,
         cost,
         errors,
+        chance_floors,
     }
 }
 

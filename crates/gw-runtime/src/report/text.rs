@@ -259,6 +259,63 @@ pub(crate) fn label(model: &str, interface: &str) -> String {
     format!("{model} ({interface})")
 }
 
+/// The chance-floor table: what `random` and `noop` reach on each task.
+fn chance_section(o: &mut String, s: &Summary) {
+    let _ = writeln!(o, "## Chance floors\n");
+    if s.chance_floors.is_empty() {
+        let _ = writeln!(
+            o,
+            "No `random` or `noop` runs were found, so there are no chance floors and no \
+             chance-adjusted progress. Run `gameworld suite registry/suites/baselines.yaml` \
+             and pass its folder with `--baselines DIR`.\n"
+        );
+        return;
+    }
+    let flagged = s.chance_floors.iter().filter(|f| f.flagged).count();
+    let _ = writeln!(
+        o,
+        "Floor = the higher mean progress of `random` and `noop` on the task. PG above chance \
+         = mean over runs of (PG − floor) / (1 − floor), clamped at 0. {flagged} task(s) \
+         marked ⚠ are solved by chance in at least half the baseline runs.\n"
+    );
+    let body: Vec<Vec<String>> = s
+        .chance_floors
+        .iter()
+        .map(|f| {
+            let cell = |a: &str| {
+                f.agents
+                    .get(a)
+                    .map(|c| format!("{} / {} ({})", f1(c.sr), f1(c.pg), c.runs))
+                    .unwrap_or_else(|| "–".into())
+            };
+            vec![
+                format!("{}+{}", f.game_id, f.task_id),
+                cell("random"),
+                cell("noop"),
+                f1(f.chance_sr),
+                f1(f.floor_pg),
+                if f.flagged {
+                    "⚠".into()
+                } else {
+                    String::new()
+                },
+            ]
+        })
+        .collect();
+    md_table(
+        o,
+        &[
+            "Task",
+            "random SR / PG (runs)",
+            "noop SR / PG (runs)",
+            "Chance SR",
+            "Floor PG",
+            "SR ≥ 50%",
+        ],
+        &body,
+    );
+}
+
 pub fn markdown(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
     let c = &s.counts;
     let mut o = String::new();
@@ -298,6 +355,7 @@ pub fn markdown(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
     }
     head.push("Overall SR".into());
     head.push("Overall PG".into());
+    head.push("PG above chance".into());
     let body: Vec<Vec<String>> = s
         .leaderboard
         .iter()
@@ -315,6 +373,7 @@ pub fn markdown(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
                 }
             }
             v.extend([f1(r.sr), f1(r.pg)]);
+            v.push(r.pg_chance_adjusted.map(f1).unwrap_or_else(|| "–".into()));
             v
         })
         .collect();
@@ -323,6 +382,7 @@ pub fn markdown(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
         &head.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
         &body,
     );
+    chance_section(&mut o, s);
 
     let _ = writeln!(o, "## Per-game progress (Fig. 3)\n");
     let mut head = vec!["Model".to_string()];

@@ -1,0 +1,240 @@
+use super::*;
+use crate::testkit;
+
+fn game(seed: u64) -> DoodleJump {
+    let mut g = DoodleJump::new();
+    g.init(&GameConfig {
+        seed,
+        ..Default::default()
+    });
+    g
+}
+
+fn plat(x: f64, y: f64, kind: Kind) -> Platform {
+    Platform {
+        x,
+        y,
+        kind,
+        vx: 0.0,
+        spring: None,
+        broken: false,
+        gone: false,
+    }
+}
+
+/// A world with the doodle standing still over `p` at height 0.
+fn world_with(p: Vec<Platform>) -> World {
+    let mut w = World::new();
+    w.platforms = p;
+    w
+}
+
+#[test]
+fn starts_on_a_platform_and_bounces_by_itself() {
+    let mut g = game(1);
+    let st = g.state().to_value();
+    assert_eq!(st["game_state"]["score"], 0);
+    assert_eq!(st["status"], "playing");
+    assert!(st["metrics"]["platforms_visible"].as_u64().unwrap() >= 4);
+    g.advance(250);
+    assert!(g.world().bounces >= 1);
+    assert!(g.world().vy < 0.0 || g.world().score() > 0);
+    // Apex of a bounce: 375 px.
+    let mut w = world_with(vec![plat(COL_W / 2.0 - PLAT_W / 2.0, 0.0, Kind::Normal)]);
+    let mut top = 0.0f64;
+    for _ in 0..200 {
+        w.tick();
+        top = top.min(w.y);
+    }
+    assert!((-top - 450.0).abs() < 5.0, "apex {}", -top);
+}
+
+#[test]
+fn steering_drifts_and_the_column_wraps() {
+    let mut w = world_with(vec![]);
+    w.y = -1000.0;
+    w.cam_y = -1400.0;
+    w.x = COL_W - PLAYER_W - 5.0;
+    w.steer = 1;
+    for _ in 0..40 {
+        w.tick();
+    }
+    assert!(w.x < 100.0, "wrapped to the left side: {}", w.x);
+    assert!((w.vx - MOVE_SPEED).abs() < 1e-9);
+    w.steer = 0;
+    for _ in 0..60 {
+        w.tick();
+    }
+    assert_eq!(w.vx, 0.0, "drift stops without a key");
+    assert_eq!(wrapped_dx(470.0, 10.0), 20.0);
+    assert_eq!(wrapped_dx(10.0, 470.0), -20.0);
+}
+
+#[test]
+fn platform_kinds_behave() {
+    let px = COL_W / 2.0 - PLAT_W / 2.0;
+    // Breaking: no bounce, the doodle falls through.
+    let mut w = world_with(vec![plat(px, 0.0, Kind::Breaking)]);
+    for _ in 0..20 {
+        w.tick();
+    }
+    assert!(w.platforms[0].broken && w.bounces == 0 && w.vy > 0.0);
+    // Vanishing: one bounce, then gone.
+    let mut w = world_with(vec![plat(px, 0.0, Kind::Vanishing)]);
+    w.tick();
+    assert!(w.platforms[0].gone && w.bounces == 1 && w.vy < 0.0);
+    // Spring: a much higher bounce.
+    let mut p = plat(px, 0.0, Kind::Normal);
+    p.spring = Some(PLAT_W / 2.0 - SPRING_W / 2.0);
+    let mut w = world_with(vec![p]);
+    w.tick();
+    assert_eq!(w.vy, -SPRING_SPEED);
+    assert_eq!(w.springs, 1);
+    // Moving: slides and turns at the wall.
+    let mut p = plat(COL_W - PLAT_W - 1.0, -300.0, Kind::Moving);
+    p.vx = 100.0;
+    let mut w = world_with(vec![p]);
+    for _ in 0..10 {
+        w.tick();
+    }
+    assert!(w.platforms[0].vx < 0.0);
+    // Rising through a platform from below does not land on it.
+    let mut w = world_with(vec![plat(px, -100.0, Kind::Normal)]);
+    w.vy = -JUMP_SPEED;
+    for _ in 0..30 {
+        w.tick();
+    }
+    assert!(w.y < -100.0 && w.bounces == 0);
+}
+
+#[test]
+fn monsters_kill_from_the_side_and_die_when_stomped() {
+    let m = Monster {
+        base_x: COL_W / 2.0,
+        y: -MONSTER_H - 40.0,
+        range: 0.0,
+        speed: 0.0,
+        travel: 0.0,
+        alive: true,
+    };
+    // Bouncing up into it: dead.
+    let mut w = world_with(vec![plat(COL_W / 2.0 - PLAT_W / 2.0, 0.0, Kind::Normal)]);
+    w.monsters.push(m.clone());
+    for _ in 0..100 {
+        w.tick();
+    }
+    assert_eq!(w.death, Some(Death::Monster));
+    // Falling onto it from above: squashed, bounce.
+    let mut w = world_with(vec![]);
+    w.y = m.y - 30.0;
+    w.vy = 400.0;
+    w.monsters.push(m);
+    for _ in 0..20 {
+        w.tick();
+    }
+    assert!(w.death.is_none() && w.stomps == 1 && !w.monsters[0].alive);
+}
+
+#[test]
+fn falling_off_the_screen_ends_the_run() {
+    let mut g = game(2);
+    // Steer right constantly: sooner or later the doodle misses.
+    g.handle_event(&InputEvent::KeyDown {
+        key: "ArrowRight".into(),
+    });
+    g.advance(60_000);
+    let st = g.state().to_value();
+    assert_eq!(st["terminal"]["isTerminal"], true);
+    assert_eq!(st["game_state"]["player"]["is_dead"], true);
+}
+
+#[test]
+fn generation_keeps_platforms_just_above_the_view_only() {
+    let mut g = game(3);
+    for _ in 0..40 {
+        let a = g.expert_action(&TaskInfo {
+            task_id: "10_05".into(),
+            score_field: "game_state.score".into(),
+            target: 10000.0,
+            level: None,
+        });
+        let key = match a["action"].as_str() {
+            Some("move_left") => Some("ArrowLeft"),
+            Some("move_right") => Some("ArrowRight"),
+            _ => None,
+        };
+        if let Some(k) = key {
+            g.handle_event(&InputEvent::KeyDown { key: k.into() });
+        }
+        g.advance(200);
+        if let Some(k) = key {
+            g.handle_event(&InputEvent::KeyUp { key: k.into() });
+        }
+        let w = g.world();
+        let top = w
+            .platforms
+            .iter()
+            .map(|p| p.y)
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            top >= w.cam_y - 60.0 - 400.0,
+            "no platform far above the view"
+        );
+    }
+    assert!(g.world().score() > 1000, "{}", g.world().score());
+}
+
+#[test]
+fn expert_solves_every_task() {
+    testkit::assert_expert_solves_all(ID, 4);
+}
+
+/// Bouncing is automatic, so the low targets (200, 500, 1000 px) fall to
+/// almost any policy; the high ones need steering.
+#[test]
+fn random_does_worse_than_the_expert() {
+    let ids = ["wait", "move_left", "move_right"];
+    assert!(testkit::random_policy_wins(ID, "10_04", 1..=5, &ids, 57) <= 1);
+    assert_eq!(testkit::random_policy_wins(ID, "10_05", 1..=5, &ids, 57), 0);
+    let random: Vec<f64> = testkit::play_random(ID, "10_05", 1..=5, &ids, 57)
+        .iter()
+        .map(|r| r.best_score)
+        .collect();
+    assert!(random.iter().all(|&s| s < 5000.0), "{random:?}");
+    let idle = testkit::play(ID, "10_04", 1, |_| Some(json!({"action": "wait"})));
+    assert!(!idle.success, "{idle:?}");
+}
+
+#[test]
+fn deterministic_per_seed() {
+    let a = testkit::expert_states(ID, "10_05", 4, 40);
+    let b = testkit::expert_states(ID, "10_05", 4, 40);
+    assert_eq!(a, b);
+    let c = testkit::expert_states(ID, "10_05", 5, 40);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn golden_frame() {
+    assert_eq!(
+        testkit::frame_hash_after(ID, 1, 20),
+        "6a8f1f6661a2eccb888b2f9025866bc7111f722f4a7f050346e790e64b07758e"
+    );
+}
+
+#[test]
+#[ignore = "prints expert and random scores while tuning"]
+fn report_scores() {
+    testkit::expert_report(ID, 1..=15);
+    testkit::random_report(ID, 1..=10, &["wait", "move_left", "move_right"], 57);
+}
+
+#[test]
+#[ignore = "writes PNGs for a person to look at"]
+fn save_sample_frames() {
+    testkit::save_frame_after(ID, "10_05", 1, 0, "/tmp/doodle_start.png");
+    testkit::save_frame_after(ID, "10_05", 2, 60, "/tmp/doodle_mid.png");
+    let mut g = game(1);
+    g.advance(60_000);
+    testkit::save_game_frame(&g, "/tmp/doodle_over.png");
+}
