@@ -18,6 +18,7 @@ pub mod action;
 pub mod data;
 pub mod inventory;
 pub mod noise;
+pub mod ray;
 pub mod render;
 pub mod state;
 pub mod terrain;

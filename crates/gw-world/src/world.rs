@@ -1251,49 +1251,16 @@ pub fn ray_box(o: [f64; 3], d: [f64; 3], body: &Body) -> Option<f64> {
         body.pos[1] + body.height,
         body.pos[2] + hw,
     ];
-    let (mut t0, mut t1) = (0.0f64, f64::INFINITY);
-    for k in 0..3 {
-        if d[k].abs() < 1e-12 {
-            if o[k] < lo[k] || o[k] > hi[k] {
-                return None;
-            }
-        } else {
-            let (a, c) = ((lo[k] - o[k]) / d[k], (hi[k] - o[k]) / d[k]);
-            let (a, c) = if a < c { (a, c) } else { (c, a) };
-            t0 = t0.max(a);
-            t1 = t1.min(c);
-            if t0 > t1 {
-                return None;
-            }
-        }
-    }
-    Some(t0)
+    crate::ray::ray_aabb(o, d, lo, hi).map(|(t, _)| t)
 }
 
 /// Voxel DDA: the first targetable block (not air or a fluid) along the ray.
 pub fn raycast_blocks(t: &Terrain, o: [f64; 3], d: [f64; 3], reach: f64) -> Option<Target> {
-    let mut cell = [
-        libm::floor(o[0]) as i32,
-        libm::floor(o[1]) as i32,
-        libm::floor(o[2]) as i32,
-    ];
-    let mut step = [0i32; 3];
-    let mut tmax = [f64::INFINITY; 3];
-    let mut tdelta = [f64::INFINITY; 3];
-    for k in 0..3 {
-        if d[k] > 1e-12 {
-            step[k] = 1;
-            tdelta[k] = 1.0 / d[k];
-            tmax[k] = (cell[k] as f64 + 1.0 - o[k]) / d[k];
-        } else if d[k] < -1e-12 {
-            step[k] = -1;
-            tdelta[k] = -1.0 / d[k];
-            tmax[k] = (o[k] - cell[k] as f64) / -d[k];
-        }
-    }
+    let mut walk = crate::ray::VoxelWalk::new(o, d);
     let mut normal = [0i32; 3];
     let mut dist = 0.0;
     loop {
+        let cell = walk.cell;
         let v = t.get(cell[0], cell[1], cell[2]);
         if v == UNLOADED {
             return None;
@@ -1306,21 +1273,13 @@ pub fn raycast_blocks(t: &Terrain, o: [f64; 3], d: [f64; 3], reach: f64) -> Opti
                 distance: dist,
             });
         }
-        let k = if tmax[0] < tmax[1] {
-            if tmax[0] < tmax[2] { 0 } else { 2 }
-        } else if tmax[1] < tmax[2] {
-            1
-        } else {
-            2
-        };
-        dist = tmax[k];
+        let (k, at) = walk.advance();
+        dist = at;
         if dist > reach {
             return None;
         }
-        cell[k] += step[k];
-        tmax[k] += tdelta[k];
         normal = [0; 3];
-        normal[k] = -step[k];
+        normal[k] = -walk.step[k];
     }
 }
 

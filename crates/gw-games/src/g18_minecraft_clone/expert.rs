@@ -1,16 +1,24 @@
 //! Scripted expert: picks the tool for the task's resource, mines it when it
 //! is under the crosshair, otherwise turns towards the cheapest view (in look
-//! steps) that puts a target block under the crosshair, otherwise walks
-//! towards the nearest exposed target block, digging through whatever stands
-//! in the way. It reads the world's state, never future random draws.
+//! steps, any yaw) that puts a target block under the crosshair, counting
+//! only blocks whose drop lands within the item magnet's pull; otherwise it
+//! walks towards the nearest exposed target block, digging whatever stands in
+//! the body's way (head height, an un-steppable foot block, a low ceiling over
+//! a step up) and side-stepping a block under one shoulder. It reads the
+//! world's state, never future random draws.
 
-use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, target_blocks};
+use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, ref_block_name, target_blocks};
 use gw_core::TaskInfo;
 use gw_world::data::BlockId;
+use gw_world::data::b;
 use gw_world::world::{REACH, raycast_blocks};
 
 /// Degrees one look_* action turns (100 px from the centre).
 const STEP_DEG: f64 = 100.0 * LOOK_DEG_PER_PX as f64;
+
+/// Blocks whose centre lies within this distance of the player's middle
+/// drop items the world's magnet (radius 5) pulls in.
+const MAGNET_SAFE: f64 = 4.4;
 
 const SELECT: [&str; 9] = [
     "select_slot_1",
@@ -60,21 +68,28 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
     let eye = w.eye();
     let (yaw, pitch) = (w.player.yaw, w.player.pitch);
     let hit = |y: f64, p: f64| raycast_blocks(&w.terrain, eye, dir(y, p), REACH);
-    if let Some(t) = hit(yaw, pitch)
-        && kinds.contains(&t.block)
-    {
-        return "mine_target";
-    }
-    // Cheapest view within three look steps each way that targets the resource.
+    // Cheapest view (in look steps, any yaw) that targets a resource block
+    // whose drop lands within the item magnet's pull of the player.
+    let body = w.player.body.pos;
+    let pc = [body[0], body[1] + 0.9, body[2]];
+    let pulled = |p: [i32; 3]| {
+        let d = [
+            p[0] as f64 + 0.5 - pc[0],
+            p[1] as f64 + 0.5 - pc[1],
+            p[2] as f64 + 0.5 - pc[2],
+        ];
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < MAGNET_SAFE * MAGNET_SAFE
+    };
     let mut best: Option<(i32, i32, i32)> = None;
-    for dy in -3i32..=3 {
-        for dp in -3i32..=3 {
+    for dy in -9i32..=9 {
+        for dp in -4i32..=4 {
             let np = pitch + dp as f64 * STEP_DEG;
             if !(-90.0..=90.0).contains(&np) {
                 continue;
             }
             if let Some(t) = hit(yaw + dy as f64 * STEP_DEG, np)
                 && kinds.contains(&t.block)
+                && pulled(t.pos)
             {
                 let cost = dy.abs() + dp.abs();
                 if best.is_none_or(|(c, _, _)| cost < c) {
@@ -83,7 +98,10 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
             }
         }
     }
-    if let Some((_, dy, dp)) = best {
+    if let Some((cost, dy, dp)) = best {
+        if cost == 0 {
+            return "mine_target";
+        }
         return look(dy, dp);
     }
     // Walk towards the nearest exposed target block.
@@ -118,6 +136,44 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
         }
         return forward_or_dig(g, pitch);
     };
+    // The goal is within reach but hidden behind leaves: aim along the grid
+    // view nearest its direction and clear the leaves away.
+    let leafy =
+        |t: Option<gw_world::world::Target>| t.is_some_and(|t| ref_block_name(t.block) == "leaves");
+    if gw_world::world::dist_to_box(eye, goal) < REACH - 0.3
+        && pulled(goal)
+        && !kinds.contains(&b::OAK_LEAVES)
+    {
+        let v = [
+            goal[0] as f64 + 0.5 - eye[0],
+            goal[1] as f64 + 0.5 - eye[1],
+            goal[2] as f64 + 0.5 - eye[2],
+        ];
+        let n = libm::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        let mut aim = (f64::NEG_INFINITY, 0, 0);
+        for dy in -9i32..=9 {
+            for dp in -4i32..=4 {
+                let np = pitch + dp as f64 * STEP_DEG;
+                if !(-90.0..=90.0).contains(&np) {
+                    continue;
+                }
+                let r = dir(yaw + dy as f64 * STEP_DEG, np);
+                let cos = (r[0] * v[0] + r[1] * v[1] + r[2] * v[2]) / n;
+                if cos > aim.0 + 1e-9 {
+                    aim = (cos, dy, dp);
+                }
+            }
+        }
+        let (ay, ap) = (aim.1, aim.2);
+        let aimed = hit(yaw + ay as f64 * STEP_DEG, pitch + ap as f64 * STEP_DEG);
+        if leafy(aimed) {
+            return if (ay, ap) == (0, 0) {
+                "mine_target"
+            } else {
+                look(ay, ap)
+            };
+        }
+    }
     let (dx, dz) = (goal[0] as f64 + 0.5 - eye[0], goal[2] as f64 + 0.5 - eye[2]);
     let want = libm::atan2(-dx, dz).to_degrees();
     let diff = (want - yaw + 540.0).rem_euclid(360.0) - 180.0;
@@ -143,31 +199,99 @@ fn look(dy: i32, dp: i32) -> &'static str {
     }
 }
 
-/// Walk forward, first levelling the view; if a block blocks the way at
-/// head or foot height, mine it.
-fn forward_or_dig(g: &MinecraftClone, pitch: f64) -> &'static str {
+/// The cheapest view (look steps from the current one, any yaw, pitch within
+/// four steps) whose crosshair block satisfies `want`: (cost, yaw steps,
+/// pitch steps).
+fn cheapest_view(
+    g: &MinecraftClone,
+    yaw_steps: i32,
+    want: impl Fn(&gw_world::world::Target) -> bool,
+) -> Option<(i32, i32, i32)> {
     let w = &g.world;
     let eye = w.eye();
-    let d = dir(w.player.yaw, 0.0);
-    let ahead = |dy: f64| {
-        let (x, y, z) = (eye[0] + d[0] * 0.9, eye[1] + dy, eye[2] + d[2] * 0.9);
-        let v = w.terrain.get(
-            libm::floor(x) as i32,
-            libm::floor(y) as i32,
-            libm::floor(z) as i32,
-        );
-        gw_world::data::data().block(v).solid
-    };
-    let head = ahead(0.0);
-    let feet = ahead(-1.0);
-    let step_ok = !ahead(1.0) && !head;
-    if head || (feet && !step_ok) {
-        // Aim at the blocking block and dig.
-        let want = if head { 0.0 } else { STEP_DEG * 2.0 };
-        if (pitch - want).abs() > STEP_DEG / 2.0 {
-            return if pitch < want { "look_down" } else { "look_up" };
+    let (yaw, pitch) = (w.player.yaw, w.player.pitch);
+    let mut best: Option<(i32, i32, i32)> = None;
+    for dy in -yaw_steps..=yaw_steps {
+        for dp in -4i32..=4 {
+            let np = pitch + dp as f64 * STEP_DEG;
+            if !(-90.0..=90.0).contains(&np) {
+                continue;
+            }
+            let cost = dy.abs() + dp.abs();
+            if best.is_some_and(|(c, _, _)| c <= cost) {
+                continue;
+            }
+            if let Some(t) =
+                raycast_blocks(&w.terrain, eye, dir(yaw + dy as f64 * STEP_DEG, np), REACH)
+                && want(&t)
+            {
+                best = Some((cost, dy, dp));
+            }
         }
-        return "mine_target";
+    }
+    best
+}
+
+/// Walk forward, first levelling the view; if a block stands in the way of
+/// the player's body (at head height, or at foot height where no step up is
+/// possible), turn to it and mine it.
+fn forward_or_dig(g: &MinecraftClone, pitch: f64) -> &'static str {
+    let w = &g.world;
+    let pos = w.player.body.pos;
+    let d = dir(w.player.yaw, 0.0);
+    let solid = |c: [i32; 3]| {
+        gw_world::data::data()
+            .block(w.terrain.get(c[0], c[1], c[2]))
+            .solid
+    };
+    let feet_y = libm::floor(pos[1] + 0.01) as i32;
+    // The cells the body's leading edge and both leading corners move into.
+    let half = w.player.body.width / 2.0;
+    let side = [-d[2], 0.0, d[0]];
+    let mut blocking: Vec<[i32; 3]> = Vec::new();
+    let own_above = [
+        libm::floor(pos[0]) as i32,
+        feet_y + 2,
+        libm::floor(pos[2]) as i32,
+    ];
+    // Which leading corners are blocked: right, left.
+    let mut corner = [false, false];
+    for (k, off) in [0.0, half, -half].into_iter().enumerate() {
+        let before = blocking.len();
+        let (x, z) = (
+            pos[0] + d[0] * (half + 0.45) + side[0] * off,
+            pos[2] + d[2] * (half + 0.45) + side[2] * off,
+        );
+        let (cx, cz) = (libm::floor(x) as i32, libm::floor(z) as i32);
+        let feet = [cx, feet_y, cz];
+        let head = [cx, feet_y + 1, cz];
+        let above = [cx, feet_y + 2, cz];
+        if solid(head) {
+            blocking.push(head);
+        }
+        if solid(feet) && (solid(above) || solid(head)) {
+            blocking.push(feet);
+            if solid(above) {
+                blocking.push(above);
+            }
+        } else if solid(feet) && solid(own_above) && !blocking.contains(&own_above) {
+            // Stepping up needs head room over the current spot too.
+            blocking.push(own_above);
+        }
+        if k > 0 && blocking.len() > before {
+            corner[k - 1] = true;
+        }
+    }
+    if !blocking.is_empty() {
+        // Dig what the crosshair can reach without turning away from the
+        // walking direction; a block only under one shoulder: side-step.
+        return match cheapest_view(g, 0, |t| blocking.contains(&t.pos)) {
+            Some((0, _, _)) => "mine_target",
+            Some((_, dy, dp)) => look(dy, dp),
+            None if corner[0] && !corner[1] => "move_left",
+            None if corner[1] && !corner[0] => "move_right",
+            None => "jump",
+        };
     }
     if pitch.abs() > STEP_DEG / 2.0 {
         return if pitch > 0.0 { "look_up" } else { "look_down" };

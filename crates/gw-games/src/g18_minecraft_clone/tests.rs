@@ -38,24 +38,10 @@ fn controls_move_look_mine_and_select() {
     assert_eq!(st["game_state"]["inventory"]["item_gains"]["dirt"], 0);
 }
 
-/// The expert meets the standard (≥ 4 of seeds 1..5) on dirt, leaves and
-/// iron ore. On wood logs (3/5) and stone (3/5) it still falls short of the
-/// target within 100 actions: see the tuning report; those two tasks are
-/// checked for real progress only until the expert or the spawn improves.
+/// The expert solves every task in at least four of seeds 1..5.
 #[test]
-fn expert_solves_dirt_leaves_and_iron() {
-    for task in ["18_01", "18_03", "18_05"] {
-        let wins = (1..=5)
-            .filter(|&s| testkit::play_expert(ID, task, s).success)
-            .count();
-        assert!(wins >= 4, "{task}: expert won {wins}/5");
-    }
-    for task in ["18_02", "18_04"] {
-        let best = (1..=5)
-            .map(|s| testkit::play_expert(ID, task, s).best_score)
-            .fold(0.0, f64::max);
-        assert!(best >= 20.0, "{task}: best {best}");
-    }
+fn expert_solves_all_tasks() {
+    testkit::assert_expert_solves_all(ID, 4);
 }
 
 const CONTROLS: [&str; 12] = [
@@ -110,4 +96,49 @@ fn tuning_report() {
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {
     testkit::save_frame_after(ID, "18_02", 1, 10, "/tmp/mc.png");
+}
+
+#[test]
+#[ignore = "prints an expert trace for debugging"]
+fn trace_expert() {
+    let task = std::env::var("T18").unwrap_or("18_02".into());
+    let seed: u64 = std::env::var("S18")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    for (i, st) in testkit::expert_states(ID, &task, seed, 100)
+        .iter()
+        .enumerate()
+    {
+        let g = &st["game_state"];
+        println!(
+            "{i:3} pos {:?} yaw {:.0} pitch {:.0} tgt {} gains {} {}",
+            g["player"]["position"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| (v.as_f64().unwrap() * 10.0).round() / 10.0)
+                .collect::<Vec<_>>(),
+            g["player"]["yaw"].as_f64().unwrap(),
+            g["player"]["pitch"].as_f64().unwrap(),
+            g["environment"]["targeted_block"],
+            g["inventory"]["item_gains"],
+            st["terminal"]
+        );
+    }
+}
+
+#[test]
+#[ignore = "prints expert success per task on seeds 1..15"]
+fn sr_report() {
+    let tasks = std::env::var("T18").unwrap_or("18_01,18_02,18_03,18_04,18_05".into());
+    for task in tasks.split(',') {
+        let res: Vec<testkit::PlayResult> = (1..=15)
+            .map(|s| testkit::play_expert(ID, task, s))
+            .collect();
+        let r: Vec<f64> = res.iter().map(|x| x.best_score).collect();
+        let w15 = res.iter().filter(|x| x.success).count();
+        let w5 = res[..5].iter().filter(|x| x.success).count();
+        println!("{task}: 1..5 {w5}/5, 1..15 {w15}/15 scores {r:?}");
+    }
 }

@@ -10,6 +10,7 @@
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
+use crate::ray::{VoxelWalk, ray_aabb};
 use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain, UNLOADED};
 use crate::world::{Body, World};
 use rayon::prelude::*;
@@ -349,29 +350,11 @@ impl Scene<'_> {
 
     fn trace(&self, d: [f64; 3]) -> [u8; 3] {
         let o = self.eye;
-        let mut cell = [
-            libm::floor(o[0]) as i32,
-            libm::floor(o[1]) as i32,
-            libm::floor(o[2]) as i32,
-        ];
-        let mut step = [0i32; 3];
-        let mut tmax = [f64::INFINITY; 3];
-        let mut tdelta = [f64::INFINITY; 3];
-        for k in 0..3 {
-            if d[k] > 1e-12 {
-                step[k] = 1;
-                tdelta[k] = 1.0 / d[k];
-                tmax[k] = (cell[k] as f64 + 1.0 - o[k]) * tdelta[k];
-            } else if d[k] < -1e-12 {
-                step[k] = -1;
-                tdelta[k] = -1.0 / d[k];
-                tmax[k] = (o[k] - cell[k] as f64) * tdelta[k];
-            }
-        }
+        let mut walk = VoxelWalk::new(o, d);
         // Nearest box (mob or item) along the ray.
         let mut box_hit: Option<(f64, usize, usize)> = None;
         for (i, (lo, hi, _)) in self.boxes.iter().enumerate() {
-            if let Some((t, axis)) = slab(o, d, *lo, *hi)
+            if let Some((t, axis)) = ray_aabb(o, d, *lo, *hi)
                 && box_hit.is_none_or(|(bt, _, _)| t < bt)
             {
                 box_hit = Some((t, i, axis));
@@ -384,7 +367,9 @@ impl Scene<'_> {
         let mut ccx = i32::MIN;
         let mut ccz = i32::MIN;
         let mut first = true;
+        let step = walk.step;
         let color: [f32; 3] = loop {
+            let cell = walk.cell;
             if let Some((bt, i, ax)) = box_hit
                 && bt <= t
             {
@@ -430,17 +415,7 @@ impl Scene<'_> {
                 // Inside a block (e.g. head in leaves): look through it.
             }
             first = false;
-            let k = if tmax[0] < tmax[1] {
-                if tmax[0] < tmax[2] { 0 } else { 2 }
-            } else if tmax[1] < tmax[2] {
-                1
-            } else {
-                2
-            };
-            t = tmax[k];
-            cell[k] += step[k];
-            tmax[k] += tdelta[k];
-            axis = k;
+            (axis, t) = walk.advance();
         };
         // Fog towards the horizon colour.
         let fog_t = ((t / VIEW_DISTANCE).min(1.0) as f32).powi(2);
@@ -531,30 +506,6 @@ fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
         0 => 0.8,
         _ => 0.9,
     }
-}
-
-/// Ray against a box: entry distance and the axis of the face entered.
-fn slab(o: [f64; 3], d: [f64; 3], lo: [f64; 3], hi: [f64; 3]) -> Option<(f64, usize)> {
-    let (mut t0, mut t1, mut ax) = (0.0f64, f64::INFINITY, 0usize);
-    for k in 0..3 {
-        if d[k].abs() < 1e-12 {
-            if o[k] < lo[k] || o[k] > hi[k] {
-                return None;
-            }
-            continue;
-        }
-        let (a, c) = ((lo[k] - o[k]) / d[k], (hi[k] - o[k]) / d[k]);
-        let (a, c) = if a < c { (a, c) } else { (c, a) };
-        if a > t0 {
-            t0 = a;
-            ax = k;
-        }
-        t1 = t1.min(c);
-        if t0 > t1 {
-            return None;
-        }
-    }
-    Some((t0, ax))
 }
 
 pub mod hud;
