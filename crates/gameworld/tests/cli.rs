@@ -278,7 +278,7 @@ fn bench_reports_each_game() {
         "bench",
         "--json",
         "--games",
-        "01_2048",
+        "01_2048,openworld",
         "--sim-seconds",
         "0.05",
         "--steps",
@@ -286,10 +286,26 @@ fn bench_reports_each_game() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rows: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let row = &rows[0];
-    assert_eq!(row["game_id"], "01_2048");
+    let find = |id: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["game_id"] == id)
+            .unwrap_or_else(|| panic!("no {id} row in {rows}"))
+            .clone()
+    };
+    let row = find("01_2048");
     assert!(row["sim_steps_per_s"].as_f64().unwrap() > 0.0);
     assert!(row["step_overhead_ms_median"].as_f64().unwrap() > 0.0);
+    // The open world has no tasks yet: its row is the world's own figures.
+    let world = find("openworld");
+    for key in [
+        "render_steps_per_s_64x64",
+        "render_steps_per_s_640x360",
+        "reset_ms_median",
+    ] {
+        assert!(world[key].as_f64().unwrap() > 0.0, "{key}: {world}");
+    }
     let o = run(&["bench", "--games", "nope"]);
     assert_eq!(o.status.code(), Some(2));
 }
