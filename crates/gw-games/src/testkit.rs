@@ -303,6 +303,14 @@ pub fn save_frame_after(
 }
 
 /// Save a frame rendered straight from a game (no stepper) as PNG.
+/// Hold `key` down for `ms` of game time, then release it: the key press the
+/// mechanics tests drive games with.
+pub fn hold_key(game: &mut dyn gw_core::Game, key: &str, ms: u64) {
+    game.handle_event(&gw_core::InputEvent::KeyDown { key: key.into() });
+    game.advance(ms);
+    game.handle_event(&gw_core::InputEvent::KeyUp { key: key.into() });
+}
+
 pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
     let (w, h) = game.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();

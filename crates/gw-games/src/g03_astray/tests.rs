@@ -12,12 +12,6 @@ fn game(seed: u64, level: u32) -> Astray {
     g
 }
 
-fn hold(g: &mut Astray, key: &str, ms: u64) {
-    g.handle_event(&InputEvent::KeyDown { key: key.into() });
-    g.advance(ms);
-    g.handle_event(&InputEvent::KeyUp { key: key.into() });
-}
-
 #[test]
 fn mazes_are_perfect_and_grow_with_level() {
     for level in 1..=5 {
@@ -73,7 +67,7 @@ fn holding_a_key_pushes_and_the_ball_coasts_to_a_stop() {
     } else {
         "ArrowUp"
     };
-    hold(&mut g, key, 250);
+    testkit::hold_key(&mut g, key, 250);
     let moved = g.ball();
     let speed = (moved.vx * moved.vx + moved.vy * moved.vy).sqrt();
     assert!(speed > 3.0, "speed after a 0.25 s push: {speed}");
@@ -90,8 +84,8 @@ fn walls_stop_the_ball() {
     let mut g = game(2, 3);
     let dim = g.maze().dim as f64;
     // Below and left of the start block are border walls.
-    hold(&mut g, "ArrowDown", 1000);
-    hold(&mut g, "ArrowLeft", 1000);
+    testkit::hold_key(&mut g, "ArrowDown", 1000);
+    testkit::hold_key(&mut g, "ArrowLeft", 1000);
     g.advance(500);
     let b = g.ball();
     assert!(
@@ -123,7 +117,7 @@ fn reaching_the_exit_is_terminal_success() {
     };
     assert_eq!(g.distance_to_goal(), 1);
     assert!(g.completion_progress() > 0.9 && g.completion_progress() < 1.0);
-    hold(&mut g, "ArrowRight", 500);
+    testkit::hold_key(&mut g, "ArrowRight", 500);
     let st = g.state().to_value();
     assert_eq!(st["terminal"]["isTerminal"], true);
     assert_eq!(st["terminal"]["outcome"], "success");
@@ -132,7 +126,7 @@ fn reaching_the_exit_is_terminal_success() {
     assert_eq!(lookup(&st, "metrics.distance_to_goal").unwrap(), 0);
     // Input after the end changes nothing.
     let before = g.ball();
-    hold(&mut g, "ArrowLeft", 500);
+    testkit::hold_key(&mut g, "ArrowLeft", 500);
     assert_eq!(g.ball(), before);
 }
 

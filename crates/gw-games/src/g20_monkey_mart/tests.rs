@@ -11,20 +11,14 @@ fn game(seed: u64) -> MonkeyMart {
     g
 }
 
-fn press(g: &mut MonkeyMart, key: &str, ms: u64) {
-    g.handle_event(&InputEvent::KeyDown { key: key.into() });
-    g.advance(ms);
-    g.handle_event(&InputEvent::KeyUp { key: key.into() });
-}
-
 #[test]
 fn walking_moves_100_px_per_half_second_and_stays_inside() {
     let mut g = game(1);
     let (x, y) = g.position();
-    press(&mut g, "ArrowLeft", 500);
+    testkit::hold_key(&mut g, "ArrowLeft", 500);
     assert!((g.position().0 - (x - 100.0)).abs() < 1e-6);
     assert_eq!(g.position().1, y);
-    press(&mut g, "ArrowUp", 5000);
+    testkit::hold_key(&mut g, "ArrowUp", 5000);
     assert_eq!(g.position().1, AREA.1 + 20.0);
 }
 

@@ -12,12 +12,6 @@ fn game(seed: u64) -> RocketLeague {
     g
 }
 
-fn hold(g: &mut RocketLeague, k: &str, ms: u64) {
-    g.handle_event(&InputEvent::KeyDown { key: k.into() });
-    g.advance(ms);
-    g.handle_event(&InputEvent::KeyUp { key: k.into() });
-}
-
 #[test]
 fn keys_drive_jump_and_boost() {
     let mut g = game(1);
@@ -29,20 +23,20 @@ fn keys_drive_jump_and_boost() {
     };
     g.opp.x = RIGHT - 60.0;
     let x0 = g.player.x;
-    hold(&mut g, "d", 200);
+    testkit::hold_key(&mut g, "d", 200);
     assert!(g.player.vx > 300.0 && g.player.x > x0);
     assert_eq!(g.throttle(), 0.0, "released");
     let v = g.player.vx;
     g.advance(100);
     assert!(g.player.vx < v && g.player.vx > 0.0, "coasts and slows");
     // Driving alone is capped; boost goes faster and drains the meter.
-    hold(&mut g, "d", 400);
+    testkit::hold_key(&mut g, "d", 400);
     assert!(g.player.vx <= DRIVE_MAX + 1e-9);
-    hold(&mut g, "Space", 200);
+    testkit::hold_key(&mut g, "Space", 200);
     assert!(g.player.vx > DRIVE_MAX && g.player.vx <= BOOST_MAX_SPEED);
     assert!(g.player.boost < 100.0);
     let mut g = game(1);
-    hold(&mut g, "w", 200);
+    testkit::hold_key(&mut g, "w", 200);
     assert!(!g.player.on_ground && g.player.y < GROUND - CAR_H / 2.0 - 50.0);
     g.advance(1500);
     assert!(g.player.on_ground);
@@ -54,7 +48,7 @@ fn keys_drive_jump_and_boost() {
 fn empty_boost_does_nothing() {
     let mut g = game(2);
     g.player.boost = 0.0;
-    hold(&mut g, "Space", 200);
+    testkit::hold_key(&mut g, "Space", 200);
     assert!(g.player.vx.abs() < 1e-9);
     assert_eq!(g.player.boost, 0.0);
     g.advance(500);
@@ -141,7 +135,7 @@ fn car_pushes_ball_forward() {
     };
     g.player.x = 400.0;
     g.player.vx = 500.0;
-    hold(&mut g, "d", 200);
+    testkit::hold_key(&mut g, "d", 200);
     assert!(g.ball.vx > 400.0, "ball vx {}", g.ball.vx);
     assert!(g.ball.x > g.player.x);
 }

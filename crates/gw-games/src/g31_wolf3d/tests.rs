@@ -11,12 +11,6 @@ fn game(seed: u64) -> Wolf3d {
     g
 }
 
-fn press(g: &mut Wolf3d, key: &str, ms: u64) {
-    g.handle_event(&InputEvent::KeyDown { key: key.into() });
-    g.advance(ms);
-    g.handle_event(&InputEvent::KeyUp { key: key.into() });
-}
-
 /// Put the player at (x, y) facing `angle` in an otherwise fresh game.
 fn place(g: &mut Wolf3d, x: f64, y: f64, angle: f64) {
     g.player = Player { x, y, angle };
@@ -61,17 +55,17 @@ fn walking_turning_and_walls() {
     let mut g = game(1);
     let (sx, sy, _) = g.layout().start;
     place(&mut g, sx, sy, 0.0);
-    press(&mut g, "ArrowUp", 200);
+    testkit::hold_key(&mut g, "ArrowUp", 200);
     let p = g.player();
     assert!((p.x - (sx + 0.6)).abs() < 1e-6, "{}", p.x);
     assert!((p.y - sy).abs() < 1e-9);
-    press(&mut g, "ArrowRight", 200);
+    testkit::hold_key(&mut g, "ArrowRight", 200);
     assert!((g.player().angle - 0.44).abs() < 1e-9);
-    press(&mut g, "ArrowLeft", 400);
+    testkit::hold_key(&mut g, "ArrowLeft", 400);
     assert!((g.player().angle + 0.44).abs() < 1e-9);
     // Walking into the room's wall stops at the wall minus the body radius.
     place(&mut g, sx, sy, 0.0);
-    press(&mut g, "ArrowUp", 3000);
+    testkit::hold_key(&mut g, "ArrowUp", 3000);
     let (c0, _) = level::room_origin(g.layout().start_room);
     let wall_x = (c0 + level::ROOM) as f64;
     let x = g.player().x;
@@ -109,19 +103,19 @@ fn doors_open_with_space_and_block_until_open() {
     let (i, (x, y, a)) = some_door(&g);
     place(&mut g, x, y, a);
     // Closed: walking into it goes nowhere past the panel's tile.
-    press(&mut g, "ArrowUp", 1000);
+    testkit::hold_key(&mut g, "ArrowUp", 1000);
     let p = g.player();
     assert!(
         (p.x - x).abs() + (p.y - y).abs() < 0.25,
         "walked through a closed door"
     );
     assert_eq!(g.doors()[i].open, 0.0);
-    press(&mut g, "Space", 200);
+    testkit::hold_key(&mut g, "Space", 200);
     assert!(g.doors()[i].opening);
     g.advance(400);
     assert_eq!(g.doors()[i].open, 1.0);
     assert_eq!(g.state().metrics["doors_opened"], 1);
-    press(&mut g, "ArrowUp", 1000);
+    testkit::hold_key(&mut g, "ArrowUp", 1000);
     let p = g.player();
     assert!(
         (p.x - x).abs() + (p.y - y).abs() > 1.5,
@@ -154,7 +148,7 @@ fn shooting_kills_guards_and_they_drop_clips() {
     let mut g = duel(2.5);
     let mut shots = 0;
     while g.guards()[0].alive() && shots < 12 {
-        press(&mut g, "x", 200);
+        testkit::hold_key(&mut g, "x", 200);
         shots += 1;
     }
     assert!(
@@ -187,19 +181,19 @@ fn shooting_kills_guards_and_they_drop_clips() {
 fn shots_to_the_side_miss_and_knife_needs_reach() {
     let mut g = duel(3.0);
     g.player.angle = 1.0;
-    press(&mut g, "x", 200);
+    testkit::hold_key(&mut g, "x", 200);
     assert_eq!(g.guards()[0].hp, GUARD_HP);
     assert!(g.guards()[0].alerted, "the shot was heard");
     assert_eq!(g.state().metrics["shots_fired"], 1);
     // Out of bullets: the knife does not reach 3 tiles.
     let mut g = duel(3.0);
     g.ammo = 0;
-    press(&mut g, "x", 200);
+    testkit::hold_key(&mut g, "x", 200);
     assert_eq!(g.guards()[0].hp, GUARD_HP);
     assert_eq!(g.state().metrics["knife_attacks"], 1);
     let mut g = duel(1.2);
     g.ammo = 0;
-    press(&mut g, "x", 200);
+    testkit::hold_key(&mut g, "x", 200);
     assert!(g.guards()[0].hp < GUARD_HP);
 }
 
@@ -247,7 +241,7 @@ fn killing_every_guard_is_success() {
         guard.state = GuardState::Dead;
     }
     while g.guards()[0].alive() {
-        press(&mut g, "x", 200);
+        testkit::hold_key(&mut g, "x", 200);
     }
     assert!(g.is_over());
     assert_eq!(g.state().terminal.outcome, Some(Outcome::Success));

@@ -14,12 +14,6 @@ fn game(level: u32, seed: u64) -> WhgGame {
     g
 }
 
-fn press(g: &mut WhgGame, key: &str, ms: u64) {
-    g.handle_event(&InputEvent::KeyDown { key: key.into() });
-    g.advance(ms);
-    g.handle_event(&InputEvent::KeyUp { key: key.into() });
-}
-
 /// A one-dot test level: a corridor with a dot parked across it.
 fn corridor(dot_col: f32) -> Level {
     Level::build(LevelSpec {
@@ -49,15 +43,15 @@ fn corridor(dot_col: f32) -> Level {
 fn one_press_moves_one_tile_and_walls_stop() {
     let mut g = game(1, 1);
     let start = g.body();
-    press(&mut g, "ArrowLeft", 200);
+    testkit::hold_key(&mut g, "ArrowLeft", 200);
     assert_eq!((g.body().x, g.body().y), (start.x - TILE, start.y));
     // The start zone is 3 wide: a second left press hits the wall.
-    press(&mut g, "ArrowLeft", 200);
+    testkit::hold_key(&mut g, "ArrowLeft", 200);
     assert_eq!(g.body().x, start.x - TILE);
-    press(&mut g, "ArrowDown", 200);
+    testkit::hold_key(&mut g, "ArrowDown", 200);
     assert_eq!(g.body().y, start.y + TILE);
     // Other keys do nothing.
-    press(&mut g, "Space", 200);
+    testkit::hold_key(&mut g, "Space", 200);
     assert_eq!(g.body().y, start.y + TILE);
 }
 
@@ -102,7 +96,7 @@ fn death_respawns_without_ending_the_episode() {
     // Walk into the first gate's column and stand there: its dot sweeps the
     // whole column, so the square is hit within one cycle.
     for _ in 0..3 {
-        press(&mut g, "ArrowRight", 200);
+        testkit::hold_key(&mut g, "ArrowRight", 200);
         if g.deaths() > 0 {
             break;
         }
@@ -177,7 +171,7 @@ fn clearing_the_last_level_wins_and_reports_level_six() {
                     Act::Left => "ArrowLeft",
                     _ => "ArrowRight",
                 };
-                press(&mut g, key, 200);
+                testkit::hold_key(&mut g, key, 200);
             }
         }
     }
@@ -201,10 +195,10 @@ fn checkpoint_banks_coins_and_becomes_the_respawn() {
         let act = expert::next_action(&g, &task);
         match act {
             Act::Wait => g.advance(500),
-            Act::Up => press(&mut g, "ArrowUp", 200),
-            Act::Down => press(&mut g, "ArrowDown", 200),
-            Act::Left => press(&mut g, "ArrowLeft", 200),
-            Act::Right => press(&mut g, "ArrowRight", 200),
+            Act::Up => testkit::hold_key(&mut g, "ArrowUp", 200),
+            Act::Down => testkit::hold_key(&mut g, "ArrowDown", 200),
+            Act::Left => testkit::hold_key(&mut g, "ArrowLeft", 200),
+            Act::Right => testkit::hold_key(&mut g, "ArrowRight", 200),
         }
         if g.state().metrics["checkpoints_passed"] == 1 {
             passed = true;
