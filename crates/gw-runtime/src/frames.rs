@@ -150,15 +150,10 @@ impl FrameSink {
         Err(err)
     }
 
-    /// Write the canvas as frame `step` (encoding it on the writer thread
-    /// when there is one).
-    pub fn submit_canvas(&mut self, step: u32) -> Result<(), String> {
-        self.submit_canvas_as(&step_file(step))
-    }
-
-    /// Write the canvas under `file` (a name inside `frames/`, e.g. the
-    /// `step_NNNNNN_reset.png` of a restarted episode).
-    pub fn submit_canvas_as(&mut self, file: &str) -> Result<(), String> {
+    /// Write the canvas under `file`, a name inside `frames/` (`step_file`,
+    /// or the `step_NNNNNN_reset.png` of a restarted episode), encoding it on
+    /// the writer thread when there is one.
+    pub fn submit_canvas(&mut self, file: &str) -> Result<(), String> {
         let path = self.dir.join(file);
         if let Some(e) = &self.failed {
             return Err(e.clone());
@@ -179,13 +174,8 @@ impl FrameSink {
         self.send(Job::Canvas(path, canvas))
     }
 
-    /// Write already encoded PNG bytes as frame `step`.
-    pub fn submit_png(&mut self, step: u32, png: &[u8]) -> Result<(), String> {
-        self.submit_png_as(&step_file(step), png)
-    }
-
     /// Write already encoded PNG bytes under `file` (a name inside `frames/`).
-    pub fn submit_png_as(&mut self, file: &str, png: &[u8]) -> Result<(), String> {
+    pub fn submit_png(&mut self, file: &str, png: &[u8]) -> Result<(), String> {
         let path = self.dir.join(file);
         if self.background.is_none() && self.failed.is_none() {
             write_replace(&path, png)
@@ -259,9 +249,9 @@ mod tests {
             paint(sink.canvas(), step);
             if step % 5 == 4 {
                 let png = encode_pixmap_png(sink.canvas());
-                sink.submit_png(step, &png).unwrap();
+                sink.submit_png(&step_file(step), &png).unwrap();
             } else {
-                sink.submit_canvas(step).unwrap();
+                sink.submit_canvas(&step_file(step)).unwrap();
             }
         }
         assert_eq!(sink.finish().unwrap(), n as usize);
@@ -290,7 +280,7 @@ mod tests {
             let mut sink = FrameSink::new(dir.path(), 16, 16, bg).unwrap();
             for step in 0..6 {
                 paint(sink.canvas(), step);
-                sink.submit_canvas(step).unwrap();
+                sink.submit_canvas(&step_file(step)).unwrap();
             }
             assert_eq!(sink.finish().unwrap(), 6);
         }
@@ -309,7 +299,7 @@ mod tests {
         let mut sink = FrameSink::new(dir.path(), 32, 32, true).unwrap();
         for step in 0..3 {
             paint(sink.canvas(), step);
-            sink.submit_canvas(step).unwrap();
+            sink.submit_canvas(&step_file(step)).unwrap();
         }
         // Pull the folder away under the writer: later frames cannot land.
         let frames = dir.path().join("frames");
@@ -335,7 +325,7 @@ mod tests {
                 std::fs::write(&frames, b"not a folder").unwrap();
             }
             paint(sink.canvas(), step);
-            if let Err(e) = sink.submit_canvas(step) {
+            if let Err(e) = sink.submit_canvas(&step_file(step)) {
                 err = Some(e);
                 break;
             }

@@ -145,7 +145,7 @@ fn observe_frame(
     match (pixmap, sink) {
         (None, Some(sink)) => {
             stepper.render(sink.canvas());
-            sink.submit_canvas_as(file).map_err(RunError::Runtime)?;
+            sink.submit_canvas(file).map_err(RunError::Runtime)?;
             Ok(Vec::new())
         }
         (None, None) => Ok(Vec::new()),
@@ -153,7 +153,7 @@ fn observe_frame(
             stepper.render(pixmap);
             let png = encode_pixmap_png(pixmap);
             if let Some(sink) = sink {
-                sink.submit_png_as(file, &png).map_err(RunError::Runtime)?;
+                sink.submit_png(file, &png).map_err(RunError::Runtime)?;
             }
             Ok(png)
         }
