@@ -41,6 +41,22 @@ enum Command {
     /// Rebuild summary.json, runs.csv, by_model.csv, report.md and
     /// report.html from run directories (several folders merge).
     Report(ReportArgs),
+    /// Convert an original GameWorld catalog (games/, tasks/, models/ YAML)
+    /// and its game folders into a registry root of browser games.
+    ImportReference(ImportArgs),
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The original catalog folder (holding games/, tasks/, models/).
+    #[arg(long)]
+    catalog: PathBuf,
+    /// The folder holding one game folder per game id (index.html, game_api.js).
+    #[arg(long)]
+    games: PathBuf,
+    /// The registry root to write (use it with --registry DIR).
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -222,6 +238,44 @@ fn config(msg: String) -> (u8, String) {
     (2, msg)
 }
 
+fn import_reference(args: ImportArgs) -> CmdResult {
+    // Genre and curriculum level of games the project already knows.
+    let known = Registry::load(&[default_registry()]).ok();
+    let facts = |id: &str| {
+        known
+            .as_ref()
+            .and_then(|r| r.game(id))
+            .map(|g| (g.genre.clone(), g.curriculum_level))
+    };
+    let report = gw_browser::import::import_catalog(&args.catalog, &args.games, &args.out, &facts)
+        .map_err(config)?;
+    for note in &report.notes {
+        println!("note: {note}");
+    }
+    let report_path = args.out.join("import-report.json");
+    let bytes = serde_json::to_vec_pretty(&report).expect("report serializes");
+    gw_core::frame::write_atomic(&report_path, &bytes)
+        .map_err(|e| (1, format!("{}: {e}", report_path.display())))?;
+    println!(
+        "imported {} games, {} tasks, {} models into {} ({} notes, also in {}); run them with --registry {}",
+        report.games,
+        report.tasks,
+        report.models,
+        args.out.display(),
+        report.notes.len(),
+        report_path.display(),
+        args.out.display()
+    );
+    // The result must load as a registry.
+    Registry::load(&[default_registry(), args.out.clone()]).map_err(|e| {
+        config(format!(
+            "the imported registry has errors:\n{e}\nedit the files under {} (the notes above say what was guessed)",
+            args.out.display()
+        ))
+    })?;
+    Ok(())
+}
+
 fn dispatch(cli: Cli) -> CmdResult {
     match cli.command {
         Command::Validate => {
@@ -367,6 +421,7 @@ fn dispatch(cli: Cli) -> CmdResult {
             Ok(())
         }
         Command::Report(args) => report(args),
+        Command::ImportReference(args) => import_reference(args),
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
             let games: Vec<String> = if args.games.is_empty() {
@@ -394,7 +449,10 @@ fn dispatch(cli: Cli) -> CmdResult {
                     rows.push(row);
                     continue;
                 }
-                if gw_games::create(g).is_none() {
+                let browser = reg
+                    .game(g)
+                    .is_some_and(|s| s.backend == gw_core::registry::Backend::Browser);
+                if !browser && gw_games::create(g).is_none() {
                     return Err(config(format!(
                         "unknown game \"{g}\" for --games; native games: {}",
                         gw_games::GAME_IDS.join(", ")
@@ -497,6 +555,7 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
                 let g = &g.value;
                 json!({"game_id": g.id, "name": g.name, "genre": g.genre, "curriculum_level": g.curriculum_level,
                        "tasks": reg.tasks_of(&g.id).count(), "native": gw_games::create(&g.id).is_some(),
+                       "backend": if g.backend.is_native() { "native" } else { "browser" },
                        "roles": g.roles.iter().map(|r| r.name.clone()).collect::<Vec<_>>()})
             })
             .collect(),

@@ -70,6 +70,9 @@ impl Stepper {
     /// readiness gate. Records the initial state with the evaluator.
     pub fn new(mut game: Box<dyn Game>, preset: &Preset, seed: u64) -> Result<Self, String> {
         game.init(&game_config(preset, seed));
+        if let Some(f) = game.fault() {
+            return Err(f);
+        }
         game.reset(0);
         let task = &preset.task;
         let task_info = TaskInfo {
@@ -99,7 +102,11 @@ impl Stepper {
 
     fn readiness_gate(&mut self) -> Result<(), String> {
         let mut waited = 0;
-        while !self.game.state().status.is_actionable() {
+        loop {
+            self.check_fault()?;
+            if self.game.is_ready() {
+                break;
+            }
             if waited >= READINESS_LIMIT_MS {
                 return Err(format!(
                     "game {} did not become ready within {} s of game time",
@@ -111,6 +118,14 @@ impl Stepper {
             waited += READINESS_TICK_MS;
         }
         Ok(())
+    }
+
+    /// The game's unrecoverable failure, if it reported one.
+    fn check_fault(&self) -> Result<(), String> {
+        match self.game.fault() {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
     }
 
     pub fn game(&self) -> &dyn Game {
@@ -239,6 +254,7 @@ impl Stepper {
                 TimedEvent::Wait { wait_ms } => self.game.advance(*wait_ms),
             }
         }
+        self.check_fault()?;
         self.step += 1;
         let state = self.game.state().to_value();
         let eval = self.evaluator.evaluate_step(&state, self.step);

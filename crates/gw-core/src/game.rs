@@ -68,6 +68,20 @@ pub trait Game: Send {
     /// `{"action": "move_up"}`) from privileged state. It must not look at
     /// future random draws.
     fn expert_action(&self, task: &TaskInfo) -> Value;
+
+    /// Whether the readiness gate may let the agent act. Native games: status
+    /// `ready` or `playing`; a browser game also honours the page's
+    /// `is_actionable` flag.
+    fn is_ready(&self) -> bool {
+        self.state().status.is_actionable()
+    }
+
+    /// A failure the game cannot recover from (a browser page that crashed,
+    /// timed out or lost its `gameAPI`). Native games never fail; the stepper
+    /// ends the run with this message as a runtime error.
+    fn fault(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Accumulates simulated milliseconds and yields whole fixed ticks.

@@ -60,6 +60,46 @@ pub struct GameSpec {
     pub player_mode: String,
     pub rules: String,
     pub roles: Vec<RoleSpec>,
+    /// `native` (built into this program) or `browser` (an HTML5 game with
+    /// `window.gameAPI`, run in headless Chromium).
+    #[serde(default, skip_serializing_if = "Backend::is_native")]
+    pub backend: Backend,
+    /// Browser games: the game folder (holding `index.html`), relative to the
+    /// registry root the YAML belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Browser games: a page URL instead of a folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The registry root this game was loaded from (set by the loader).
+    #[serde(skip)]
+    pub root: Option<PathBuf>,
+}
+
+/// Which engine runs a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    #[default]
+    Native,
+    Browser,
+}
+
+impl Backend {
+    pub fn is_native(&self) -> bool {
+        *self == Backend::Native
+    }
+}
+
+impl GameSpec {
+    /// A browser game's folder, resolved against its registry root.
+    pub fn folder(&self) -> Option<PathBuf> {
+        let p = PathBuf::from(self.path.as_ref()?);
+        Some(match &self.root {
+            Some(root) if p.is_relative() => root.join(p),
+            _ => p,
+        })
+    }
 }
 
 /// One role of a game: its prompt, computer-use controls and semantic controls.
@@ -137,6 +177,9 @@ pub struct TaskSpec {
     /// Which role plays (default: the game's first role).
     #[serde(default)]
     pub role: Option<String>,
+    /// Browser games: appended to the page URL (`?level=3`, `#infinite/2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url_suffix: Option<String>,
 }
 
 impl TaskSpec {
@@ -658,7 +701,8 @@ impl Registry {
                 continue;
             }
             for path in yaml_files(&root.join("games")) {
-                if let Some(g) = parse_file::<GameSpec>(&path, &mut errors) {
+                if let Some(mut g) = parse_file::<GameSpec>(&path, &mut errors) {
+                    g.value.root = Some(root.clone());
                     reg.games.insert(g.value.id.clone(), g);
                 }
             }
@@ -734,6 +778,15 @@ impl Registry {
                     ),
                 )),
                 Some(g) => {
+                    if task.url_suffix.is_some() && g.value.backend.is_native() {
+                        errors.push(t.err_at(
+                            "url_suffix",
+                            format!(
+                                "url_suffix applies to browser games; \"{}\" is native",
+                                task.game_id
+                            ),
+                        ));
+                    }
                     if let Some(role) = &task.role
                         && !g.value.roles.iter().any(|r| &r.name == role)
                     {
@@ -1101,7 +1154,10 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
                 // Parameters filled at run time get a harmless probe value.
                 for p in &c.parameters {
                     b.entry(p.name.clone())
-                        .or_insert_with(|| Value::String(probe_text(&controls)));
+                        .or_insert_with(|| match p.kind.as_str() {
+                            "number" | "integer" => Value::from(1),
+                            _ => Value::String(probe_text(&controls)),
+                        });
                 }
                 probes.push(b);
             }
@@ -1122,9 +1178,50 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
             }
         }
     }
+    validate_backend(g, errors);
 }
 
 /// A short text typed with allowed keys only (to probe `type` bindings).
+/// `backend`, `path` and `url` agree; a browser game's folder has its page.
+fn validate_backend(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
+    let game = &g.value;
+    match (game.backend, &game.path, &game.url) {
+        (Backend::Native, None, None) => {}
+        (Backend::Native, p, _) => errors.push(g.err_at(
+            if p.is_some() { "path" } else { "url" },
+            "path and url belong to browser games; add `backend: browser` or remove them",
+        )),
+        (Backend::Browser, None, None) => errors.push(g.err_at(
+            "backend",
+            "a browser game needs `path` (its folder, relative to the registry root) or `url`",
+        )),
+        (Backend::Browser, Some(_), Some(_)) => {
+            errors.push(g.err_at("url", "set either path or url, not both"))
+        }
+        (Backend::Browser, Some(_), None) => {
+            let dir = game.folder().unwrap_or_default();
+            if !dir.join("index.html").is_file() {
+                errors.push(g.err_at(
+                    "path",
+                    format!(
+                        "browser game folder {} has no index.html (path is relative to the registry root)",
+                        dir.display()
+                    ),
+                ));
+            }
+        }
+        (Backend::Browser, None, Some(u)) => {
+            if !(u.starts_with("http://") || u.starts_with("https://") || u.starts_with("file://"))
+            {
+                errors.push(g.err_at(
+                    "url",
+                    format!("url \"{u}\" must start with http://, https:// or file://"),
+                ));
+            }
+        }
+    }
+}
+
 fn probe_text(controls: &RoleControls) -> String {
     controls
         .allowed_keys

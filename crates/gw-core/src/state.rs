@@ -82,6 +82,11 @@ pub struct GameApiState {
     pub game_state: Map<String, Value>,
     pub metrics: Map<String, Value>,
     pub raw: Map<String, Value>,
+    /// Top-level fields beyond the schema (a browser game's `schemaVersion`,
+    /// `is_actionable`, …), kept so the trajectory loses nothing the page
+    /// reported. Empty, and absent from the JSON, for native games.
+    #[serde(flatten, default, skip_serializing_if = "Map::is_empty")]
+    pub extra: Map<String, Value>,
 }
 
 impl GameApiState {
@@ -103,6 +108,7 @@ impl GameApiState {
             game_state: Map::new(),
             metrics: Map::new(),
             raw: Map::new(),
+            extra: Map::new(),
         }
     }
 

@@ -160,10 +160,8 @@ pub fn bench_game(
         .id
         .clone();
     let preset = registry.resolve_preset(&format!("{game_id}+{task}+random"))?;
-    let new_game = || {
-        gw_games::create(game_id)
-            .ok_or_else(|| format!("game {game_id} has no native implementation"))
-    };
+    // Native or browser (a browser game opens a Chromium per instance).
+    let new_game = || crate::games::create_game(&preset).map_err(|e| e.to_string());
     let mut agent = gw_agents::builtin::create("random", &preset, 1).expect("random agent exists");
     let null = Value::Null;
     let no_expert = || Value::Null;

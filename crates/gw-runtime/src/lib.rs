@@ -7,6 +7,7 @@
 pub mod agents;
 pub mod bench;
 pub mod frames;
+pub mod games;
 pub mod report;
 pub mod run;
 pub mod suite;

@@ -262,12 +262,7 @@ pub fn run_preset_with_agent(
         ),
         gw_core::AgentRef::Builtin(_) => None,
     };
-    let game = gw_games::create(&preset.game.id).ok_or_else(|| {
-        RunError::Config(format!(
-            "game \"{}\" is in the registry but has no native implementation in this build",
-            preset.game.id
-        ))
-    })?;
+    let game = crate::games::create_game(&preset)?;
     if let Some(dir) = &opts.replay {
         check_replay_source(dir, &preset.preset, opts.seed)?;
     }
