@@ -623,10 +623,8 @@ fn convert_model(file: &Path, src: &Map<String, Value>, notes: &mut Notes<'_>) -
     if let Some(f) = take(src, &mut used, "output_format") {
         m.insert("output_format".into(), json!(text(Some(f))));
     }
-    if let Some(mem) = take(src, &mut used, "enable_memory") {
-        if mem == &Value::Bool(false) {
-            m.insert("memory_rounds".into(), json!(0));
-        }
+    if take(src, &mut used, "enable_memory") == Some(&Value::Bool(false)) {
+        m.insert("memory_rounds".into(), json!(0));
     }
     for (k, dst) in [
         ("base_url", "base_url"),
