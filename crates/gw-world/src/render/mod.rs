@@ -218,6 +218,10 @@ fn basis(yaw: f64, pitch: f64) -> ([f64; 3], [f64; 3], [f64; 3]) {
     (f, r, u)
 }
 
+/// A mob or dropped item: box corners, colour, and the pixel rectangle
+/// `[x0, x1, y0, y1]` (inclusive) outside which no ray can meet it.
+type ScreenBox = ([f64; 3], [f64; 3], [u8; 3], [i32; 4]);
+
 struct Scene<'a> {
     terrain: &'a Terrain,
     eye: [f64; 3],
@@ -229,9 +233,7 @@ struct Scene<'a> {
     light: f32,
     sky_top: [f32; 3],
     sky_horizon: [f32; 3],
-    /// Mobs and dropped items: box corners, colour, and the pixel rectangle
-    /// `[x0, x1, y0, y1]` (inclusive) outside which no ray can meet it.
-    boxes: Vec<([f64; 3], [f64; 3], [u8; 3], [i32; 4])>,
+    boxes: Vec<ScreenBox>,
     breaking: Option<([i32; 3], f32)>,
     target: Option<[i32; 3]>,
     /// One above the highest non-air block of any loaded chunk: a ray at
