@@ -13,6 +13,8 @@
 //! Coordinates are in tiles: x grows to the right (east), y grows downwards
 //! (south); tile (c, r) spans [c, c+1] × [r, r+1].
 
+use rayon::prelude::*;
+
 /// A square RGBA texture; texels with alpha 0 are transparent (sprites).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Texture {
@@ -397,22 +399,27 @@ pub fn render_walls(
     }
     let ceiling = u32::from_le_bytes(ceiling);
     let floor = u32::from_le_bytes(floor);
-    for y in 0..view.h as i32 {
-        let row = (view.y + y as usize) * stride + view.x;
-        let plain = if y < half { ceiling } else { floor };
-        let out = &mut data[row * 4..(row + view.w) * 4];
-        for (px, span) in out.chunks_exact_mut(4).zip(scratch.spans.iter()) {
-            let c = if y >= span.start && y < span.end {
-                let t = &textures[span.tex as usize];
-                let ty = ((((y - span.top) as u64) * span.step as u64) >> 16) as usize;
-                let texel = t.texels[ty.min(t.size - 1) * t.size + span.col as usize];
-                if span.dark { shade(texel) } else { texel }
-            } else {
-                plain
-            };
-            px.copy_from_slice(&c.to_le_bytes());
-        }
-    }
+    let spans = &scratch.spans;
+    // Rows are filled in parallel: every pixel depends only on its span.
+    let rows = &mut data[view.y * stride * 4..(view.y + view.h) * stride * 4];
+    rows.par_chunks_mut(stride * 4)
+        .enumerate()
+        .for_each(|(y, line)| {
+            let y = y as i32;
+            let plain = if y < half { ceiling } else { floor };
+            let out = &mut line[view.x * 4..(view.x + view.w) * 4];
+            for (px, span) in out.chunks_exact_mut(4).zip(spans.iter()) {
+                let c = if y >= span.start && y < span.end {
+                    let t = &textures[span.tex as usize];
+                    let ty = ((((y - span.top) as u64) * span.step as u64) >> 16) as usize;
+                    let texel = t.texels[ty.min(t.size - 1) * t.size + span.col as usize];
+                    if span.dark { shade(texel) } else { texel }
+                } else {
+                    plain
+                };
+                px.copy_from_slice(&c.to_le_bytes());
+            }
+        });
 }
 
 /// Draw sprites over the walls, farthest first, each column clipped by the

@@ -16,9 +16,9 @@ impl VoxelWalk {
     /// Starts in the cell holding `o`; `d` is the (unit) direction.
     pub fn new(o: [f64; 3], d: [f64; 3]) -> Self {
         let cell = [
-            libm::floor(o[0]) as i32,
-            libm::floor(o[1]) as i32,
-            libm::floor(o[2]) as i32,
+            o[0].floor() as i32,
+            o[1].floor() as i32,
+            o[2].floor() as i32,
         ];
         let mut step = [0i32; 3];
         let mut tmax = [f64::INFINITY; 3];
@@ -60,6 +60,52 @@ impl VoxelWalk {
     }
 }
 
+impl VoxelWalk {
+    /// The ray distance at which the walk enters cell `target` along axis
+    /// `k`, as [`advance`](Self::advance) would reach it; infinite when the
+    /// ray does not head there.
+    pub fn time_to(&self, k: usize, target: i32) -> f64 {
+        let n = (target - self.cell[k]) * self.step[k];
+        if self.step[k] == 0 || n <= 0 {
+            return f64::INFINITY;
+        }
+        self.tmax[k] + (n - 1) as f64 * self.tdelta[k]
+    }
+
+    /// Jumps out of the box of cells `lo..=hi` (which holds the current
+    /// cell and is known to be empty) into the first cell outside it, as
+    /// repeated [`advance`](Self::advance) calls would up to rounding: the
+    /// axis crossed last and the ray distance at that crossing. `None` when
+    /// the ray never leaves the box.
+    pub fn leave_box(&mut self, lo: [i32; 3], hi: [i32; 3]) -> Option<(usize, f64)> {
+        let mut exit: Option<(usize, i32, f64)> = None;
+        for k in 0..3 {
+            let n = match self.step[k] {
+                1 => hi[k] - self.cell[k] + 1,
+                -1 => self.cell[k] - lo[k] + 1,
+                _ => continue,
+            };
+            let t = self.tmax[k] + (n - 1) as f64 * self.tdelta[k];
+            if exit.is_none_or(|(_, _, te)| t < te) {
+                exit = Some((k, n, t));
+            }
+        }
+        let (axis, n, t) = exit?;
+        for k in 0..3 {
+            if k == axis {
+                self.cell[k] += self.step[k] * n;
+                self.tmax[k] = t + self.tdelta[k];
+            } else if self.tmax[k] < t {
+                // Boundaries of the other axes crossed before the exit.
+                let m = ((t - self.tmax[k]) / self.tdelta[k]).floor() + 1.0;
+                self.cell[k] += self.step[k] * m as i32;
+                self.tmax[k] += m * self.tdelta[k];
+            }
+        }
+        Some((axis, t))
+    }
+}
+
 /// Ray against the axis-aligned box `lo..hi`: the entry distance (0 when the
 /// origin is inside) and the axis of the face entered.
 pub fn ray_aabb(o: [f64; 3], d: [f64; 3], lo: [f64; 3], hi: [f64; 3]) -> Option<(f64, usize)> {
@@ -83,4 +129,67 @@ pub fn ray_aabb(o: [f64; 3], d: [f64; 3], lo: [f64; 3], hi: [f64; 3]) -> Option<
         }
     }
     Some((t0, ax))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Unit directions spread over the sphere, none axis-aligned.
+    fn dirs() -> Vec<[f64; 3]> {
+        let mut v = Vec::new();
+        for i in 0..40 {
+            let a = i as f64 * 0.61 + 0.05;
+            let b = (i as f64 * 0.37).sin() * 1.4;
+            let d = [a.cos() * b.cos(), b.sin(), a.sin() * b.cos()];
+            let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            v.push([d[0] / n, d[1] / n, d[2] / n]);
+        }
+        v
+    }
+
+    #[test]
+    fn leave_box_lands_where_stepping_does() {
+        let o = [3.3, 64.7, -5.2];
+        let (lo, hi) = ([0, 64, -8], [3, 200, -5]);
+        for d in dirs() {
+            let mut jump = VoxelWalk::new(o, d);
+            let Some((axis, t)) = jump.leave_box(lo, hi) else {
+                panic!("every ray leaves a bounded box: {d:?}");
+            };
+            let mut walk = VoxelWalk::new(o, d);
+            let inside = |c: [i32; 3]| (0..3).all(|k| (lo[k]..=hi[k]).contains(&c[k]));
+            let mut last = (0, 0.0);
+            while inside(walk.cell) {
+                last = walk.advance();
+            }
+            assert_eq!(jump.cell, walk.cell, "{d:?}");
+            assert_eq!(axis, last.0, "{d:?}");
+            assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
+            // The walks go on in step.
+            for _ in 0..20 {
+                assert_eq!(jump.advance().0, walk.advance().0);
+                assert_eq!(jump.cell, walk.cell);
+            }
+        }
+    }
+
+    #[test]
+    fn time_to_matches_the_crossing() {
+        let o = [0.5, 10.25, 0.5];
+        for d in dirs() {
+            let walk = VoxelWalk::new(o, d);
+            let t = walk.time_to(1, 14);
+            if d[1] <= 0.0 {
+                assert!(t.is_infinite());
+                continue;
+            }
+            let mut w = VoxelWalk::new(o, d);
+            let mut cross = 0.0;
+            while w.cell[1] < 14 {
+                cross = w.advance().1;
+            }
+            assert!((t - cross).abs() < 1e-9, "{d:?}");
+        }
+    }
 }

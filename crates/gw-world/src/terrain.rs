@@ -61,6 +61,11 @@ pub struct Chunk {
     pub biomes: [Biome; 256],
     pub heights: [u8; 256],
     pub dirty: bool,
+    /// Per 4×4 column tile (index `(x / 4) * 4 + z / 4`): one above the
+    /// highest non-air block ever set there (0: none), so every cell at or
+    /// above it is air. Raised by every write through `set`; the renderer
+    /// skips the air above it.
+    pub tops: [u8; 16],
 }
 
 #[inline]
@@ -76,6 +81,15 @@ impl Chunk {
     #[inline]
     fn set(&mut self, x: i32, y: i32, z: i32, v: BlockId) {
         self.blocks[idx(x, y, z)] = v;
+        if v != b::AIR {
+            let t = &mut self.tops[((x >> 2) * 4 + (z >> 2)) as usize];
+            *t = (*t).max(y as u8 + 1);
+        }
+    }
+
+    /// One above the highest non-air block of the chunk (see `tops`).
+    pub fn top(&self) -> i32 {
+        self.tops.iter().copied().max().unwrap_or(0) as i32
     }
 }
 
@@ -126,6 +140,7 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         biomes: [Biome::Plains; 256],
         heights: [0; 256],
         dirty: false,
+        tops: [0; 16],
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.
@@ -412,6 +427,11 @@ impl Terrain {
     }
 
     #[inline]
+    /// Every loaded chunk, in slot order.
+    pub fn loaded(&self) -> impl Iterator<Item = &Chunk> {
+        self.slots.iter().filter_map(|c| c.as_deref())
+    }
+
     pub fn chunk(&self, cx: i32, cz: i32) -> Option<&Chunk> {
         match &self.slots[Self::slot(cx, cz)] {
             Some(c) if c.cx == cx && c.cz == cz => Some(c),

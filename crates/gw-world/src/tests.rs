@@ -563,3 +563,38 @@ fn rendering_is_deterministic_and_pinned() {
     assert_eq!(hash(&a), 16750663377957644071, "64x64 golden");
     assert_eq!(hash(&wide), 4887798163365294899, "640x360 golden");
 }
+
+#[test]
+fn blocky_rendering_traces_one_ray_per_block() {
+    let mut w = World::new(WorldConfig {
+        seed: 3,
+        ..Default::default()
+    });
+    w.player.yaw = 30.0;
+    w.player.pitch = 10.0;
+    let (wd, ht) = (64usize, 64usize);
+    let mut plain = vec![0u8; wd * ht * 4];
+    let mut one = vec![0u8; wd * ht * 4];
+    crate::render::render_rgba(&w, wd, ht, &mut plain, false);
+    crate::render::render_rgba_blocky(&w, wd, ht, 1, &mut one, true);
+    assert_eq!(plain, one, "block 1 is the plain renderer");
+    let mut four = vec![0u8; wd * ht * 4];
+    crate::render::render_rgba_blocky(&w, wd, ht, 4, &mut four, true);
+    let mut serial = vec![0u8; wd * ht * 4];
+    crate::render::render_rgba_blocky(&w, wd, ht, 4, &mut serial, false);
+    assert_eq!(four, serial, "parallel bands give the same pixels");
+    let px = |x: usize, y: usize| &four[(y * wd + x) * 4..(y * wd + x) * 4 + 4];
+    // Above the HUD every 4×4 block is one colour, and the view is not flat.
+    let mut colours = std::collections::BTreeSet::new();
+    for y in 0..24 {
+        for x in 0..wd {
+            assert_eq!(px(x, y), px(x / 4 * 4, y / 4 * 4), "({x}, {y})");
+            colours.insert(px(x, y).to_vec());
+        }
+    }
+    assert!(colours.len() > 3, "{} colours", colours.len());
+    // A width that is not a multiple of the block still fills every pixel.
+    let mut odd = vec![7u8; 30 * 20 * 4];
+    crate::render::render_rgba_blocky(&w, 30, 20, 4, &mut odd, false);
+    assert!(odd.chunks(4).all(|p| p[3] == 255));
+}

@@ -82,7 +82,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "8fb10fbd42224ec6e81aa699e92199b290bbee9d35a9ce42ad664e6774856d6d"
+        "5852d0054bc77806a0901f539f7edc72dcb8e7fc0277464ccedc15c5765af834"
     );
 }
 
