@@ -21,6 +21,7 @@ pub mod tilemap;
 pub mod g01_2048;
 pub mod g03_astray;
 pub mod g05_breakout;
+pub mod g06_captaincallisto;
 pub mod g08_core_ball;
 pub mod g10_doodle_jump;
 pub mod g13_flappy_bird;
@@ -44,6 +45,7 @@ pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
     g03_astray::ID,
     g05_breakout::ID,
+    g06_captaincallisto::ID,
     g08_core_ball::ID,
     g10_doodle_jump::ID,
     g13_flappy_bird::ID,
@@ -67,6 +69,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g06_captaincallisto::ID => Box::new(g06_captaincallisto::CaptainCallisto::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g10_doodle_jump::ID => Box::new(g10_doodle_jump::DoodleJump::new()),
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
