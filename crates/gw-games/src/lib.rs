@@ -25,6 +25,7 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g04_boxel_rebound;
 pub mod g05_breakout;
+pub mod g06_captaincallisto;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
 pub mod g09_cubefield;
@@ -68,6 +69,7 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g04_boxel_rebound::ID,
     g05_breakout::ID,
+    g06_captaincallisto::ID,
     g07_chrome_dino::ID,
     g08_core_ball::ID,
     g09_cubefield::ID,
@@ -101,6 +103,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g04_boxel_rebound::ID => Box::new(g04_boxel_rebound::BoxelRebound::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g06_captaincallisto::ID => Box::new(g06_captaincallisto::CaptainCallisto::new()),
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
