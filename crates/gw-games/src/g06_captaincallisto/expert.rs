@@ -1,71 +1,172 @@
-//! Scripted Captain Callisto expert. It picks a goal — the coin nearest by
-//! path while the task still needs coins, else the exit — and computes a
-//! path-distance field to it over the level's free tiles (climbing costs
-//! more in open air than on a ladder, so it prefers ladders and ledges).
-//! Then it searches every sequence of the next [`DEPTH`] actions, rolling
-//! each forward with the game's own [`World`] physics on a copy, and takes
-//! the first action of the plan that ends closest to the goal without
-//! losing a life (points and fuel gained count in its favour). The world
-//! holds no randomness, so the copy sees nothing the game has not drawn.
+//! Scripted Captain Callisto expert: a planner over the game's own physics.
+//!
+//! The goal is the next coin while the task still needs points from coins,
+//! then the exit. A weighted A* search runs over the semantic actions, each
+//! rolled forward on a copy of the [`World`] exactly as the action layer
+//! plays it (key down, the binding's duration, key up), so a plan that works
+//! in the search works in the game. Search nodes are merged on a coarse key
+//! (position to a quarter tile, velocity, fuel, coins, aliens left); a move
+//! that costs a life is never taken. The heuristic is a path-cost field over
+//! the tile map towards the goal tiles (ladders are cheap to climb, open air
+//! dear, falling cheap). The world holds no randomness (aliens walk by fixed
+//! rules), so the copy only sees what the game has already drawn.
+//!
+//! The plan is cached with the world expected before each action; as long as
+//! the game matches, the next action is read from it, otherwise (or when it
+//! runs out) the expert plans again from the current state.
 
-use super::{COLS, EXIT_POINTS, Keys, ROWS, TICK_MS, World};
-use std::collections::VecDeque;
+use super::{COLS, EXIT_POINTS, ROWS, TICK_MS, World};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
 
-const DEPTH: u32 = 3;
+/// One semantic action: id, keys pressed, duration in ms (the role's
+/// bindings in `registry/games/06_captaincallisto.yaml`).
+pub struct Act {
+    pub id: &'static str,
+    pub keys: &'static [&'static str],
+    pub ms: u64,
+}
 
-/// id, keys held, duration in ms (the role's bindings).
-const ACTIONS: [(&str, Keys, u64); 7] = [
-    ("move_right", Keys { left: false, right: true, up: false, down: false, jet: false }, 200),
-    ("move_left", Keys { left: true, right: false, up: false, down: false, jet: false }, 200),
-    ("jump", Keys { left: false, right: false, up: false, down: false, jet: false }, 10),
-    ("jetpack", Keys { left: false, right: false, up: false, down: false, jet: true }, 200),
-    ("move_up", Keys { left: false, right: false, up: true, down: false, jet: false }, 200),
-    ("move_down", Keys { left: false, right: false, up: false, down: true, jet: false }, 200),
-    ("wait", Keys { left: false, right: false, up: false, down: false, jet: false }, 200),
+pub const ACTS: [Act; 7] = [
+    Act {
+        id: "move_right",
+        keys: &["ArrowRight"],
+        ms: 200,
+    },
+    Act {
+        id: "move_left",
+        keys: &["ArrowLeft"],
+        ms: 200,
+    },
+    Act {
+        id: "jump",
+        keys: &["Space"],
+        ms: 10,
+    },
+    Act {
+        id: "jetpack",
+        keys: &["Shift"],
+        ms: 200,
+    },
+    Act {
+        id: "move_up",
+        keys: &["ArrowUp"],
+        ms: 200,
+    },
+    Act {
+        id: "move_down",
+        keys: &["ArrowDown"],
+        ms: 200,
+    },
+    Act {
+        id: "wait",
+        keys: &[],
+        ms: 200,
+    },
 ];
 
-/// Path cost from every tile to `goal` (u32::MAX where unreachable).
-fn distance_field(w: &World, goal: (i64, i64)) -> Vec<u32> {
+/// Most nodes one search expands before it settles for the closest one.
+const MAX_EXPANSIONS: usize = 12_000;
+/// Weight of the heuristic (greedy beyond optimal, for speed).
+const H_WEIGHT: f64 = 1.6;
+
+/// Play one action on `w` as the action layer would; false if it cost a
+/// life.
+pub fn play(w: &mut World, act: &Act) -> bool {
+    for k in act.keys {
+        w.key(k, true);
+    }
+    for _ in 0..(act.ms / TICK_MS).max(1) {
+        w.tick();
+        if w.death.is_some() {
+            return false;
+        }
+        if w.exited {
+            break;
+        }
+    }
+    for k in act.keys {
+        w.key(k, false);
+    }
+    true
+}
+
+/// The cached plan: the world expected before each action and the action.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    steps: Vec<(World, usize)>,
+    next: usize,
+}
+
+/// What the search is after.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Goal {
+    /// Any coin beyond `have`.
+    Coin {
+        have: u32,
+    },
+    Exit,
+}
+
+fn goal_for(w: &World, target: f64) -> Goal {
+    let need = target - EXIT_POINTS as f64 - w.coins as f64;
+    if need > 0.0 && !w.map.find_all(b'c').is_empty() {
+        Goal::Coin { have: w.coins }
+    } else {
+        Goal::Exit
+    }
+}
+
+fn reached(goal: Goal, w: &World) -> bool {
+    match goal {
+        Goal::Coin { have } => w.coins > have,
+        Goal::Exit => w.exited,
+    }
+}
+
+/// Path cost (in quarter-steps, roughly) from every tile to the nearest of
+/// `goals`; `u32::MAX` where unreachable.
+fn cost_field(w: &World, goals: &[(i64, i64)]) -> Vec<u32> {
     let idx = |x: i64, y: i64| (y as usize) * COLS + x as usize;
-    let free = |x: i64, y: i64| !matches!(w.map.at(x, y, b'#'), b'#' | b'^');
-    let supported = |x: i64, y: i64| {
-        w.map.at(x, y, b'.') == b'H' || matches!(w.map.at(x, y + 1, b'#'), b'#' | b'=' | b'H')
-    };
+    let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < COLS as i64 && y < ROWS as i64;
+    let free = |x: i64, y: i64| inside(x, y) && !matches!(w.map.at(x, y, b'#'), b'#' | b'^');
     let mut dist = vec![u32::MAX; COLS * ROWS];
-    dist[idx(goal.0, goal.1)] = 0;
-    // Dijkstra with small integer costs via a bucketed deque (0-3).
-    let mut q = VecDeque::new();
-    q.push_back(goal);
-    while let Some((x, y)) = q.pop_front() {
-        let d = dist[idx(x, y)];
+    let mut heap = BinaryHeap::new();
+    for &(x, y) in goals {
+        if free(x, y) {
+            dist[idx(x, y)] = 0;
+            heap.push(std::cmp::Reverse((0u32, x, y)));
+        }
+    }
+    while let Some(std::cmp::Reverse((d, x, y))) = heap.pop() {
+        if d > dist[idx(x, y)] {
+            continue;
+        }
         for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            // Moving from (nx, ny) into (x, y).
             let (nx, ny) = (x + dx, y + dy);
             if !free(nx, ny) {
                 continue;
             }
-            // Moving from (nx, ny) to (x, y): going up costs more off
-            // ladders, and so does crossing open air sideways (walking needs
-            // ground; only fuel or a jump carries the captain there).
-            let up = dy == 1;
             let ladder = w.map.at(nx, ny, b'.') == b'H' || w.map.at(x, y, b'.') == b'H';
-            let c = if up {
-                if ladder { 1 } else { 3 }
-            } else if dy == 0 && !supported(nx, ny) && !supported(x, y) {
-                3
-            } else {
-                1
+            let c = match dy {
+                1 if ladder => 5,
+                1 => 7,
+                -1 => 2,
+                _ => 4,
             };
             if d + c < dist[idx(nx, ny)] {
                 dist[idx(nx, ny)] = d + c;
-                q.push_back((nx, ny));
+                heap.push(std::cmp::Reverse((d + c, nx, ny)));
             }
         }
     }
     dist
 }
 
+/// The field at a body centre, interpolated over the nearest tile centres,
+/// in steps.
 fn field_at(field: &[u32], cx: f64, cy: f64) -> f64 {
-    // Smooth: best of the four nearest tile centres plus the way there.
     let mut best = f64::INFINITY;
     let (bx, by) = ((cx - 0.5).floor() as i64, (cy - 0.5).floor() as i64);
     for (x, y) in [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)] {
@@ -76,97 +177,149 @@ fn field_at(field: &[u32], cx: f64, cy: f64) -> f64 {
         if d == u32::MAX {
             continue;
         }
-        let e = ((x as f64 + 0.5 - cx).powi(2) + (y as f64 + 0.5 - cy).powi(2)).sqrt();
-        best = best.min(d as f64 + e);
+        let e = (x as f64 + 0.5 - cx).abs() + (y as f64 + 0.5 - cy).abs();
+        best = best.min(d as f64 / 4.0 + e);
     }
-    if best.is_finite() { best } else { 1.0e4 }
+    if best.is_finite() { best } else { 1.0e3 }
 }
 
-fn play(w: &mut World, keys: Keys, ms: u64, jump: bool) -> bool {
-    w.keys = keys;
-    if jump {
-        w.press_jump();
-    } else if keys != Keys::default() {
-        w.waiting = false;
+type Key = (i32, i32, i32, i32, i32, bool, bool, u32, u32);
+
+fn key(w: &World) -> Key {
+    let b = &w.body;
+    (
+        (b.aabb.x * 4.0).round() as i32,
+        (b.aabb.y * 4.0).round() as i32,
+        b.vx.round() as i32,
+        (b.vy / 3.0).round() as i32,
+        (w.fuel * 4.0).round() as i32,
+        w.climbing,
+        w.waiting,
+        w.coins,
+        w.kills,
+    )
+}
+
+struct Node {
+    world: World,
+    parent: usize,
+    act: usize,
+    g: u32,
+    h: f64,
+}
+
+#[derive(PartialEq)]
+struct Open(f64, usize);
+impl Eq for Open {}
+impl Ord for Open {
+    fn cmp(&self, o: &Self) -> Ordering {
+        // Min-heap on f, then first-in first.
+        o.0.total_cmp(&self.0).then(o.1.cmp(&self.1))
     }
-    for _ in 0..(ms / TICK_MS).max(1) {
-        w.tick();
-        if w.death.is_some() {
-            return false;
-        }
-        if w.exited {
+}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Search a plan from `w` towards `goal`; on failure the plan to the node
+/// that came closest.
+fn search(w: &World, goal: Goal) -> Vec<(World, usize)> {
+    let targets = match goal {
+        Goal::Coin { .. } => w.map.find_all(b'c'),
+        Goal::Exit => vec![w.data().exit],
+    };
+    let field = cost_field(w, &targets);
+    let h = |n: &World| {
+        let b = n.body.aabb;
+        field_at(&field, b.center_x(), b.center_y())
+    };
+    let mut nodes = vec![Node {
+        world: w.clone(),
+        parent: usize::MAX,
+        act: 0,
+        g: 0,
+        h: h(w),
+    }];
+    let mut seen: HashSet<Key> = HashSet::new();
+    seen.insert(key(w));
+    let mut open = BinaryHeap::new();
+    open.push(Open(H_WEIGHT * nodes[0].h, 0));
+    let mut best = 0;
+    let mut found = None;
+    let mut expanded = 0;
+    'search: while let Some(Open(_, i)) = open.pop() {
+        expanded += 1;
+        if expanded > MAX_EXPANSIONS {
             break;
         }
-    }
-    w.keys = Keys::default();
-    true
-}
-
-/// Every plan is judged at the same game time (short plans keep their last
-/// keys held until then), so a quick jump tap cannot be used to stall.
-const HORIZON_MS: u64 = DEPTH as u64 * 200;
-
-fn search(w: &World, a: usize, depth: u32, field: &[u32], elapsed: u64) -> f64 {
-    let (_, keys, ms) = ACTIONS[a];
-    let mut n = w.clone();
-    if !play(&mut n, keys, ms, ACTIONS[a].0 == "jump") {
-        return -1.0e9 + n.ticks as f64;
-    }
-    let elapsed = elapsed + ms;
-    if depth <= 1 && elapsed < HORIZON_MS && !n.exited {
-        // Pad with the same keys held (a jump tap pads with no keys).
-        if !play(&mut n, keys, HORIZON_MS - elapsed, false) {
-            return -1.0e9 + n.ticks as f64;
+        for (a, act) in ACTS.iter().enumerate() {
+            let mut n = nodes[i].world.clone();
+            if !play(&mut n, act) {
+                continue;
+            }
+            if n.exited && !reached(goal, &n) {
+                // Leaving early would end the level short of the target.
+                continue;
+            }
+            if !seen.insert(key(&n)) {
+                continue;
+            }
+            let g = nodes[i].g + 1;
+            let hv = h(&n);
+            let done = reached(goal, &n);
+            nodes.push(Node {
+                world: n,
+                parent: i,
+                act: a,
+                g,
+                h: hv,
+            });
+            let j = nodes.len() - 1;
+            if done {
+                found = Some(j);
+                break 'search;
+            }
+            if hv < nodes[best].h {
+                best = j;
+            }
+            open.push(Open(g as f64 + H_WEIGHT * hv, j));
         }
     }
-    if n.exited {
-        // Sooner is better.
-        return n.score() as f64 * 1000.0 - 0.1 * n.ticks as f64;
+    let mut j = found.unwrap_or(best);
+    let mut rev = Vec::new();
+    while j != 0 {
+        let n = &nodes[j];
+        rev.push((nodes[n.parent].world.clone(), n.act));
+        j = n.parent;
     }
-    if depth <= 1 {
-        let b = n.body.aabb;
-        return n.score() as f64 * 1000.0 - 10.0 * field_at(field, b.center_x(), b.center_y())
-            + 5.0 * n.fuel;
-    }
-    (0..ACTIONS.len())
-        .map(|i| search(&n, i, depth - 1, field, elapsed))
-        .fold(f64::NEG_INFINITY, f64::max)
+    rev.reverse();
+    rev
 }
 
-/// The goal tile for a task whose score target is `target`.
-pub fn goal(w: &World, target: f64) -> (i64, i64) {
-    let exit = w.data().exit;
-    let need_coins = target - EXIT_POINTS as f64 - w.coins as f64;
-    let coins = w.map.find_all(b'c');
-    if need_coins <= 0.0 || coins.is_empty() {
-        return exit;
-    }
-    let b = w.body.aabb;
-    let from_here = {
-        let here = (b.center_x().floor() as i64, b.center_y().floor() as i64);
-        distance_field(w, here)
-    };
-    *coins
-        .iter()
-        .min_by_key(|&&(x, y)| from_here[y as usize * COLS + x as usize])
-        .unwrap_or(&exit)
-}
-
-/// The semantic action id for the next step.
-pub fn choose(w: &World, target: f64) -> &'static str {
+/// The semantic action id for the next step, for a task whose score target
+/// is `target`.
+pub fn choose(w: &World, target: f64, plan: &mut Plan) -> &'static str {
     if w.exited || w.death.is_some() {
         return "wait";
     }
-    let field = distance_field(w, goal(w, target));
-    let mut best = (f64::NEG_INFINITY, "wait");
-    for (i, a) in ACTIONS.iter().enumerate() {
-        let v = search(w, i, DEPTH, &field, 0);
-        if std::env::var("CALLISTO_DEBUG").is_ok() {
-            eprintln!("  {} = {v}", a.0);
-        }
-        if v > best.0 + 1e-9 {
-            best = (v, a.0);
-        }
+    if plan
+        .steps
+        .get(plan.next)
+        .is_none_or(|(expected, _)| expected != w)
+    {
+        *plan = Plan {
+            steps: search(w, goal_for(w, target)),
+            next: 0,
+        };
     }
-    best.1
+    match plan.steps.get(plan.next) {
+        Some(&(_, a)) => {
+            plan.next += 1;
+            ACTS[a].id
+        }
+        // Nothing better found from here: let the aliens move on.
+        None => "wait",
+    }
 }

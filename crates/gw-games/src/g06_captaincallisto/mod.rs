@@ -26,11 +26,13 @@ mod tests;
 
 use crate::draw::{self, Align, rgb};
 use crate::platform::{self, Aabb, Body, Collider, JumpAssist, Solidity};
+use crate::round2;
 use crate::tilemap::{self, TileMap};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
@@ -86,7 +88,12 @@ pub fn levels() -> &'static [LevelData] {
             .enumerate()
             .map(|(i, sec)| {
                 let mut map = sec.map;
-                assert_eq!((map.width(), map.height()), (COLS, ROWS), "level {}", sec.label);
+                assert_eq!(
+                    (map.width(), map.height()),
+                    (COLS, ROWS),
+                    "level {}",
+                    sec.label
+                );
                 let (sx, sy) = map.find(b'S').expect("a start");
                 map.set(sx, sy, tilemap::EMPTY);
                 let exit = map.find(b'E').expect("an exit");
@@ -150,7 +157,7 @@ impl Death {
         match self {
             Death::Spikes => "landed on spikes",
             Death::Alien => "touched an alien",
-            Death::Fall => "fell out of the level",
+            Death::Fall => "fell into a pit",
         }
     }
 }
@@ -214,6 +221,30 @@ impl World {
         self.jump.press();
     }
 
+    /// A key going down or up: the role's bindings (restart aside, which the
+    /// game handles). Any binding pressed ends the wait after a respawn. The
+    /// expert drives its simulated copies through this same function.
+    pub fn key(&mut self, key: &str, down: bool) {
+        let k = &mut self.keys;
+        match key {
+            "ArrowLeft" | "a" | "A" => k.left = down,
+            "ArrowRight" | "d" | "D" => k.right = down,
+            "ArrowUp" | "w" | "W" => k.up = down,
+            "ArrowDown" | "s" | "S" => k.down = down,
+            "Shift" => k.jet = down,
+            "Space" => {
+                if down {
+                    self.press_jump();
+                }
+                return;
+            }
+            _ => return,
+        }
+        if down {
+            self.waiting = false;
+        }
+    }
+
     fn touches(&self, b: &Aabb, tile: u8) -> bool {
         let mut hit = false;
         platform::for_each_overlapping(&self.map, b, |_, _, t| hit |= t == tile);
@@ -244,9 +275,10 @@ impl World {
         let k = self.keys;
         let b = self.body.aabb;
         // Ladders: hold up or down on one to climb; the climb zone reaches a
-        // tile below the feet so a climb carries the captain onto the ledge
-        // a ladder leads up to (and lets him step down onto a ladder).
-        let zone = Aabb::new(b.x + 0.2, b.y, b.w - 0.4, b.h + 0.999);
+        // little over a tile below the feet, so a climb carries the captain
+        // onto the ledge a ladder leads up to, and down through that ledge
+        // onto the ladder again.
+        let zone = Aabb::new(b.x + 0.2, b.y, b.w - 0.4, b.h + 1.05);
         let on_ladder = self.touches(&zone, b'H');
         if (k.up || k.down) && on_ladder {
             self.climbing = true;
@@ -261,10 +293,22 @@ impl World {
             self.facing = dir as i8;
             let a = ACCEL * DT;
             let t = dir * WALK_SPEED;
-            body.vx = if body.vx < t { (body.vx + a).min(t) } else { (body.vx - a).max(t) };
+            body.vx = if body.vx < t {
+                (body.vx + a).min(t)
+            } else {
+                (body.vx - a).max(t)
+            };
         } else {
-            let f = if body.on_ground || self.climbing { FRICTION } else { AIR_DRAG } * DT;
-            body.vx = if body.vx > 0.0 { (body.vx - f).max(0.0) } else { (body.vx + f).min(0.0) };
+            let f = if body.on_ground || self.climbing {
+                FRICTION
+            } else {
+                AIR_DRAG
+            } * DT;
+            body.vx = if body.vx > 0.0 {
+                (body.vx - f).max(0.0)
+            } else {
+                (body.vx + f).min(0.0)
+            };
         }
         // Jump, jetpack, climb, gravity.
         self.jump.update(body.on_ground || self.climbing, DT);
@@ -282,7 +326,11 @@ impl World {
             }
             body.vy = body.vy.min(MAX_FALL);
         }
-        let kind: fn(u8) -> Solidity = if self.climbing { climbing_kind } else { solid_kind };
+        let kind: fn(u8) -> Solidity = if self.climbing {
+            climbing_kind
+        } else {
+            solid_kind
+        };
         let world = Collider {
             map: &self.map,
             kind,
@@ -317,7 +365,9 @@ impl World {
             self.exited = true;
             return;
         }
-        if b.y > ROWS as f64 {
+        // Sinking into the floor row means a pit (the map's outside is rock,
+        // so the body comes to rest just below it).
+        if b.bottom() > ROWS as f64 - 0.5 {
             self.death = Some(Death::Fall);
             return;
         }
@@ -350,8 +400,14 @@ impl World {
             }
             // Turn at walls and at ledge ends.
             let b = w.body.aabb;
-            let ahead_x = if w.body.vx > 0.0 { b.right() + 0.05 } else { b.x - 0.05 };
-            let below = world.map.at(ahead_x.floor() as i64, b.bottom().floor() as i64 + 0, b'#');
+            let ahead_x = if w.body.vx > 0.0 {
+                b.right() + 0.05
+            } else {
+                b.x - 0.05
+            };
+            let below = world
+                .map
+                .at(ahead_x.floor() as i64, b.bottom().floor() as i64, b'#');
             let ground_ahead = solid_kind(below) != Solidity::Empty;
             if !ground_ahead {
                 w.body.vx = -w.body.vx;
@@ -369,7 +425,10 @@ impl World {
     pub fn distance_to_exit(&self) -> f64 {
         let (ex, ey) = self.data().exit;
         let b = self.body.aabb;
-        let (dx, dy) = (ex as f64 + 0.5 - b.center_x(), ey as f64 + 0.5 - b.center_y());
+        let (dx, dy) = (
+            ex as f64 + 0.5 - b.center_x(),
+            ey as f64 + 0.5 - b.center_y(),
+        );
         (dx * dx + dy * dy).sqrt()
     }
 }
@@ -379,8 +438,17 @@ fn spawn_walkers(rng: &mut Rng, l: &LevelData) -> Vec<Walker> {
         .iter()
         .map(|&(x, y)| {
             let nudge = rng.range_f64(-0.5, 0.5);
-            let mut body = Body::new(x as f64 + 0.05 + nudge, y as f64 + 1.0 - WALKER.1, WALKER.0, WALKER.1);
-            body.vx = if rng.chance(0.5) { WALKER_SPEED } else { -WALKER_SPEED };
+            let mut body = Body::new(
+                x as f64 + 0.05 + nudge,
+                y as f64 + 1.0 - WALKER.1,
+                WALKER.0,
+                WALKER.1,
+            );
+            body.vx = if rng.chance(0.5) {
+                WALKER_SPEED
+            } else {
+                -WALKER_SPEED
+            };
             Walker { body, alive: true }
         })
         .collect()
@@ -397,6 +465,8 @@ pub struct CaptainCallisto {
     game_time_ms: u64,
     episode: u32,
     terminal: Terminal,
+    /// The expert's cached plan (see `expert.rs`).
+    plan: RefCell<expert::Plan>,
 }
 
 impl Default for CaptainCallisto {
@@ -418,6 +488,7 @@ impl CaptainCallisto {
             game_time_ms: 0,
             episode: 0,
             terminal: Terminal::running(),
+            plan: RefCell::new(expert::Plan::default()),
         }
     }
 
@@ -431,35 +502,14 @@ impl CaptainCallisto {
     }
 
     fn key(&mut self, key: &str, down: bool) {
-        let k = &mut self.world.keys;
-        match key {
-            "ArrowLeft" | "a" | "A" => k.left = down,
-            "ArrowRight" | "d" | "D" => k.right = down,
-            "ArrowUp" | "w" | "W" => k.up = down,
-            "ArrowDown" | "s" | "S" => k.down = down,
-            "Shift" => k.jet = down,
-            "Space" => {
-                if down {
-                    self.world.press_jump();
-                }
-                return;
+        if matches!(key, "r" | "R") {
+            if down && !self.terminal.is_terminal {
+                self.start_level();
             }
-            "r" | "R" => {
-                if down && !self.terminal.is_terminal {
-                    self.start_level();
-                }
-                return;
-            }
-            _ => return,
+            return;
         }
-        if down {
-            self.world.waiting = false;
-        }
+        self.world.key(key, down);
     }
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }
 
 impl Game for CaptainCallisto {
@@ -476,11 +526,15 @@ impl Game for CaptainCallisto {
 
     fn reset(&mut self, episode: u32) {
         self.episode = episode;
-        self.rng = Rng::new(self.seed, 0xCA11_0000 + episode as u64 * 8 + self.level as u64);
+        self.rng = Rng::new(
+            self.seed,
+            0xCA11_0000 + episode as u64 * 8 + self.level as u64,
+        );
         self.clock = FixedStep::new(TICK_MS);
         self.lives = START_LIVES;
         self.game_time_ms = 0;
         self.terminal = Terminal::running();
+        *self.plan.borrow_mut() = expert::Plan::default();
         self.start_level();
     }
 
@@ -491,13 +545,25 @@ impl Game for CaptainCallisto {
         } else {
             self.terminal.status()
         };
-        let mut s = GameApiState::new(ID, self.seed, self.game_time_ms, status, self.terminal.clone());
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            self.game_time_ms,
+            status,
+            self.terminal.clone(),
+        );
         let l = w.data();
         let b = w.body.aabb;
         let (sx, sy) = l.start;
         let (ex, ey) = l.exit;
-        let total = ((ex as f64 - sx).powi(2) + (ey as f64 - sy).powi(2)).sqrt().max(1.0);
-        let completion = if w.exited { 1.0 } else { (1.0 - w.distance_to_exit() / total).clamp(0.0, 1.0) };
+        let total = ((ex as f64 - sx).powi(2) + (ey as f64 - sy).powi(2))
+            .sqrt()
+            .max(1.0);
+        let completion = if w.exited {
+            1.0
+        } else {
+            (1.0 - w.distance_to_exit() / total).clamp(0.0, 1.0)
+        };
         set(&mut s.game_state, "score", w.score());
         set(&mut s.game_state, "level", self.level);
         set(&mut s.game_state, "progress", round2(completion));
@@ -529,9 +595,17 @@ impl Game for CaptainCallisto {
         set(&mut s.metrics, "lives", self.lives);
         set(&mut s.metrics, "deaths", self.deaths);
         set(&mut s.metrics, "kills", w.kills);
-        set(&mut s.metrics, "distance_to_goal", round2(w.distance_to_exit()));
+        set(
+            &mut s.metrics,
+            "distance_to_goal",
+            round2(w.distance_to_exit()),
+        );
         set(&mut s.raw, "episode", self.episode);
-        set(&mut s.raw, "keys", json!({"left": w.keys.left, "right": w.keys.right, "up": w.keys.up, "down": w.keys.down, "jetpack": w.keys.jet}));
+        set(
+            &mut s.raw,
+            "keys",
+            json!({"left": w.keys.left, "right": w.keys.right, "up": w.keys.up, "down": w.keys.down, "jetpack": w.keys.jet}),
+        );
         s
     }
 
@@ -554,7 +628,8 @@ impl Game for CaptainCallisto {
                 self.deaths += 1;
                 self.lives -= 1;
                 if self.lives == 0 {
-                    self.terminal = Terminal::ended(Outcome::Fail, format!("out of lives: {}", d.reason()));
+                    self.terminal =
+                        Terminal::ended(Outcome::Fail, format!("out of lives: {}", d.reason()));
                 } else {
                     self.world.respawn();
                     self.world.keys = Keys::default();
@@ -570,7 +645,7 @@ impl Game for CaptainCallisto {
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {
-        json!({"action": expert::choose(&self.world, task.target)})
+        json!({"action": expert::choose(&self.world, task.target, &mut self.plan.borrow_mut())})
     }
 }
 
@@ -580,56 +655,118 @@ fn render(g: &CaptainCallisto, pm: &mut Pixmap) {
     let w = &g.world;
     let s = TILE_PX as f32;
     draw::clear(pm, rgb(18, 14, 38));
-    let to_screen = |x: f64, y: f64| ((ORIGIN.0 + x * TILE_PX) as f32, (ORIGIN.1 + y * TILE_PX) as f32);
+    let to_screen = |x: f64, y: f64| {
+        (
+            (ORIGIN.0 + x * TILE_PX) as f32,
+            (ORIGIN.1 + y * TILE_PX) as f32,
+        )
+    };
     // Starfield.
     for k in 0..60u32 {
         let x = (k * 97 % 1260) as f32 + 10.0;
         let y = (k * 53 % 640) as f32 + 70.0;
         draw::circle(pm, x, y, 1.5, rgb(120, 120, 170));
     }
-    w.map.for_each_in(0, 0, COLS as i64, ROWS as i64, |x, y, t| {
-        let (sx, sy) = to_screen(x as f64, y as f64);
-        match t {
-            b'#' => {
-                draw::rect(pm, sx, sy, s, s, rgb(70, 60, 90));
-                draw::rect(pm, sx + 2.0, sy + 2.0, s - 4.0, s - 4.0, rgb(110, 96, 140));
-            }
-            b'=' => {
-                draw::rect(pm, sx, sy, s, 12.0, rgb(200, 150, 80));
-                draw::rect(pm, sx, sy + 10.0, s, 3.0, rgb(120, 80, 40));
-            }
-            b'H' => {
-                draw::rect(pm, sx + 8.0, sy, 5.0, s, rgb(210, 180, 120));
-                draw::rect(pm, sx + s - 13.0, sy, 5.0, s, rgb(210, 180, 120));
-                for k in 0..3 {
-                    draw::rect(pm, sx + 8.0, sy + 8.0 + k as f32 * 15.0, s - 16.0, 4.0, rgb(210, 180, 120));
+    w.map
+        .for_each_in(0, 0, COLS as i64, ROWS as i64, |x, y, t| {
+            let (sx, sy) = to_screen(x as f64, y as f64);
+            match t {
+                b'#' => {
+                    draw::rect(pm, sx, sy, s, s, rgb(70, 60, 90));
+                    draw::rect(pm, sx + 2.0, sy + 2.0, s - 4.0, s - 4.0, rgb(110, 96, 140));
                 }
-            }
-            b'^' => {
-                for k in 0..3 {
-                    let x0 = sx + k as f32 * s / 3.0;
-                    draw::polygon(pm, &[(x0, sy + s), (x0 + s / 3.0, sy + s), (x0 + s / 6.0, sy + s * 0.45)], rgb(230, 60, 60));
+                b'=' => {
+                    draw::rect(pm, sx, sy, s, 12.0, rgb(200, 150, 80));
+                    draw::rect(pm, sx, sy + 10.0, s, 3.0, rgb(120, 80, 40));
                 }
+                b'H' => {
+                    draw::rect(pm, sx + 8.0, sy, 5.0, s, rgb(210, 180, 120));
+                    draw::rect(pm, sx + s - 13.0, sy, 5.0, s, rgb(210, 180, 120));
+                    for k in 0..3 {
+                        draw::rect(
+                            pm,
+                            sx + 8.0,
+                            sy + 8.0 + k as f32 * 15.0,
+                            s - 16.0,
+                            4.0,
+                            rgb(210, 180, 120),
+                        );
+                    }
+                }
+                b'^' => {
+                    for k in 0..3 {
+                        let x0 = sx + k as f32 * s / 3.0;
+                        draw::polygon(
+                            pm,
+                            &[
+                                (x0, sy + s),
+                                (x0 + s / 3.0, sy + s),
+                                (x0 + s / 6.0, sy + s * 0.45),
+                            ],
+                            rgb(230, 60, 60),
+                        );
+                    }
+                }
+                b'c' => {
+                    draw::circle(pm, sx + s / 2.0, sy + s / 2.0, 12.0, rgb(170, 120, 0));
+                    draw::circle(pm, sx + s / 2.0, sy + s / 2.0, 9.0, rgb(255, 210, 50));
+                }
+                b'f' => {
+                    draw::rounded_rect(
+                        pm,
+                        sx + 12.0,
+                        sy + 8.0,
+                        s - 24.0,
+                        s - 12.0,
+                        5.0,
+                        rgb(40, 200, 120),
+                    );
+                    draw::text(
+                        pm,
+                        "F",
+                        sx + s / 2.0,
+                        sy + 14.0,
+                        18.0,
+                        rgb(10, 40, 20),
+                        Align::Center,
+                    );
+                }
+                b'E' => {
+                    draw::rect(
+                        pm,
+                        sx + 4.0,
+                        sy - s + 4.0,
+                        s - 8.0,
+                        2.0 * s - 4.0,
+                        rgb(40, 220, 240),
+                    );
+                    draw::rect(
+                        pm,
+                        sx + 10.0,
+                        sy - s + 10.0,
+                        s - 20.0,
+                        2.0 * s - 10.0,
+                        rgb(10, 60, 90),
+                    );
+                    draw::text(
+                        pm,
+                        "EXIT",
+                        sx + s / 2.0,
+                        sy - s - 22.0,
+                        18.0,
+                        rgb(40, 220, 240),
+                        Align::Center,
+                    );
+                }
+                _ => {}
             }
-            b'c' => {
-                draw::circle(pm, sx + s / 2.0, sy + s / 2.0, 12.0, rgb(170, 120, 0));
-                draw::circle(pm, sx + s / 2.0, sy + s / 2.0, 9.0, rgb(255, 210, 50));
-            }
-            b'f' => {
-                draw::rounded_rect(pm, sx + 12.0, sy + 8.0, s - 24.0, s - 12.0, 5.0, rgb(40, 200, 120));
-                draw::text(pm, "F", sx + s / 2.0, sy + 14.0, 18.0, rgb(10, 40, 20), Align::Center);
-            }
-            b'E' => {
-                draw::rect(pm, sx + 4.0, sy - s + 4.0, s - 8.0, 2.0 * s - 4.0, rgb(40, 220, 240));
-                draw::rect(pm, sx + 10.0, sy - s + 10.0, s - 20.0, 2.0 * s - 10.0, rgb(10, 60, 90));
-                draw::text(pm, "EXIT", sx + s / 2.0, sy - s - 22.0, 18.0, rgb(40, 220, 240), Align::Center);
-            }
-            _ => {}
-        }
-    });
+        });
     for a in w.walkers.iter().filter(|a| a.alive) {
         let (sx, sy) = to_screen(a.body.aabb.x, a.body.aabb.y);
-        let (aw, ah) = ((a.body.aabb.w * TILE_PX) as f32, (a.body.aabb.h * TILE_PX) as f32);
+        let (aw, ah) = (
+            (a.body.aabb.w * TILE_PX) as f32,
+            (a.body.aabb.h * TILE_PX) as f32,
+        );
         draw::rounded_rect(pm, sx, sy, aw, ah, 12.0, rgb(120, 220, 60));
         draw::circle(pm, sx + aw * 0.5, sy + ah * 0.4, 8.0, rgb(255, 255, 255));
         draw::circle(pm, sx + aw * 0.5, sy + ah * 0.4, 4.0, rgb(200, 0, 0));
@@ -637,14 +774,54 @@ fn render(g: &CaptainCallisto, pm: &mut Pixmap) {
     let b = w.body.aabb;
     let (sx, sy) = to_screen(b.x, b.y);
     let (pw, ph) = ((b.w * TILE_PX) as f32, (b.h * TILE_PX) as f32);
-    let back = if w.facing > 0 { sx - 8.0 } else { sx + pw - 2.0 };
-    draw::rounded_rect(pm, back, sy + ph * 0.3, 10.0, ph * 0.45, 3.0, rgb(150, 150, 160));
+    let back = if w.facing > 0 {
+        sx - 8.0
+    } else {
+        sx + pw - 2.0
+    };
+    draw::rounded_rect(
+        pm,
+        back,
+        sy + ph * 0.3,
+        10.0,
+        ph * 0.45,
+        3.0,
+        rgb(150, 150, 160),
+    );
     if w.keys.jet && w.fuel > 0.0 && !w.waiting {
-        draw::polygon(pm, &[(back, sy + ph * 0.75), (back + 10.0, sy + ph * 0.75), (back + 5.0, sy + ph + 14.0)], rgb(255, 160, 40));
+        draw::polygon(
+            pm,
+            &[
+                (back, sy + ph * 0.75),
+                (back + 10.0, sy + ph * 0.75),
+                (back + 5.0, sy + ph + 14.0),
+            ],
+            rgb(255, 160, 40),
+        );
     }
-    draw::rounded_rect(pm, sx, sy + ph * 0.25, pw, ph * 0.75, 6.0, rgb(240, 240, 250));
-    draw::circle(pm, sx + pw / 2.0, sy + ph * 0.22, ph * 0.24, rgb(240, 240, 250));
-    draw::circle(pm, sx + pw / 2.0 + w.facing as f32 * 4.0, sy + ph * 0.22, ph * 0.15, rgb(60, 140, 220));
+    draw::rounded_rect(
+        pm,
+        sx,
+        sy + ph * 0.25,
+        pw,
+        ph * 0.75,
+        6.0,
+        rgb(240, 240, 250),
+    );
+    draw::circle(
+        pm,
+        sx + pw / 2.0,
+        sy + ph * 0.22,
+        ph * 0.24,
+        rgb(240, 240, 250),
+    );
+    draw::circle(
+        pm,
+        sx + pw / 2.0 + w.facing as f32 * 4.0,
+        sy + ph * 0.22,
+        ph * 0.15,
+        rgb(60, 140, 220),
+    );
     let fuel_bar = format!("{:.1}s", w.fuel);
     draw::hud(
         pm,
@@ -659,5 +836,10 @@ fn render(g: &CaptainCallisto, pm: &mut Pixmap) {
     if w.waiting && !g.terminal.is_terminal {
         draw::banner(pm, "READY", "press any move key to start");
     }
-    draw::end_banner(pm, &g.terminal, "LEVEL CLEAR", &format!("Score {}", w.score()));
+    draw::end_banner(
+        pm,
+        &g.terminal,
+        "LEVEL CLEAR",
+        &format!("Score {}", w.score()),
+    );
 }
