@@ -14,6 +14,7 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod planner;
 pub mod platform;
 pub mod raycast;
 pub mod render3d;
