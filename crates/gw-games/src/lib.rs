@@ -41,6 +41,7 @@ pub mod g18_minecraft_clone;
 pub mod g19_minesweeper;
 pub mod g20_monkey_mart;
 pub mod g21_ns_shaft;
+pub mod g22_ovo;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
 pub mod g26_run_3;
@@ -85,6 +86,7 @@ pub const GAME_IDS: &[&str] = &[
     g19_minesweeper::ID,
     g20_monkey_mart::ID,
     g21_ns_shaft::ID,
+    g22_ovo::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
     g26_run_3::ID,
@@ -119,6 +121,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
+        g22_ovo::ID => Box::new(g22_ovo::Ovo::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g26_run_3::ID => Box::new(g26_run_3::Run3::new()),

@@ -178,11 +178,11 @@ pub fn cost_field(
             if !(0..w).contains(&nx) || !(0..h).contains(&ny) {
                 continue;
             }
-            if let Some(c) = cost((nx, ny), (x, y)) {
-                if d + c < dist[idx(nx, ny)] {
-                    dist[idx(nx, ny)] = d + c;
-                    heap.push(Reverse((d + c, nx, ny)));
-                }
+            if let Some(c) = cost((nx, ny), (x, y))
+                && d + c < dist[idx(nx, ny)]
+            {
+                dist[idx(nx, ny)] = d + c;
+                heap.push(Reverse((d + c, nx, ny)));
             }
         }
     }
