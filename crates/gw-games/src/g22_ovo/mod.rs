@@ -260,26 +260,7 @@ impl World {
     /// Change the body's height keeping its feet where they are; false (and
     /// no change) when standing up is blocked by a ceiling.
     fn set_height(&mut self, h: f64) -> bool {
-        let b = self.body.aabb;
-        let nb = Aabb::new(b.x, b.bottom() - h, b.w, h);
-        if h > b.h && collider(&self.map).hits_solid(&nb) {
-            return false;
-        }
-        self.body.aabb = nb;
-        true
-    }
-
-    fn wall_side(&self) -> i8 {
-        let b = self.body.aabb;
-        let c = collider(&self.map);
-        let probe = |dx: f64| c.hits_solid(&Aabb::new(b.x + dx, b.y + 0.1, b.w, b.h - 0.2));
-        if probe(0.05) {
-            1
-        } else if probe(-0.05) {
-            -1
-        } else {
-            0
-        }
+        platform::resize_keep_feet(&mut self.body, &collider(&self.map), h)
     }
 
     /// One fixed tick.
@@ -349,7 +330,11 @@ impl World {
             }
         }
         // Jumps: from the ground (with coyote time), else off a wall.
-        self.on_wall = if grounded { 0 } else { self.wall_side() };
+        self.on_wall = if grounded {
+            0
+        } else {
+            platform::wall_side(&self.body.aabb, &collider(&self.map), 0.05)
+        };
         self.jump.update(grounded, DT);
         if !self.low() && !self.smashing && self.jump.take() {
             self.body.vy = -JUMP_SPEED;
@@ -422,9 +407,7 @@ impl World {
         let t = self.time_s();
         let sawed = self.saws.iter().any(|s| {
             let (cx, cy) = s.center(t);
-            let nx = cx.clamp(b.x, b.right());
-            let ny = cy.clamp(b.y, b.bottom());
-            (nx - cx).powi(2) + (ny - cy).powi(2) < SAW_RADIUS * SAW_RADIUS
+            platform::disc_hits(&b, cx, cy, SAW_RADIUS)
         });
         self.death = if spiked {
             Some(Death::Spikes)
