@@ -14,6 +14,7 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+pub mod planner;
 pub mod platform;
 pub mod raycast;
 pub mod render3d;
@@ -25,6 +26,7 @@ pub mod g01_2048;
 pub mod g03_astray;
 pub mod g04_boxel_rebound;
 pub mod g05_breakout;
+pub mod g06_captaincallisto;
 pub mod g07_chrome_dino;
 pub mod g08_core_ball;
 pub mod g09_cubefield;
@@ -39,6 +41,7 @@ pub mod g18_minecraft_clone;
 pub mod g19_minesweeper;
 pub mod g20_monkey_mart;
 pub mod g21_ns_shaft;
+pub mod g22_ovo;
 pub mod g23_pacman;
 pub mod g25_rocket_league_2d;
 pub mod g26_run_3;
@@ -68,6 +71,7 @@ pub const GAME_IDS: &[&str] = &[
     g03_astray::ID,
     g04_boxel_rebound::ID,
     g05_breakout::ID,
+    g06_captaincallisto::ID,
     g07_chrome_dino::ID,
     g08_core_ball::ID,
     g09_cubefield::ID,
@@ -82,6 +86,7 @@ pub const GAME_IDS: &[&str] = &[
     g19_minesweeper::ID,
     g20_monkey_mart::ID,
     g21_ns_shaft::ID,
+    g22_ovo::ID,
     g23_pacman::ID,
     g25_rocket_league_2d::ID,
     g26_run_3::ID,
@@ -101,6 +106,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g04_boxel_rebound::ID => Box::new(g04_boxel_rebound::BoxelRebound::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
+        g06_captaincallisto::ID => Box::new(g06_captaincallisto::CaptainCallisto::new()),
         g07_chrome_dino::ID => Box::new(g07_chrome_dino::ChromeDino::new()),
         g08_core_ball::ID => Box::new(g08_core_ball::CoreBall::new()),
         g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
@@ -115,6 +121,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g19_minesweeper::ID => Box::new(g19_minesweeper::Minesweeper::new()),
         g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
+        g22_ovo::ID => Box::new(g22_ovo::Ovo::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g26_run_3::ID => Box::new(g26_run_3::Run3::new()),

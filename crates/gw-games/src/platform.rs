@@ -221,6 +221,44 @@ pub fn move_body<F: Fn(u8) -> Solidity>(body: &mut Body, world: &Collider<F>, dt
     c
 }
 
+/// Change a body's height keeping its feet where they are (crouching,
+/// sliding, standing up). Growing fails, leaving the body as it was, when
+/// the taller box would overlap a solid tile.
+pub fn resize_keep_feet<F: Fn(u8) -> Solidity>(
+    body: &mut Body,
+    world: &Collider<F>,
+    h: f64,
+) -> bool {
+    let b = body.aabb;
+    let nb = Aabb::new(b.x, b.bottom() - h, b.w, h);
+    if h > b.h && world.hits_solid(&nb) {
+        return false;
+    }
+    body.aabb = nb;
+    true
+}
+
+/// Which side a body touches a wall on: 1 right, -1 left, 0 none (a probe
+/// `reach` tiles out, ignoring the top and bottom tenth so floors and
+/// ceilings do not count).
+pub fn wall_side<F: Fn(u8) -> Solidity>(b: &Aabb, world: &Collider<F>, reach: f64) -> i8 {
+    let probe = |dx: f64| world.hits_solid(&Aabb::new(b.x + dx, b.y + 0.1, b.w, b.h - 0.2));
+    if probe(reach) {
+        1
+    } else if probe(-reach) {
+        -1
+    } else {
+        0
+    }
+}
+
+/// Whether a disc (a saw blade) overlaps a box.
+pub fn disc_hits(b: &Aabb, cx: f64, cy: f64, r: f64) -> bool {
+    let nx = cx.clamp(b.x, b.right());
+    let ny = cy.clamp(b.y, b.bottom());
+    (nx - cx).powi(2) + (ny - cy).powi(2) < r * r
+}
+
 /// Call `f(x, y, tile)` for every tile `b` overlaps (hazards, pick-ups).
 pub fn for_each_overlapping(map: &TileMap, b: &Aabb, mut f: impl FnMut(i64, i64, u8)) {
     let (x0, y0, x1, y1) = b.tile_span();
@@ -507,6 +545,23 @@ mod tests {
         assert_eq!(cam.to_screen(81.0, 1.0), (48.0, 104.0));
         assert!(cam.sees(&Aabb::new(99.5, 0.0, 1.0, 1.0)));
         assert!(!cam.sees(&Aabb::new(79.0, 0.0, 0.9, 1.0)));
+    }
+
+    #[test]
+    fn resizing_keeps_the_feet_and_walls_and_discs_are_found() {
+        let map = TileMap::parse("....\n#...\n....\n####").unwrap();
+        let w = world(&map, 0.0);
+        let mut b = Body::new(1.0, 2.0, 0.8, 1.0);
+        assert!(resize_keep_feet(&mut b, &w, 0.5));
+        assert_eq!((b.aabb.y, b.aabb.h), (2.5, 0.5));
+        b.aabb.x = 0.5;
+        assert!(!resize_keep_feet(&mut b, &w, 2.0), "the block above");
+        assert_eq!(b.aabb.h, 0.5);
+        let tall = Aabb::new(1.02, 1.0, 0.8, 1.9);
+        assert_eq!(wall_side(&tall, &w, 0.05), -1);
+        assert_eq!(wall_side(&Aabb::new(2.0, 1.0, 0.8, 1.9), &w, 0.05), 0);
+        assert!(disc_hits(&tall, 2.2, 1.5, 0.4));
+        assert!(!disc_hits(&tall, 2.3, 1.5, 0.4));
     }
 
     #[test]
