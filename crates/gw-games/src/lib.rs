@@ -40,6 +40,7 @@ pub mod g19_minesweeper;
 pub mod g20_monkey_mart;
 pub mod g21_ns_shaft;
 pub mod g23_pacman;
+pub mod g24_restless_wing_syndrome;
 pub mod g25_rocket_league_2d;
 pub mod g26_run_3;
 pub mod g27_stack;
@@ -83,6 +84,7 @@ pub const GAME_IDS: &[&str] = &[
     g20_monkey_mart::ID,
     g21_ns_shaft::ID,
     g23_pacman::ID,
+    g24_restless_wing_syndrome::ID,
     g25_rocket_league_2d::ID,
     g26_run_3::ID,
     g27_stack::ID,
@@ -116,6 +118,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g20_monkey_mart::ID => Box::new(g20_monkey_mart::MonkeyMart::new()),
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
+        g24_restless_wing_syndrome::ID => Box::new(g24_restless_wing_syndrome::RestlessWing::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
