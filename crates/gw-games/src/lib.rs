@@ -22,6 +22,7 @@ pub mod testkit;
 pub mod tilemap;
 
 pub mod g01_2048;
+pub mod g02_another_gentlemans_adventure;
 pub mod g03_astray;
 pub mod g04_boxel_rebound;
 pub mod g05_breakout;
@@ -66,6 +67,7 @@ pub(crate) fn round2(v: f64) -> f64 {
 /// Every native game id, in catalog order.
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
+    g02_another_gentlemans_adventure::ID,
     g03_astray::ID,
     g04_boxel_rebound::ID,
     g05_breakout::ID,
@@ -100,6 +102,9 @@ pub const GAME_IDS: &[&str] = &[
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
+        g02_another_gentlemans_adventure::ID => {
+            Box::new(g02_another_gentlemans_adventure::Gentleman::new())
+        }
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g04_boxel_rebound::ID => Box::new(g04_boxel_rebound::BoxelRebound::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
