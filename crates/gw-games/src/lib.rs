@@ -23,6 +23,7 @@ pub mod testkit;
 pub mod tilemap;
 
 pub mod g01_2048;
+pub mod g02_another_gentlemans_adventure;
 pub mod g03_astray;
 pub mod g04_boxel_rebound;
 pub mod g05_breakout;
@@ -43,6 +44,7 @@ pub mod g20_monkey_mart;
 pub mod g21_ns_shaft;
 pub mod g22_ovo;
 pub mod g23_pacman;
+pub mod g24_restless_wing_syndrome;
 pub mod g25_rocket_league_2d;
 pub mod g26_run_3;
 pub mod g27_stack;
@@ -68,6 +70,7 @@ pub(crate) fn round2(v: f64) -> f64 {
 /// Every native game id, in catalog order.
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
+    g02_another_gentlemans_adventure::ID,
     g03_astray::ID,
     g04_boxel_rebound::ID,
     g05_breakout::ID,
@@ -88,6 +91,7 @@ pub const GAME_IDS: &[&str] = &[
     g21_ns_shaft::ID,
     g22_ovo::ID,
     g23_pacman::ID,
+    g24_restless_wing_syndrome::ID,
     g25_rocket_league_2d::ID,
     g26_run_3::ID,
     g27_stack::ID,
@@ -103,6 +107,9 @@ pub const GAME_IDS: &[&str] = &[
 pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
     let game: Box<dyn Game> = match game_id {
         g01_2048::ID => Box::new(g01_2048::Game2048::new()),
+        g02_another_gentlemans_adventure::ID => {
+            Box::new(g02_another_gentlemans_adventure::Gentleman::new())
+        }
         g03_astray::ID => Box::new(g03_astray::Astray::new()),
         g04_boxel_rebound::ID => Box::new(g04_boxel_rebound::BoxelRebound::new()),
         g05_breakout::ID => Box::new(g05_breakout::Breakout::new()),
@@ -123,6 +130,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g21_ns_shaft::ID => Box::new(g21_ns_shaft::NsShaft::new()),
         g22_ovo::ID => Box::new(g22_ovo::Ovo::new()),
         g23_pacman::ID => Box::new(g23_pacman::Pacman::new()),
+        g24_restless_wing_syndrome::ID => Box::new(g24_restless_wing_syndrome::RestlessWing::new()),
         g25_rocket_league_2d::ID => Box::new(g25_rocket_league_2d::RocketLeague::new()),
         g26_run_3::ID => Box::new(g26_run_3::Run3::new()),
         g27_stack::ID => Box::new(g27_stack::Stack::new()),

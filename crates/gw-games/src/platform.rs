@@ -283,6 +283,28 @@ pub fn lands_on(prev_bottom: f64, body: &Aabb, vy: f64, left: f64, right: f64, t
         && body.x < right - EPS
 }
 
+/// Horizontal control: with `dir` (-1, 0 or 1) pressed, move `vx` towards
+/// `dir * speed` by at most `accel * dt`; with nothing pressed, slow it
+/// towards 0 by `decel * dt` (pass 0 to keep drifting).
+pub fn steer(vx: f64, dir: f64, speed: f64, accel: f64, decel: f64, dt: f64) -> f64 {
+    if dir != 0.0 {
+        let target = dir * speed;
+        let a = accel * dt;
+        if vx < target {
+            (vx + a).min(target)
+        } else {
+            (vx - a).max(target)
+        }
+    } else {
+        let f = decel * dt;
+        if vx > 0.0 {
+            (vx - f).max(0.0)
+        } else {
+            (vx + f).min(0.0)
+        }
+    }
+}
+
 /// Jump input forgiveness: a press counts for `buffer` seconds (so a press
 /// just before landing still jumps) and the ground counts for `coyote`
 /// seconds after walking off a ledge.
@@ -571,5 +593,24 @@ mod tests {
         assert!(!lands_on(2.2, &b, 2.0, 0.5, 2.0, 2.0), "came from below");
         assert!(!lands_on(1.98, &b, -2.0, 0.5, 2.0, 2.0), "rising");
         assert!(!lands_on(1.98, &b, 2.0, 1.0, 2.0, 2.0), "beside it");
+    }
+
+    #[test]
+    fn steering_accelerates_to_speed_and_slows_to_rest() {
+        let mut v = 0.0;
+        for _ in 0..10 {
+            v = steer(v, 1.0, 5.0, 20.0, 10.0, 0.01);
+        }
+        assert!((v - 2.0).abs() < 1e-9);
+        for _ in 0..100 {
+            v = steer(v, 1.0, 5.0, 20.0, 10.0, 0.01);
+        }
+        assert_eq!(v, 5.0, "capped at the speed");
+        v = steer(v, -1.0, 5.0, 20.0, 10.0, 0.01);
+        assert!((v - 4.8).abs() < 1e-9, "turning uses the acceleration");
+        for _ in 0..100 {
+            v = steer(v, 0.0, 5.0, 20.0, 10.0, 0.01);
+        }
+        assert_eq!(v, 0.0, "released: slows to rest, not beyond");
     }
 }

@@ -223,6 +223,74 @@ pub fn parse_sections(text: &str) -> Result<Vec<Section>, String> {
     Ok(out)
 }
 
+/// Shortest path length, in tiles, from every tile of `map` to the nearest
+/// of `goals`, moving between tiles `passable` accepts in eight directions
+/// (a diagonal step only where both tiles beside it are passable, so paths
+/// never cut a corner). Indexed `y * width + x`; `f64::INFINITY` where no
+/// goal can be reached. Experts use it as a distance-to-exit that follows
+/// the level's corridors instead of a straight line through walls.
+pub fn distance_field(
+    map: &TileMap,
+    goals: &[(i64, i64)],
+    passable: impl Fn(u8) -> bool,
+) -> Vec<f64> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let (w, h) = (map.width as i64, map.height as i64);
+    let open = |x: i64, y: i64| map.get(x, y).is_some_and(&passable);
+    // Integer costs (10 straight, 14 diagonal) keep the search exact.
+    let mut cost = vec![u32::MAX; map.cells.len()];
+    let mut heap = BinaryHeap::new();
+    for &(x, y) in goals {
+        if x >= 0 && y >= 0 && x < w && y < h {
+            cost[(y * w + x) as usize] = 0;
+            heap.push(Reverse((0u32, y, x)));
+        }
+    }
+    while let Some(Reverse((c, y, x))) = heap.pop() {
+        if c > cost[(y * w + x) as usize] {
+            continue;
+        }
+        for (dx, dy) in [
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (0, -1),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ] {
+            let (nx, ny) = (x + dx, y + dy);
+            if !open(nx, ny) {
+                continue;
+            }
+            let step = if dx != 0 && dy != 0 {
+                if !open(x + dx, y) || !open(x, y + dy) {
+                    continue;
+                }
+                14
+            } else {
+                10
+            };
+            let i = (ny * w + nx) as usize;
+            if c + step < cost[i] {
+                cost[i] = c + step;
+                heap.push(Reverse((c + step, ny, nx)));
+            }
+        }
+    }
+    cost.iter()
+        .map(|&c| {
+            if c == u32::MAX {
+                f64::INFINITY
+            } else {
+                c as f64 / 10.0
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,5 +334,21 @@ mod tests {
         let mut seen = Vec::new();
         m.for_each_in(-5, -5, 2, 9, |x, y, t| seen.push((x, y, t)));
         assert_eq!(seen, vec![(0, 0, b'#'), (1, 1, b'#')]);
+    }
+    #[test]
+    fn distance_field_follows_corridors_and_marks_unreachable_tiles() {
+        let m = TileMap::parse("....#..\n.##.#..\n....#..\n").unwrap();
+        let d = distance_field(&m, &[(0, 0)], |t| t != b'#');
+        let at = |x: usize, y: usize| d[y * m.width() + x];
+        assert_eq!(at(0, 0), 0.0);
+        assert_eq!(at(3, 0), 3.0);
+        // Around the block, no corner cutting: (3,0) then down two.
+        assert_eq!(at(3, 2), 5.0);
+        assert_eq!(at(1, 2), 3.0, "no diagonal past the block's corner");
+        let open = TileMap::parse("...\n...\n").unwrap();
+        let d2 = distance_field(&open, &[(0, 0)], |_| true);
+        assert!((d2[4] - 1.4).abs() < 1e-9, "a diagonal step in the open");
+        assert!(at(5, 1).is_infinite(), "walled off");
+        assert!(at(4, 1).is_infinite(), "a wall tile itself");
     }
 }
