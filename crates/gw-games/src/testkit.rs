@@ -122,7 +122,10 @@ pub fn expert_step(s: &mut Stepper) -> Value {
             .iter()
             .map(|p| (Interface::Generalist, Some(p)))
             .collect();
-        return s.step_joint(&proposals).unwrap_or_else(|e| panic!("{e}")).state;
+        return s
+            .step_joint(&proposals)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .state;
     }
     let p = s.expert_payload();
     s.step(Interface::Generalist, Some(&p))
