@@ -64,6 +64,11 @@ pub fn play(
             stop = Some(r);
         }
     }
+    play_result(&s, stop)
+}
+
+/// The outcome of a finished play.
+fn play_result(s: &Stepper, stop: Option<StopReason>) -> PlayResult {
     PlayResult {
         success: s.evaluator().success(),
         best_score: s.evaluator().best_score(),
@@ -103,13 +108,7 @@ pub fn play_joint(
             stop = Some(r);
         }
     }
-    PlayResult {
-        success: s.evaluator().success(),
-        best_score: s.evaluator().best_score(),
-        steps: s.step_index(),
-        episodes: s.episode() + 1,
-        stop,
-    }
+    play_result(&s, stop)
 }
 
 /// One expert step: every role's expert payload, executed together (one
