@@ -76,7 +76,8 @@ struct ListArgs {
 
 #[derive(Args)]
 struct RunArgs {
-    /// <game_id>+<task_id>+<model_id>, e.g. 01_2048+01_01+scripted
+    /// <game_id>+<task_id>+<model_id>, e.g. 01_2048+01_01+scripted; a
+    /// cooperative game takes one model id per role: <game_id>+<task_id>+<m1>,<m2>
     preset: String,
     /// Seed (default 1, or the recorded run's seed with --replay).
     #[arg(long)]
@@ -556,7 +557,7 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
                 json!({"game_id": g.id, "name": g.name, "genre": g.genre, "curriculum_level": g.curriculum_level,
                        "tasks": reg.tasks_of(&g.id).count(), "native": gw_games::create(&g.id).is_some(),
                        "backend": if g.backend.is_native() { "native" } else { "browser" },
-                       "roles": g.roles.iter().map(|r| r.name.clone()).collect::<Vec<_>>()})
+                       "roles": g.roles.iter().map(|r| r.name.clone()).collect::<Vec<_>>(), "player_mode": g.player_mode})
             })
             .collect(),
         ListWhat::Tasks => reg

@@ -35,8 +35,20 @@ impl RandomAgent {
             .filter(|k| k.chars().count() == 1)
             .cloned()
             .collect();
+        // Each role of a cooperative game draws from its own stream, so two
+        // random roles do not mirror each other.
+        let role_stream = if preset.game.is_cooperative() {
+            preset
+                .game
+                .roles
+                .iter()
+                .position(|r| r.name == preset.role.name)
+                .unwrap_or(0) as u64
+        } else {
+            0
+        };
         RandomAgent {
-            rng: Rng::new(seed, RANDOM_AGENT_STREAM),
+            rng: Rng::new(seed, RANDOM_AGENT_STREAM + role_stream),
             controls: preset.role.semantic_controls.clone(),
             letters,
         }

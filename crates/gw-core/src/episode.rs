@@ -39,10 +39,83 @@ impl StepRecord {
     }
 }
 
-pub struct Stepper {
-    game: Box<dyn Game>,
+/// One role's part of a cooperative step.
+#[derive(Clone, Debug)]
+pub struct RoleStep {
+    pub role: String,
+    pub control: Option<String>,
+    pub action: Option<Action>,
+    pub invalid: Option<Invalid>,
+}
+
+impl RoleStep {
+    pub fn valid(&self) -> bool {
+        self.invalid.is_none()
+    }
+    pub fn invalid_kind(&self) -> Option<InvalidKind> {
+        self.invalid.as_ref().map(|i| i.kind)
+    }
+}
+
+/// One step of a cooperative game: every role's action against the same
+/// observation, executed together, then one snapshot and one evaluation.
+#[derive(Clone, Debug)]
+pub struct JointStepRecord {
+    pub step: u32,
+    pub episode: u32,
+    /// One entry per role, in the game's role order.
+    pub roles: Vec<RoleStep>,
+    /// The roles' events merged on the simulated clock, as played.
+    pub events: Vec<TimedEvent>,
+    pub state: Value,
+    pub eval: StepEval,
+}
+
+/// A role's controls and semantic map.
+struct RoleSlot {
+    name: String,
     controls: RoleControls,
     map: SemanticMap,
+}
+
+/// Merge several roles' event lists on one clock: each list starts at time
+/// 0; inputs keep their times (ties in role order, then list order) and the
+/// merged list waits until the longest list has ended.
+pub fn merge_events(lists: &[Vec<TimedEvent>]) -> Vec<TimedEvent> {
+    let mut timed: Vec<(u64, &TimedEvent)> = Vec::new();
+    let mut end = 0u64;
+    for list in lists {
+        let mut t = 0u64;
+        for ev in list {
+            match ev {
+                TimedEvent::Input(_) => timed.push((t, ev)),
+                TimedEvent::Wait { wait_ms } => t = t.saturating_add(*wait_ms),
+            }
+        }
+        end = end.max(t);
+    }
+    // Stable: equal times keep role order, then each list's own order.
+    timed.sort_by_key(|(t, _)| *t);
+    let mut out = Vec::with_capacity(timed.len() + lists.len() * 2);
+    let mut now = 0u64;
+    for (t, ev) in timed {
+        if t > now {
+            out.push(TimedEvent::Wait { wait_ms: t - now });
+            now = t;
+        }
+        out.push(ev.clone());
+    }
+    if end > now {
+        out.push(TimedEvent::Wait { wait_ms: end - now });
+    }
+    out
+}
+
+pub struct Stepper {
+    game: Box<dyn Game>,
+    /// The roles that play: one for single-player presets, every role of a
+    /// cooperative game otherwise.
+    roles: Vec<RoleSlot>,
     evaluator: Evaluator,
     speed: f64,
     viewport: (u32, u32),
@@ -84,8 +157,23 @@ impl Stepper {
         let mut s = Stepper {
             viewport: game.viewport(),
             game,
-            controls: preset.role.controls(),
-            map: preset.role.semantic_map(),
+            roles: if preset.is_cooperative() {
+                preset
+                    .players
+                    .iter()
+                    .map(|p| RoleSlot {
+                        name: p.role.name.clone(),
+                        controls: p.role.controls(),
+                        map: p.role.semantic_map(),
+                    })
+                    .collect()
+            } else {
+                vec![RoleSlot {
+                    name: preset.role.name.clone(),
+                    controls: preset.role.controls(),
+                    map: preset.role.semantic_map(),
+                }]
+            },
             evaluator: Evaluator::new(task.eval_spec()),
             speed: preset.game.speed_multiplier,
             task_info,
@@ -144,10 +232,14 @@ impl Stepper {
         &self.task_info
     }
     pub fn semantic_map(&self) -> &SemanticMap {
-        &self.map
+        &self.roles[0].map
     }
     pub fn controls(&self) -> &RoleControls {
-        &self.controls
+        &self.roles[0].controls
+    }
+    /// The names of the roles that play, in order.
+    pub fn role_names(&self) -> Vec<&str> {
+        self.roles.iter().map(|r| r.name.as_str()).collect()
     }
     pub fn viewport(&self) -> (u32, u32) {
         self.viewport
@@ -170,21 +262,43 @@ impl Stepper {
         self.game.expert_action(&self.task_info)
     }
 
+    /// The scripted expert's next payload for role `index` (cooperative
+    /// games coordinate their roles in the game's expert).
+    pub fn expert_payload_for(&self, index: usize) -> Value {
+        match self.roles.get(index) {
+            Some(r) if self.roles.len() > 1 => {
+                self.game.expert_action_for_role(&self.task_info, &r.name)
+            }
+            _ => self.expert_payload(),
+        }
+    }
+
     /// Read a proposal into an executable, legal action.
     pub fn interpret(
         &self,
         interface: Interface,
         payload: Option<&Value>,
     ) -> Result<(Option<String>, Action), Invalid> {
+        self.interpret_for(0, interface, payload)
+    }
+
+    /// Read role `index`'s proposal with that role's controls.
+    pub fn interpret_for(
+        &self,
+        index: usize,
+        interface: Interface,
+        payload: Option<&Value>,
+    ) -> Result<(Option<String>, Action), Invalid> {
+        let slot = &self.roles[index];
         let payload = payload.ok_or_else(|| Invalid::ntc("the agent proposed no action"))?;
         let (control, action) = match interface {
             Interface::Generalist => {
-                let (id, a) = self.map.resolve(payload)?;
+                let (id, a) = slot.map.resolve(payload)?;
                 (Some(id), a)
             }
             Interface::ComputerUse => (None, parse_action(payload)?),
         };
-        let action = self.controls.legalize(action, self.viewport)?;
+        let action = slot.controls.legalize(action, self.viewport)?;
         Ok((control, action))
     }
 
@@ -248,7 +362,23 @@ impl Stepper {
             .as_ref()
             .map(|a| a.to_events(self.speed))
             .unwrap_or_default();
-        for ev in &events {
+        let (state, eval) = self.execute(&events)?;
+        let record = StepRecord {
+            step: self.step,
+            episode: self.episode,
+            control,
+            action,
+            invalid,
+            events,
+            state,
+            eval,
+        };
+        Ok(record)
+    }
+
+    /// Play `events` into the game, count the step, snapshot and evaluate.
+    fn execute(&mut self, events: &[TimedEvent]) -> Result<(Value, StepEval), String> {
+        for ev in events {
             match ev {
                 TimedEvent::Input(input) => self.game.handle_event(input),
                 TimedEvent::Wait { wait_ms } => self.game.advance(*wait_ms),
@@ -258,21 +388,74 @@ impl Stepper {
         self.step += 1;
         let state = self.game.state().to_value();
         let eval = self.evaluator.evaluate_step(&state, self.step);
-        let record = StepRecord {
-            step: self.step,
-            episode: self.episode,
-            control,
-            action,
-            invalid,
-            events,
-            state,
-            eval: eval.clone(),
-        };
         match eval.decision {
             Decision::Continue => {}
             Decision::Reset => self.pending_reset = true,
             Decision::Stop(_) => self.finished = Some(eval.decision),
         }
-        Ok(record)
+        Ok((state, eval))
+    }
+
+    /// One cooperative step: `proposals[i]` is role `i`'s (interface,
+    /// payload), all chosen against the same observation. Each is read with
+    /// its role's controls (invalid ones are no-ops for that role only),
+    /// the valid actions' events are merged on the simulated clock and
+    /// played together, then the game is snapshotted and evaluated once.
+    /// A reset-on-fail stays pending as in [`Stepper::step_keep_terminal`].
+    pub fn step_joint_keep_terminal(
+        &mut self,
+        proposals: &[(Interface, Option<&Value>)],
+    ) -> Result<JointStepRecord, String> {
+        if self.finished.is_some() {
+            return Err("the run has already ended".into());
+        }
+        if proposals.len() != self.roles.len() {
+            return Err(format!(
+                "a step needs one proposal per role ({}), got {}",
+                self.roles.len(),
+                proposals.len()
+            ));
+        }
+        self.complete_reset()?;
+        let mut roles = Vec::with_capacity(proposals.len());
+        let mut lists = Vec::with_capacity(proposals.len());
+        for (i, (interface, payload)) in proposals.iter().enumerate() {
+            let (control, action, invalid) = match self.interpret_for(i, *interface, *payload) {
+                Ok((c, a)) => (c, Some(a), None),
+                Err(e) => (None, None, Some(e)),
+            };
+            lists.push(
+                action
+                    .as_ref()
+                    .map(|a| a.to_events(self.speed))
+                    .unwrap_or_default(),
+            );
+            roles.push(RoleStep {
+                role: self.roles[i].name.clone(),
+                control,
+                action,
+                invalid,
+            });
+        }
+        let events = merge_events(&lists);
+        let (state, eval) = self.execute(&events)?;
+        Ok(JointStepRecord {
+            step: self.step,
+            episode: self.episode,
+            roles,
+            events,
+            state,
+            eval,
+        })
+    }
+
+    /// [`Stepper::step_joint_keep_terminal`] followed by any reset-on-fail.
+    pub fn step_joint(
+        &mut self,
+        proposals: &[(Interface, Option<&Value>)],
+    ) -> Result<JointStepRecord, String> {
+        let rec = self.step_joint_keep_terminal(proposals)?;
+        self.complete_reset()?;
+        Ok(rec)
     }
 }

@@ -82,6 +82,15 @@ pub trait Game: Send {
     fn fault(&self) -> Option<String> {
         None
     }
+
+    /// The expert's action for one role of a cooperative game. Every role's
+    /// expert reads the same state, so a game's expert can coordinate its
+    /// roles by planning for all of them and answering with `role`'s part.
+    /// Single-player games keep the default.
+    fn expert_action_for_role(&self, task: &TaskInfo, role: &str) -> Value {
+        let _ = role;
+        self.expert_action(task)
+    }
 }
 
 /// Accumulates simulated milliseconds and yields whole fixed ticks.

@@ -15,9 +15,9 @@ pub mod state;
 pub use action::{
     Action, InputEvent, InvalidKind, MouseButton, RoleControls, SemanticControl, SemanticMap,
 };
-pub use episode::{StepRecord, Stepper};
+pub use episode::{JointStepRecord, RoleStep, StepRecord, Stepper, merge_events};
 pub use evaluator::{Decision, EvalSpec, Evaluator, StepEval, StopReason};
 pub use game::{FixedStep, Game, GameConfig, TaskInfo};
-pub use registry::{AgentRef, GameSpec, ModelSpec, Preset, Registry, RoleSpec, TaskSpec};
+pub use registry::{AgentRef, GameSpec, ModelSpec, Player, Preset, Registry, RoleSpec, TaskSpec};
 pub use rng::Rng;
 pub use state::{GameApiState, Outcome, Status, Terminal};

@@ -102,6 +102,13 @@ impl GameSpec {
     }
 }
 
+impl GameSpec {
+    /// `player_mode: cooperative`: every role plays at once, one agent each.
+    pub fn is_cooperative(&self) -> bool {
+        self.player_mode == "cooperative"
+    }
+}
+
 /// One role of a game: its prompt, computer-use controls and semantic controls.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -959,7 +966,9 @@ impl Registry {
             .filter(move |t| t.game_id == game_id)
     }
 
-    /// Resolve `<game_id>+<task_id>+<model_id>`.
+    /// Resolve `<game_id>+<task_id>+<model_id>`, or for a cooperative game
+    /// `<game_id>+<task_id>+<model_a>,<model_b>` (one id per role in the
+    /// game's role order; a single id fills every role).
     pub fn resolve_preset(&self, preset: &str) -> Result<Preset, String> {
         let parts: Vec<&str> = preset.split('+').collect();
         if parts.len() != 3 || parts.iter().any(|p| p.is_empty()) {
@@ -967,7 +976,7 @@ impl Registry {
                 "preset \"{preset}\" must have three parts: <game_id>+<task_id>+<model_id> (e.g. 01_2048+01_01+scripted)"
             ));
         }
-        let (game_id, task_id, model_id) = (parts[0], parts[1], parts[2]);
+        let (game_id, task_id, models) = (parts[0], parts[1], parts[2]);
         let game = self.game(game_id).ok_or_else(|| {
             format!("unknown game \"{game_id}\" in preset \"{preset}\"; run `gameworld list games` to see the ids ({})", self.games.keys().cloned().collect::<Vec<_>>().join(", "))
         })?;
@@ -975,29 +984,74 @@ impl Registry {
             let ids: Vec<&str> = self.tasks_of(game_id).map(|t| t.id.as_str()).collect();
             format!("unknown task \"{task_id}\" for game \"{game_id}\" in preset \"{preset}\"; its tasks are: {}", if ids.is_empty() { "none".into() } else { ids.join(", ") })
         })?;
-        let agent = if BUILTIN_AGENTS.contains(&model_id) {
-            AgentRef::Builtin(model_id.to_string())
-        } else {
-            let m = self.models.get(model_id).map(|m| m.value.clone()).ok_or_else(|| {
-                format!(
-                    "unknown model \"{model_id}\" in preset \"{preset}\"; use a built-in agent ({}) or a model id from `gameworld list models`",
-                    BUILTIN_AGENTS.join(", ")
-                )
-            })?;
-            AgentRef::Model(Box::new(m))
-        };
-        let role = match &task.role {
-            Some(name) => game.roles.iter().find(|r| &r.name == name).cloned(),
-            None => game.roles.first().cloned(),
+        let model_ids: Vec<&str> = models.split(',').map(str::trim).collect();
+        if model_ids.iter().any(|m| m.is_empty()) {
+            return Err(format!(
+                "preset \"{preset}\" has an empty model id; separate one id per role with commas (e.g. random,scripted)"
+            ));
         }
-        .ok_or_else(|| format!("game \"{game_id}\" has no playable role"))?;
+        let role_names: Vec<&str> = game.roles.iter().map(|r| r.name.as_str()).collect();
+        let players: Vec<Player> = if game.is_cooperative() {
+            let ids: Vec<&str> = match model_ids.len() {
+                1 => vec![model_ids[0]; game.roles.len()],
+                n if n == game.roles.len() => model_ids.clone(),
+                n => {
+                    return Err(format!(
+                        "preset \"{preset}\" names {n} models, but game \"{game_id}\" has {} roles ({}); give one model id per role in that order, or one id for every role",
+                        game.roles.len(),
+                        role_names.join(", ")
+                    ));
+                }
+            };
+            let mut players = Vec::new();
+            for (role, id) in game.roles.iter().zip(ids) {
+                players.push(Player {
+                    role: role.clone(),
+                    agent: self.agent_ref(id, preset)?,
+                });
+            }
+            players
+        } else {
+            if model_ids.len() != 1 {
+                return Err(format!(
+                    "preset \"{preset}\" names {} models, but game \"{game_id}\" is single-player; name one model id",
+                    model_ids.len()
+                ));
+            }
+            let role = match &task.role {
+                Some(name) => game.roles.iter().find(|r| &r.name == name).cloned(),
+                None => game.roles.first().cloned(),
+            }
+            .ok_or_else(|| format!("game \"{game_id}\" has no playable role"))?;
+            vec![Player {
+                role,
+                agent: self.agent_ref(model_ids[0], preset)?,
+            }]
+        };
+        if players.is_empty() {
+            return Err(format!("game \"{game_id}\" has no playable role"));
+        }
         Ok(Preset {
             preset: preset.to_string(),
             game: game.clone(),
             task: task.clone(),
-            role,
-            agent,
+            role: players[0].role.clone(),
+            agent: players[0].agent.clone(),
+            players,
         })
+    }
+
+    fn agent_ref(&self, model_id: &str, preset: &str) -> Result<AgentRef, String> {
+        if BUILTIN_AGENTS.contains(&model_id) {
+            return Ok(AgentRef::Builtin(model_id.to_string()));
+        }
+        let m = self.models.get(model_id).map(|m| m.value.clone()).ok_or_else(|| {
+            format!(
+                "unknown model \"{model_id}\" in preset \"{preset}\"; use a built-in agent ({}) or a model id from `gameworld list models`",
+                BUILTIN_AGENTS.join(", ")
+            )
+        })?;
+        Ok(AgentRef::Model(Box::new(m)))
     }
 }
 
@@ -1029,8 +1083,76 @@ pub struct Preset {
     pub preset: String,
     pub game: GameSpec,
     pub task: TaskSpec,
+    /// The first (or the task's) role and its agent.
     pub role: RoleSpec,
     pub agent: AgentRef,
+    /// Every role that plays, in the game's role order, with its agent: one
+    /// entry for single-player games (equal to `role`/`agent`), one per
+    /// role for cooperative games.
+    pub players: Vec<Player>,
+}
+
+/// One role of a preset and the agent that drives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub role: RoleSpec,
+    pub agent: AgentRef,
+}
+
+impl Preset {
+    /// Whether several roles play together (one agent each).
+    pub fn is_cooperative(&self) -> bool {
+        self.players.len() > 1
+    }
+
+    /// The preset as each role's agent sees it: `role` and `agent` set to
+    /// that role's. A single-player preset gives itself.
+    pub fn role_presets(&self) -> Vec<Preset> {
+        if !self.is_cooperative() {
+            return vec![self.clone()];
+        }
+        self.players
+            .iter()
+            .map(|p| Preset {
+                role: p.role.clone(),
+                agent: p.agent.clone(),
+                players: vec![p.clone()],
+                ..self.clone()
+            })
+            .collect()
+    }
+
+    /// The model id(s) as `result.json` names them: the agent's id, or for
+    /// a cooperative preset the role agents' ids joined with `,` (one id
+    /// when every role has the same agent).
+    pub fn model_label(&self) -> String {
+        if !self.is_cooperative() {
+            return self.agent.id().to_string();
+        }
+        let ids: Vec<&str> = self.players.iter().map(|p| p.agent.id()).collect();
+        if ids.iter().all(|id| *id == ids[0]) {
+            ids[0].to_string()
+        } else {
+            ids.join(",")
+        }
+    }
+
+    /// The model profiles this preset calls (any role).
+    pub fn model_specs(&self) -> Vec<&ModelSpec> {
+        let mut out = Vec::new();
+        if !self.is_cooperative()
+            && let AgentRef::Model(m) = &self.agent
+        {
+            out.push(m.as_ref());
+            return out;
+        }
+        for p in &self.players {
+            if let AgentRef::Model(m) = &p.agent {
+                out.push(m.as_ref());
+            }
+        }
+        out
+    }
 }
 
 fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
@@ -1105,6 +1227,41 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
     }
     if game.roles.is_empty() {
         errors.push(g.err_at("roles", "a game needs at least one role"));
+    }
+    match game.player_mode.as_str() {
+        "single" => {}
+        "cooperative" => {
+            if game.roles.len() < 2 {
+                errors.push(g.err_at(
+                    "player_mode",
+                    "a cooperative game needs at least two roles (one agent plays each)",
+                ));
+            }
+            let mut names = std::collections::BTreeSet::new();
+            for role in &game.roles {
+                if !names.insert(role.name.as_str()) {
+                    errors.push(g.err_at(
+                        "roles",
+                        format!("duplicate role \"{}\"; cooperative roles need distinct names (they name the per-role records)", role.name),
+                    ));
+                }
+                if role.name.is_empty()
+                    || !role
+                        .name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    errors.push(g.err_at(
+                        "roles",
+                        format!("role name \"{}\" must be letters, digits, _ or - (it names model_calls.<role>.jsonl)", role.name),
+                    ));
+                }
+            }
+        }
+        other => errors.push(g.err_at(
+            "player_mode",
+            format!("unknown player_mode \"{other}\"; use single or cooperative"),
+        )),
     }
     let viewport = (game.viewport.width, game.viewport.height);
     for role in &game.roles {

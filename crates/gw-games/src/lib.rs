@@ -33,6 +33,7 @@ pub mod g08_core_ball;
 pub mod g09_cubefield;
 pub mod g10_doodle_jump;
 pub mod g11_edge_surf;
+pub mod g12_fireboy_and_watergirl;
 pub mod g13_flappy_bird;
 pub mod g14_geodash;
 pub mod g15_google_snake;
@@ -80,6 +81,7 @@ pub const GAME_IDS: &[&str] = &[
     g09_cubefield::ID,
     g10_doodle_jump::ID,
     g11_edge_surf::ID,
+    g12_fireboy_and_watergirl::ID,
     g13_flappy_bird::ID,
     g14_geodash::ID,
     g15_google_snake::ID,
@@ -119,6 +121,9 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g09_cubefield::ID => Box::new(g09_cubefield::Cubefield::new()),
         g10_doodle_jump::ID => Box::new(g10_doodle_jump::DoodleJump::new()),
         g11_edge_surf::ID => Box::new(g11_edge_surf::EdgeSurf::new()),
+        g12_fireboy_and_watergirl::ID => {
+            Box::new(g12_fireboy_and_watergirl::FireboyWatergirl::new())
+        }
         g13_flappy_bird::ID => Box::new(g13_flappy_bird::FlappyBird::new()),
         g14_geodash::ID => Box::new(g14_geodash::Geodash::new()),
         g15_google_snake::ID => Box::new(g15_google_snake::Snake::new()),

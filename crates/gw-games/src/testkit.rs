@@ -64,6 +64,11 @@ pub fn play(
             stop = Some(r);
         }
     }
+    play_result(&s, stop)
+}
+
+/// The outcome of a finished play.
+fn play_result(s: &Stepper, stop: Option<StopReason>) -> PlayResult {
     PlayResult {
         success: s.evaluator().success(),
         best_score: s.evaluator().best_score(),
@@ -74,7 +79,57 @@ pub fn play(
 }
 
 pub fn play_expert(game_id: &str, task_id: &str, seed: u64) -> PlayResult {
+    if stepper(game_id, task_id, seed).role_names().len() > 1 {
+        return play_joint(game_id, task_id, seed, |s, i| Some(s.expert_payload_for(i)));
+    }
     play(game_id, task_id, seed, |s| Some(s.expert_payload()))
+}
+
+/// Play a cooperative task to its end: every step, `policy(stepper, role)`
+/// proposes each role's payload against the same state, and the stepper
+/// executes them together.
+pub fn play_joint(
+    game_id: &str,
+    task_id: &str,
+    seed: u64,
+    mut policy: impl FnMut(&Stepper, usize) -> Option<Value>,
+) -> PlayResult {
+    let mut s = stepper(game_id, task_id, seed);
+    let roles = s.role_names().len();
+    let mut stop = None;
+    while s.finished().is_none() {
+        let payloads: Vec<Option<Value>> = (0..roles).map(|i| policy(&s, i)).collect();
+        let proposals: Vec<(Interface, Option<&Value>)> = payloads
+            .iter()
+            .map(|p| (Interface::Generalist, p.as_ref()))
+            .collect();
+        let rec = s.step_joint(&proposals).unwrap_or_else(|e| panic!("{e}"));
+        if let gw_core::Decision::Stop(r) = rec.eval.decision {
+            stop = Some(r);
+        }
+    }
+    play_result(&s, stop)
+}
+
+/// One expert step: every role's expert payload, executed together (one
+/// payload for single-player games). Returns the state after the step.
+pub fn expert_step(s: &mut Stepper) -> Value {
+    let roles = s.role_names().len();
+    if roles > 1 {
+        let payloads: Vec<Value> = (0..roles).map(|i| s.expert_payload_for(i)).collect();
+        let proposals: Vec<(Interface, Option<&Value>)> = payloads
+            .iter()
+            .map(|p| (Interface::Generalist, Some(p)))
+            .collect();
+        return s
+            .step_joint(&proposals)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .state;
+    }
+    let p = s.expert_payload();
+    s.step(Interface::Generalist, Some(&p))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .state
 }
 
 /// Assert the expert solves every task of `game_id` in at least
@@ -127,8 +182,7 @@ pub fn frame_hash_after(game_id: &str, seed: u64, expert_steps: u32) -> String {
         if s.finished().is_some() {
             break;
         }
-        let p = s.expert_payload();
-        s.step(Interface::Generalist, Some(&p)).unwrap();
+        expert_step(&mut s);
     }
     let (w, h) = s.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
@@ -172,8 +226,7 @@ pub fn expert_states(game_id: &str, task_id: &str, seed: u64, steps: u32) -> Vec
         if s.finished().is_some() {
             break;
         }
-        let p = s.expert_payload();
-        out.push(s.step(Interface::Generalist, Some(&p)).unwrap().state);
+        out.push(expert_step(&mut s));
     }
     out
 }

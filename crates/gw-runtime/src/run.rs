@@ -119,6 +119,41 @@ pub struct RunResult {
     pub repeat: u32,
     #[serde(default)]
     pub error: Option<String>,
+    /// Cooperative runs: one entry per role, in the game's role order (the
+    /// SPEC counts and tokens above are these summed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roles: Option<Vec<RoleResult>>,
+}
+
+/// One role's share of a cooperative run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoleResult {
+    pub role: String,
+    pub model: String,
+    pub interface: String,
+    pub proposed_actions: u32,
+    pub valid_actions: u32,
+    pub invalid_no_tool_call: u32,
+    pub invalid_out_of_space: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cached_input_tokens: u64,
+    pub cost_usd: f64,
+    /// The role's own inference time, summed over its steps.
+    #[serde(default)]
+    pub latency_ms: u64,
+}
+
+impl RoleResult {
+    fn count(&mut self, kind: Option<gw_core::InvalidKind>) {
+        self.proposed_actions += 1;
+        match kind {
+            None => self.valid_actions += 1,
+            Some(gw_core::InvalidKind::NoToolCall) => self.invalid_no_tool_call += 1,
+            Some(gw_core::InvalidKind::OutOfSpace) => self.invalid_out_of_space += 1,
+        }
+    }
 }
 
 fn now_ms() -> u64 {
@@ -223,8 +258,17 @@ pub fn run_preset_observed(
     opts: &RunOptions,
     on_step: &mut dyn FnMut(u32, f64),
 ) -> Result<RunResult, RunError> {
-    let make =
-        |preset: &gw_core::Preset, seed: u64| make_agent(preset, seed, opts.replay.as_deref());
+    let make = |preset: &gw_core::Preset, seed: u64| {
+        // A cooperative role replays its own call file.
+        let replay = opts.replay.as_ref().map(|dir| {
+            if preset.game.is_cooperative() && dir.is_dir() {
+                dir.join(role_calls_file(&preset.role.name))
+            } else {
+                dir.clone()
+            }
+        });
+        make_agent(preset, seed, replay.as_deref())
+    };
     run_preset_with_agent(registry, opts, &make, on_step)
 }
 
@@ -251,23 +295,35 @@ pub fn run_preset_with_agent(
         }
         preset.task.max_steps = n;
     }
-    if let (Some(rounds), gw_core::AgentRef::Model(spec)) = (opts.memory_rounds, &mut preset.agent)
-    {
-        spec.memory_rounds = Some(rounds);
+    if let Some(rounds) = opts.memory_rounds {
+        let agents = std::iter::once(&mut preset.agent)
+            .chain(preset.players.iter_mut().map(|p| &mut p.agent));
+        for agent in agents {
+            if let gw_core::AgentRef::Model(spec) = agent {
+                spec.memory_rounds = Some(rounds);
+            }
+        }
     }
-    let memory_rounds = match &preset.agent {
-        gw_core::AgentRef::Model(spec) => Some(
-            spec.memory_rounds
-                .unwrap_or(gw_agents::memory::DEFAULT_ROUNDS),
-        ),
-        gw_core::AgentRef::Builtin(_) => None,
-    };
+    let memory_rounds = preset.model_specs().first().map(|spec| {
+        spec.memory_rounds
+            .unwrap_or(gw_agents::memory::DEFAULT_ROUNDS)
+    });
     let game = crate::games::create_game(&preset)?;
     if let Some(dir) = &opts.replay {
         check_replay_source(dir, &preset.preset, opts.seed)?;
     }
-    let mut agent = agent_for(&preset, opts.seed)?;
-    let interface = agent.interface();
+    // One agent per role: a single-player preset has one, a cooperative
+    // preset one for each of its roles (each with its own role prompt,
+    // controls, memory and model calls).
+    let role_presets = preset.role_presets();
+    let coop = preset.is_cooperative();
+    let mut agents = Vec::with_capacity(role_presets.len());
+    for p in &role_presets {
+        agents.push(agent_for(p, opts.seed)?);
+    }
+    let interfaces: Vec<gw_core::registry::Interface> =
+        agents.iter().map(|a| a.interface()).collect();
+    let interface = interfaces[0];
     let mut stepper = Stepper::new(game, &preset, opts.seed).map_err(RunError::Runtime)?;
 
     std::fs::create_dir_all(&opts.out).map_err(|e| io_err(&opts.out, e))?;
@@ -280,19 +336,29 @@ pub fn run_preset_with_agent(
         std::fs::remove_dir_all(&frames_dir).map_err(|e| io_err(&frames_dir, e))?;
     }
     // FrameSink (below) creates frames/ when frames are on.
-    if opts.out.join("model_calls.jsonl").is_file() {
-        // Calls of an earlier run must not pass for this run's.
-        let stale = opts.out.join("model_calls.jsonl");
-        std::fs::remove_file(&stale).map_err(|e| io_err(&stale, e))?;
+    // Calls of an earlier run must not pass for this run's.
+    let calls_paths: Vec<PathBuf> = if coop {
+        role_presets
+            .iter()
+            .map(|p| opts.out.join(role_calls_file(&p.role.name)))
+            .collect()
+    } else {
+        vec![opts.out.join("model_calls.jsonl")]
+    };
+    let mut stale: Vec<PathBuf> = calls_paths.clone();
+    stale.push(opts.out.join("model_calls.jsonl"));
+    for path in stale {
+        if path.is_file() {
+            std::fs::remove_file(&path).map_err(|e| io_err(&path, e))?;
+        }
     }
     let traj_path = opts.out.join("trajectory.jsonl");
     let mut traj = BufWriter::new(File::create(&traj_path).map_err(|e| io_err(&traj_path, e))?);
-    let calls_path = opts.out.join("model_calls.jsonl");
-    let mut calls_out: Option<BufWriter<File>> = None;
+    let mut calls_out: Vec<Option<BufWriter<File>>> = calls_paths.iter().map(|_| None).collect();
 
     let (w, h) = stepper.viewport();
-    let agent_needs_png = agent.needs_frames();
-    // The agent's own frame buffer (frames it does not see are drawn on the
+    let agent_needs_png = agents.iter().any(|a| a.needs_frames());
+    // The agents' frame buffer (frames no agent sees are drawn on the
     // sink's canvas).
     let mut pixmap = if agent_needs_png {
         Some(
@@ -308,12 +374,30 @@ pub fn run_preset_with_agent(
         None
     };
 
+    let mut role_results: Vec<RoleResult> = role_presets
+        .iter()
+        .zip(&agents)
+        .map(|(p, a)| RoleResult {
+            role: p.role.name.clone(),
+            model: a.id().to_string(),
+            interface: a.interface().as_str().to_string(),
+            ..Default::default()
+        })
+        .collect();
     let mut result = RunResult {
         preset: preset.preset.clone(),
         game_id: preset.game.id.clone(),
         task_id: preset.task.id.clone(),
-        model: agent.id().to_string(),
-        interface: interface.as_str().to_string(),
+        model: if coop {
+            preset.model_label()
+        } else {
+            agents[0].id().to_string()
+        },
+        interface: if coop {
+            joined_interfaces(&interfaces)
+        } else {
+            interface.as_str().to_string()
+        },
         seed: opts.seed,
         realtime: opts.realtime,
         steps: 0,
@@ -342,100 +426,133 @@ pub fn run_preset_with_agent(
         memory_rounds,
         repeat: opts.repeat,
         error: None,
+        roles: None,
     };
 
     let mut frame_rel = frame_name(0);
     let mut png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
-    let stop: StopReason = loop {
+    let stop: StopReason = 'run: loop {
         let step = stepper.step_index() + 1;
         let state = stepper.state_value();
-        let expert = || stepper.expert_payload();
-        let obs = Observation {
-            step,
-            episode: stepper.episode(),
-            frame_png: &png,
-            frame_path: opts.frames.then_some(frame_rel.as_str()),
-            viewport: (w, h),
-            state: &state,
-            expert: &expert,
-        };
-        // Paused mode: the game clock does not move while the agent thinks.
-        let t0 = Instant::now();
-        let reply = agent.act(&obs);
-        let measured_ms = t0.elapsed().as_millis() as u64;
-        let reply = match reply {
-            Ok(r) => r,
-            Err(e) => {
-                result.error = Some(e.to_string());
-                // Keep the record of the calls that failed.
-                let calls = agent.take_unreported_calls();
-                write_calls(&mut calls_out, &calls_path, &calls)?;
-                break StopReason::AgentError;
-            }
-        };
-        write_calls(&mut calls_out, &calls_path, &reply.calls)?;
-        let latency_ms = if reply.latency_ms > 0 {
-            reply.latency_ms
-        } else {
-            measured_ms
-        };
-        if opts.realtime {
-            // Real-time mode: the world kept moving while the agent thought.
-            stepper.idle(latency_ms);
+        // Every role proposes against the same observation; the game clock
+        // does not move meanwhile (paused mode).
+        let mut replies: Vec<(gw_agents::Reply, u64)> = Vec::with_capacity(agents.len());
+        for (i, agent) in agents.iter_mut().enumerate() {
+            let expert = || stepper.expert_payload_for(i);
+            let obs = Observation {
+                step,
+                episode: stepper.episode(),
+                frame_png: &png,
+                frame_path: opts.frames.then_some(frame_rel.as_str()),
+                viewport: (w, h),
+                state: &state,
+                expert: &expert,
+            };
+            let t0 = Instant::now();
+            let reply = agent.act(&obs);
+            let measured_ms = t0.elapsed().as_millis() as u64;
+            let reply = match reply {
+                Ok(r) => r,
+                Err(e) => {
+                    result.error = Some(if coop {
+                        format!("role {}: {e}", role_results[i].role)
+                    } else {
+                        e.to_string()
+                    });
+                    // Keep the record of the calls that failed.
+                    let calls = agent.take_unreported_calls();
+                    write_calls(&mut calls_out[i], &calls_paths[i], &calls)?;
+                    break 'run StopReason::AgentError;
+                }
+            };
+            write_calls(&mut calls_out[i], &calls_paths[i], &reply.calls)?;
+            let latency_ms = if reply.latency_ms > 0 {
+                reply.latency_ms
+            } else {
+                measured_ms
+            };
+            replies.push((reply, latency_ms));
         }
-        // Sums saturate: a hostile server may report any count.
-        result.input_tokens = result.input_tokens.saturating_add(reply.usage.input_tokens);
-        result.output_tokens = result
-            .output_tokens
-            .saturating_add(reply.usage.output_tokens);
-        result.cached_input_tokens = result
-            .cached_input_tokens
-            .saturating_add(reply.usage.cached_input_tokens);
-        result.cost_usd = saturating_cost(result.cost_usd, reply.cost_usd);
-        result.latency_ms = result.latency_ms.saturating_add(latency_ms);
+        // The roles think side by side, so the world waits for the slowest:
+        // real-time mode charges the longest of the roles' inference times.
+        let charged_ms = replies.iter().map(|(_, l)| *l).max().unwrap_or(0);
+        if opts.realtime {
+            // Real-time mode: the world kept moving while the agents thought.
+            stepper.idle(charged_ms);
+        }
+        for (i, (reply, latency_ms)) in replies.iter().enumerate() {
+            // Sums saturate: a hostile server may report any count.
+            let r = &mut role_results[i];
+            r.input_tokens = r.input_tokens.saturating_add(reply.usage.input_tokens);
+            r.output_tokens = r.output_tokens.saturating_add(reply.usage.output_tokens);
+            r.cached_input_tokens = r
+                .cached_input_tokens
+                .saturating_add(reply.usage.cached_input_tokens);
+            r.cost_usd = saturating_cost(r.cost_usd, reply.cost_usd);
+            r.latency_ms = r.latency_ms.saturating_add(*latency_ms);
+            result.input_tokens = result.input_tokens.saturating_add(reply.usage.input_tokens);
+            result.output_tokens = result
+                .output_tokens
+                .saturating_add(reply.usage.output_tokens);
+            result.cached_input_tokens = result
+                .cached_input_tokens
+                .saturating_add(reply.usage.cached_input_tokens);
+            result.cost_usd = saturating_cost(result.cost_usd, reply.cost_usd);
+        }
+        result.latency_ms = result.latency_ms.saturating_add(charged_ms);
 
         // The reset of a failed episode waits until its frame is drawn, so
         // frame N shows the state of trajectory row N (the mine, the crash).
-        let rec = stepper
-            .step_keep_terminal(interface, reply.payload.as_ref())
-            .map_err(RunError::Runtime)?;
-        result.proposed_actions += 1;
-        match rec.invalid_kind() {
-            None => result.valid_actions += 1,
-            Some(gw_core::InvalidKind::NoToolCall) => result.invalid_no_tool_call += 1,
-            Some(gw_core::InvalidKind::OutOfSpace) => result.invalid_out_of_space += 1,
-        }
-        let summary = match (&rec.action, &rec.invalid) {
-            (_, Some(inv)) => format!(
-                "invalid ({}): {}",
-                if inv.kind == gw_core::InvalidKind::NoToolCall {
-                    "no tool call"
-                } else {
-                    "out of action space"
-                },
-                inv.reason
-            ),
-            (Some(a), None) => format!("executed {}", a.to_value()),
-            (None, None) => String::new(),
+        let (rec_step, rec_episode, rec_state, rec_eval, line) = if coop {
+            let proposals: Vec<(gw_core::registry::Interface, Option<&Value>)> = replies
+                .iter()
+                .zip(&interfaces)
+                .map(|((r, _), i)| (*i, r.payload.as_ref()))
+                .collect();
+            let rec = stepper
+                .step_joint_keep_terminal(&proposals)
+                .map_err(RunError::Runtime)?;
+            for (i, part) in rec.roles.iter().enumerate() {
+                role_results[i].count(part.invalid_kind());
+                result.proposed_actions += 1;
+                count_kind(&mut result, part.invalid_kind());
+                agents[i]
+                    .observe_outcome(part.valid(), &outcome_summary(&part.action, &part.invalid));
+            }
+            let line = joint_trajectory_line(&rec, &replies, &role_results, charged_ms);
+            (rec.step, rec.episode, rec.state, rec.eval, line)
+        } else {
+            let (reply, latency_ms) = &replies[0];
+            let rec = stepper
+                .step_keep_terminal(interface, reply.payload.as_ref())
+                .map_err(RunError::Runtime)?;
+            result.proposed_actions += 1;
+            count_kind(&mut result, rec.invalid_kind());
+            agents[0].observe_outcome(rec.valid(), &outcome_summary(&rec.action, &rec.invalid));
+            let line = trajectory_line(&rec, reply, *latency_ms);
+            (rec.step, rec.episode, rec.state, rec.eval, line)
         };
-        agent.observe_outcome(rec.valid(), &summary);
-        let line = trajectory_line(&rec, &reply, latency_ms);
         append_lines(&mut traj, &traj_path, std::slice::from_ref(&line))?;
 
-        frame_rel = frame_name(rec.step);
+        frame_rel = frame_name(rec_step);
         png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
         if stepper.reset_pending() {
-            let note = episode_end_note(&rec.state, rec.episode + 1);
-            agent.observe_episode_end(&png, opts.frames.then_some(frame_rel.as_str()), &note);
+            let note = episode_end_note(&rec_state, rec_episode + 1);
+            for agent in agents.iter_mut() {
+                agent.observe_episode_end(&png, opts.frames.then_some(frame_rel.as_str()), &note);
+            }
             stepper.complete_reset().map_err(RunError::Runtime)?;
-            frame_rel = reset_frame_name(rec.step);
+            frame_rel = reset_frame_name(rec_step);
             png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
         }
-        on_step(rec.step, rec.eval.best_progress);
-        if let Decision::Stop(reason) = rec.eval.decision {
+        on_step(rec_step, rec_eval.best_progress);
+        if let Decision::Stop(reason) = rec_eval.decision {
             break reason;
         }
     };
+    if coop {
+        result.roles = Some(role_results);
+    }
     let eval = stepper.evaluator();
     result.steps = stepper.step_index();
     result.episodes = stepper.episode() + 1;
@@ -460,6 +577,117 @@ pub fn run_preset_with_agent(
         )));
     }
     Ok(result)
+}
+
+/// The call records of one role of a cooperative run.
+pub fn role_calls_file(role: &str) -> String {
+    format!("model_calls.{role}.jsonl")
+}
+
+/// The interface column of a cooperative run: the roles' interfaces, once
+/// each, joined with `,`.
+fn joined_interfaces(interfaces: &[gw_core::registry::Interface]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for i in interfaces {
+        if !names.contains(&i.as_str()) {
+            names.push(i.as_str());
+        }
+    }
+    names.join(",")
+}
+
+fn count_kind(result: &mut RunResult, kind: Option<gw_core::InvalidKind>) {
+    match kind {
+        None => result.valid_actions += 1,
+        Some(gw_core::InvalidKind::NoToolCall) => result.invalid_no_tool_call += 1,
+        Some(gw_core::InvalidKind::OutOfSpace) => result.invalid_out_of_space += 1,
+    }
+}
+
+/// What an agent hears about its executed (or refused) action.
+fn outcome_summary(
+    action: &Option<gw_core::Action>,
+    invalid: &Option<gw_core::action::Invalid>,
+) -> String {
+    match (action, invalid) {
+        (_, Some(inv)) => format!(
+            "invalid ({}): {}",
+            if inv.kind == gw_core::InvalidKind::NoToolCall {
+                "no tool call"
+            } else {
+                "out of action space"
+            },
+            inv.reason
+        ),
+        (Some(a), None) => format!("executed {}", a.to_value()),
+        (None, None) => String::new(),
+    }
+}
+
+/// One `trajectory.jsonl` line of a cooperative step: the SPEC fields
+/// (`action` and `control` keyed by role, `valid` when every role's action
+/// was, `invalid_kind` the first role's failure) and `roles`, one entry per
+/// role with its action, validity, reply and latency. `latency_ms` is the
+/// charged (longest) inference time; `usage` and `cost_usd` are summed.
+fn joint_trajectory_line(
+    rec: &gw_core::JointStepRecord,
+    replies: &[(gw_agents::Reply, u64)],
+    roles: &[RoleResult],
+    charged_ms: u64,
+) -> Value {
+    let mut state = rec.state.clone();
+    state["timestampMs"] = json!(now_ms());
+    let mut actions = serde_json::Map::new();
+    let mut controls = serde_json::Map::new();
+    let mut proposed = serde_json::Map::new();
+    let mut entries = Vec::new();
+    let mut usage = gw_agents::Usage::default();
+    let mut cost = 0.0;
+    for ((part, (reply, latency_ms)), info) in rec.roles.iter().zip(replies).zip(roles) {
+        let action = part.action.as_ref().map(|a| a.to_value());
+        actions.insert(part.role.clone(), json!(action));
+        controls.insert(part.role.clone(), json!(part.control));
+        proposed.insert(part.role.clone(), json!(reply.payload));
+        usage = usage.saturating_add(reply.usage);
+        cost = saturating_cost(cost, reply.cost_usd);
+        entries.push(json!({
+            "role": part.role,
+            "model": info.model,
+            "action": action,
+            "control": part.control,
+            "proposed": reply.payload,
+            "valid": part.valid(),
+            "invalid_kind": part.invalid_kind(),
+            "invalid_reason": part.invalid.as_ref().map(|i| i.reason.clone()),
+            "latency_ms": latency_ms,
+            "reasoning": reply.reasoning,
+            "parse_error": reply.parse_error,
+            "stated_reason": reply.stated_reason,
+            "usage": reply.usage,
+            "cost_usd": reply.cost_usd,
+        }));
+    }
+    let first_invalid = rec.roles.iter().find(|r| !r.valid());
+    json!({
+        "step": rec.step,
+        "episode": rec.episode,
+        "action": actions,
+        "control": controls,
+        "proposed": proposed,
+        "valid": first_invalid.is_none(),
+        "invalid_kind": first_invalid.and_then(|r| r.invalid_kind()),
+        "invalid_reason": first_invalid.map(|r| format!("{}: {}", r.role, r.invalid.as_ref().map(|i| i.reason.as_str()).unwrap_or(""))),
+        "roles": entries,
+        "events": rec.events,
+        "game_time_ms": rec.state["gameTimeMs"],
+        "score": rec.eval.score,
+        "progress": rec.eval.progress,
+        "best_progress": rec.eval.best_progress,
+        "latency_ms": charged_ms,
+        "usage": usage,
+        "cost_usd": cost,
+        "state": state,
+    })
 }
 
 /// Append call records to `model_calls.jsonl`, creating it on first use.

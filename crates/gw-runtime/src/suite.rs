@@ -9,7 +9,7 @@
 
 use crate::run::{RunError, RunOptions, run_preset_observed};
 use gw_core::frame::write_atomic;
-use gw_core::registry::{AgentRef, Registry};
+use gw_core::registry::Registry;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -225,12 +225,13 @@ pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, 
                         .resolve_preset(&preset)
                         .map_err(|e| format!("case {}: {e}", ci + 1))?;
                     let realtime = case.realtime.unwrap_or(spec.realtime);
-                    let rounds: Vec<Option<u32>> = match (&case.memory_rounds, &resolved.agent) {
-                        (Some(list), AgentRef::Model(_)) if !list.is_empty() => {
+                    let calls_models = !resolved.model_specs().is_empty();
+                    let rounds: Vec<Option<u32>> = match &case.memory_rounds {
+                        Some(list) if calls_models && !list.is_empty() => {
                             list.iter().map(|r| Some(*r)).collect()
                         }
-                        (_, AgentRef::Model(_)) => vec![spec.memory_rounds],
-                        (_, AgentRef::Builtin(_)) => vec![None],
+                        _ if calls_models => vec![spec.memory_rounds],
+                        _ => vec![None],
                     };
                     for memory_rounds in rounds {
                         variants.push(Variant {
@@ -366,14 +367,17 @@ pub struct SuiteOutcome {
 fn check_keys(plan: &[PlannedRun], registry: &Registry) -> Result<(), String> {
     let mut missing = std::collections::BTreeSet::new();
     for run in plan {
-        if let Ok(p) = registry.resolve_preset(&run.preset)
-            && let AgentRef::Model(m) = &p.agent
-            && let Some(var) = &m.api_key_env
-            && std::env::var(var)
-                .map(|v| v.trim().is_empty())
-                .unwrap_or(true)
-        {
-            missing.insert(format!("{var} (model {})", m.id));
+        let Ok(p) = registry.resolve_preset(&run.preset) else {
+            continue;
+        };
+        for m in p.model_specs() {
+            if let Some(var) = &m.api_key_env
+                && std::env::var(var)
+                    .map(|v| v.trim().is_empty())
+                    .unwrap_or(true)
+            {
+                missing.insert(format!("{var} (model {})", m.id));
+            }
         }
     }
     if missing.is_empty() {

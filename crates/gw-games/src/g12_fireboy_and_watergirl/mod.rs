@@ -1,0 +1,836 @@
+//! 12_fireboy-and-watergirl — a cooperative puzzle-platformer for two
+//! agents. Watergirl (w a d) and Fireboy (ArrowUp ArrowLeft ArrowRight)
+//! share one temple (levels 1–4 in `levels/`, parsed with
+//! [`crate::tilemap`], moved with [`crate::platform`]).
+//!
+//! Fire pools kill Watergirl, water pools kill Fireboy, green goo kills
+//! both; each character walks safely through its own element. Red diamonds
+//! are Fireboy's, blue ones Watergirl's: only that character picks them up.
+//! Levers latch open when pushed to the right; buttons hold while someone
+//! stands on them; both slide their gates (numbered blocks in the level
+//! data) out of the way. The level is complete when each character stands
+//! in its own door. A death ends the episode.
+//!
+//! Seeds choose which of a level's diamond slots hold diamonds (the count
+//! per colour is the level's `@diamonds`), so the routes differ per seed.
+//!
+//! Tuned for 0.2 s steps: a character walks 5 tiles/s (one tile a step), a jump is 3.6 tiles
+//! high; physics runs in fixed 10 ms ticks.
+//!
+//! State: `game_state.{score, level, completion_progress, diamonds.{fireboy,
+//! watergirl}.{collected,total}, fireboy, watergirl, player, board,
+//! entities}`, `metrics.{coins, coins_total, fireboy_distance_to_goal,
+//! watergirl_distance_to_goal, deaths}`.
+
+mod expert;
+#[cfg(test)]
+mod tests;
+
+use crate::draw::{self, Align, Rgb, rgb};
+use crate::platform::{self, Aabb, Body, Collider, JumpAssist, Solidity};
+use crate::round2;
+use crate::tilemap::TileMap;
+use gw_core::action::InputEvent;
+use gw_core::state::set;
+use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
+use serde_json::{Value, json};
+use tiny_skia::Pixmap;
+
+pub const ID: &str = "12_fireboy-and-watergirl";
+
+pub const TICK_MS: u64 = 10;
+const DT: f64 = TICK_MS as f64 / 1000.0;
+pub const WALK_SPEED: f64 = 5.0;
+pub const GRAVITY: f64 = 45.0;
+pub const JUMP_SPEED: f64 = 18.0;
+const MAX_FALL: f64 = 22.0;
+/// Gates slide this fraction of their travel per second.
+const GATE_RATE: f64 = 5.0;
+pub const HERO_W: f64 = 0.7;
+pub const HERO_H: f64 = 1.6;
+const TILE_PX: f32 = 32.0;
+const TOP_PX: f32 = 64.0;
+pub const LEVELS: u32 = 4;
+
+const LEVEL_TEXT: [&str; 4] = [
+    include_str!("levels/1.txt"),
+    include_str!("levels/2.txt"),
+    include_str!("levels/3.txt"),
+    include_str!("levels/4.txt"),
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Hero {
+    Watergirl = 0,
+    Fireboy = 1,
+}
+
+impl Hero {
+    pub const BOTH: [Hero; 2] = [Hero::Watergirl, Hero::Fireboy];
+    pub fn name(self) -> &'static str {
+        match self {
+            Hero::Watergirl => "watergirl",
+            Hero::Fireboy => "fireboy",
+        }
+    }
+    pub fn from_role(role: &str) -> Option<Hero> {
+        Hero::BOTH.into_iter().find(|h| h.name() == role)
+    }
+    /// (left, right, jump) keys.
+    fn keys(self) -> [&'static str; 3] {
+        match self {
+            Hero::Watergirl => ["a", "d", "w"],
+            Hero::Fireboy => ["ArrowLeft", "ArrowRight", "ArrowUp"],
+        }
+    }
+    /// The pool tile this character survives.
+    fn own_pool(self) -> u8 {
+        match self {
+            Hero::Watergirl => b'W',
+            Hero::Fireboy => b'F',
+        }
+    }
+    fn door(self) -> u8 {
+        match self {
+            Hero::Watergirl => b'B',
+            Hero::Fireboy => b'R',
+        }
+    }
+    fn start(self) -> u8 {
+        match self {
+            Hero::Watergirl => b'w',
+            Hero::Fireboy => b'f',
+        }
+    }
+}
+
+/// Whether standing on `tile` kills `hero`.
+pub fn deadly(tile: u8, hero: Hero) -> bool {
+    matches!(tile, b'F' | b'W' | b'G') && tile != hero.own_pool()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwitchKind {
+    Lever,
+    Button,
+}
+
+/// A lever or button and the gate it drives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Switch {
+    pub kind: SwitchKind,
+    pub x: i64,
+    pub y: i64,
+    pub gate: u8,
+    pub on: bool,
+}
+
+/// Blocks that slide away while their switch is on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gate {
+    pub id: u8,
+    pub cells: Vec<(i64, i64)>,
+    /// 0 = closed (solid), 1 = open (passable).
+    pub open: f64,
+}
+
+impl Gate {
+    pub fn solid(&self) -> bool {
+        self.open < 1.0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gem {
+    pub hero: Hero,
+    pub x: i64,
+    pub y: i64,
+    pub taken: bool,
+}
+
+/// One level as parsed from its data file.
+#[derive(Clone, Debug)]
+pub struct LevelData {
+    /// Walls and pools only (entities removed).
+    pub map: TileMap,
+    pub gem_slots: Vec<(Hero, i64, i64)>,
+    pub diamonds: [usize; 2],
+    pub starts: [(i64, i64); 2],
+    pub doors: [(i64, i64); 2],
+    pub switches: Vec<Switch>,
+    pub gates: Vec<Gate>,
+}
+
+fn meta_numbers(text: &str, key: &str) -> Vec<Vec<i64>> {
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("; @"))
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            (words.next() == Some(key)).then(|| words.filter_map(|w| w.parse().ok()).collect())
+        })
+        .collect()
+}
+
+pub fn parse_level(text: &str) -> Result<LevelData, String> {
+    let mut map = TileMap::parse(text)?;
+    let diamonds = meta_numbers(text, "diamonds");
+    let diamonds = match diamonds.first().map(|d| d.as_slice()) {
+        Some([w, f]) => [*w as usize, *f as usize],
+        _ => return Err("level lacks `; @diamonds WATER FIRE`".into()),
+    };
+    let mut gem_slots = Vec::new();
+    let mut switches = Vec::new();
+    let mut gates: Vec<Gate> = meta_numbers(text, "gate")
+        .iter()
+        .filter_map(|g| g.first())
+        .map(|&id| Gate {
+            id: id as u8,
+            cells: Vec::new(),
+            open: 0.0,
+        })
+        .collect();
+    let levers: Vec<u8> = meta_numbers(text, "lever")
+        .concat()
+        .iter()
+        .map(|&g| g as u8)
+        .collect();
+    let buttons: Vec<u8> = meta_numbers(text, "button")
+        .concat()
+        .iter()
+        .map(|&g| g as u8)
+        .collect();
+    let (mut lever_i, mut button_i) = (0, 0);
+    let mut starts = [None; 2];
+    let mut doors = [None; 2];
+    for y in 0..map.height() as i64 {
+        for x in 0..map.width() as i64 {
+            let t = map.at(x, y, b'#');
+            let mut clear = true;
+            match t {
+                b'r' => gem_slots.push((Hero::Fireboy, x, y)),
+                b'b' => gem_slots.push((Hero::Watergirl, x, y)),
+                b'L' | b'P' => {
+                    let (kind, list, i) = if t == b'L' {
+                        (SwitchKind::Lever, &levers, &mut lever_i)
+                    } else {
+                        (SwitchKind::Button, &buttons, &mut button_i)
+                    };
+                    let gate = *list.get(*i).ok_or_else(|| {
+                        format!("switch at ({x}, {y}) has no @lever/@button gate")
+                    })?;
+                    *i += 1;
+                    switches.push(Switch {
+                        kind,
+                        x,
+                        y,
+                        gate,
+                        on: false,
+                    });
+                }
+                b'1'..=b'9' => {
+                    let id = t - b'0';
+                    let g = gates
+                        .iter_mut()
+                        .find(|g| g.id == id)
+                        .ok_or_else(|| format!("block {id} at ({x}, {y}) has no `; @gate {id}`"))?;
+                    g.cells.push((x, y));
+                }
+                _ => {
+                    clear = false;
+                    for h in Hero::BOTH {
+                        if t == h.start() {
+                            starts[h as usize] = Some((x, y));
+                            clear = true;
+                        } else if t == h.door() {
+                            doors[h as usize] = Some((x, y));
+                            clear = true;
+                        }
+                    }
+                }
+            }
+            if clear {
+                map.set(x, y, b'.');
+            }
+        }
+    }
+    let need = |o: [Option<(i64, i64)>; 2], what: &str| -> Result<[(i64, i64); 2], String> {
+        match o {
+            [Some(a), Some(b)] => Ok([a, b]),
+            _ => Err(format!("level lacks a {what} for each character")),
+        }
+    };
+    for h in Hero::BOTH {
+        let slots = gem_slots.iter().filter(|g| g.0 == h).count();
+        if slots < diamonds[h as usize] {
+            return Err(format!(
+                "{}: {} diamonds but {slots} slots",
+                h.name(),
+                diamonds[h as usize]
+            ));
+        }
+    }
+    Ok(LevelData {
+        map,
+        gem_slots,
+        diamonds,
+        starts: need(starts, "start")?,
+        doors: need(doors, "door")?,
+        switches,
+        gates,
+    })
+}
+
+pub fn level_data(level: u32) -> &'static LevelData {
+    static LEVELS_DATA: std::sync::OnceLock<Vec<LevelData>> = std::sync::OnceLock::new();
+    let all = LEVELS_DATA.get_or_init(|| {
+        LEVEL_TEXT
+            .iter()
+            .enumerate()
+            .map(|(i, t)| parse_level(t).unwrap_or_else(|e| panic!("level {}: {e}", i + 1)))
+            .collect()
+    });
+    &all[(level.clamp(1, LEVELS) - 1) as usize]
+}
+
+fn solidity(t: u8) -> Solidity {
+    match t {
+        b'#' | b'F' | b'W' | b'G' | b'=' => Solidity::Solid,
+        _ => Solidity::Empty,
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Character {
+    pub hero: Hero,
+    pub body: Body,
+    pub jump: JumpAssist,
+    held: [bool; 3],
+    pub alive: bool,
+    pub at_door: bool,
+    pub collected: u32,
+    /// The standing cell (column, row of the body's lower half) last time
+    /// the character stood on something.
+    pub last_ground: (i64, i64),
+}
+
+impl Character {
+    fn new(hero: Hero, start: (i64, i64)) -> Self {
+        let x = start.0 as f64 + 0.5 - HERO_W / 2.0;
+        let y = start.1 as f64 + 1.0 - HERO_H;
+        let mut body = Body::new(x, y, HERO_W, HERO_H);
+        body.on_ground = true;
+        Character {
+            hero,
+            body,
+            jump: JumpAssist::new(0.08, 0.12),
+            held: [false; 3],
+            alive: true,
+            at_door: false,
+            collected: 0,
+            last_ground: start,
+        }
+    }
+    /// The cell of the body's feet (column of its centre).
+    pub fn cell(&self) -> (i64, i64) {
+        let a = &self.body.aabb;
+        (
+            a.center_x().floor() as i64,
+            (a.bottom() - 0.01).floor() as i64,
+        )
+    }
+}
+
+/// The simulation: everything the expert may copy and step forward.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub level: u32,
+    /// Walls, pools and the gates that are solid now (`=`).
+    pub map: TileMap,
+    pub chars: [Character; 2],
+    pub gems: Vec<Gem>,
+    pub switches: Vec<Switch>,
+    pub gates: Vec<Gate>,
+    pub doors: [(i64, i64); 2],
+    pub terminal: Terminal,
+    pub game_time_ms: u64,
+    clock: FixedStep,
+}
+
+impl World {
+    pub fn new(level: u32, seed: u64, episode: u32) -> World {
+        let data = level_data(level);
+        let mut rng = Rng::new(seed, 0x12F0_0000 + episode as u64);
+        let mut gems = Vec::new();
+        for h in Hero::BOTH {
+            let mut slots: Vec<(i64, i64)> = data
+                .gem_slots
+                .iter()
+                .filter(|g| g.0 == h)
+                .map(|g| (g.1, g.2))
+                .collect();
+            // Drop random slots until the level's count is left.
+            while slots.len() > data.diamonds[h as usize] {
+                let i = rng.index(slots.len());
+                slots.remove(i);
+            }
+            gems.extend(slots.into_iter().map(|(x, y)| Gem {
+                hero: h,
+                x,
+                y,
+                taken: false,
+            }));
+        }
+        let mut w = World {
+            level,
+            map: data.map.clone(),
+            chars: [
+                Character::new(Hero::Watergirl, data.starts[0]),
+                Character::new(Hero::Fireboy, data.starts[1]),
+            ],
+            gems,
+            switches: data.switches.clone(),
+            gates: data.gates.clone(),
+            doors: data.doors,
+            terminal: Terminal::running(),
+            game_time_ms: 0,
+            clock: FixedStep::new(TICK_MS),
+        };
+        w.stamp_gates();
+        w
+    }
+
+    fn stamp_gates(&mut self) {
+        let base = &level_data(self.level).map;
+        for g in &self.gates {
+            for &(x, y) in &g.cells {
+                let t = if g.solid() { b'=' } else { base.at(x, y, b'#') };
+                self.map.set(x, y, t);
+            }
+        }
+    }
+
+    pub fn score(&self) -> u32 {
+        self.chars.iter().map(|c| c.collected).sum()
+    }
+
+    pub fn key(&mut self, key: &str, down: bool) {
+        for c in self.chars.iter_mut() {
+            for (i, k) in c.hero.keys().iter().enumerate() {
+                if key.eq_ignore_ascii_case(k) {
+                    if i == 2 && down && !c.held[2] {
+                        c.jump.press();
+                    }
+                    c.held[i] = down;
+                }
+            }
+        }
+    }
+
+    pub fn advance(&mut self, ms: u64) {
+        self.game_time_ms += ms;
+        let ticks = self.clock.ticks(ms);
+        for _ in 0..ticks {
+            if self.terminal.is_terminal {
+                self.clock.clear();
+                break;
+            }
+            self.tick();
+        }
+    }
+
+    fn tick(&mut self) {
+        let map = &self.map;
+        let collider = Collider {
+            map,
+            kind: solidity,
+            outside: b'#',
+            step_up: 0.0,
+        };
+        for c in self.chars.iter_mut() {
+            let dir = c.held[1] as i32 - c.held[0] as i32;
+            c.body.vx = dir as f64 * WALK_SPEED;
+            c.jump.update(c.body.on_ground, DT);
+            if c.jump.take() {
+                c.body.vy = -JUMP_SPEED;
+            }
+            c.body.vy = (c.body.vy + GRAVITY * DT).min(MAX_FALL);
+            platform::move_body(&mut c.body, &collider, DT);
+            if c.body.on_ground {
+                c.last_ground = c.cell();
+            }
+        }
+        // Pools under the feet, diamonds, switches, doors.
+        let mut died = None;
+        for (i, c) in self.chars.iter_mut().enumerate() {
+            let a = c.body.aabb;
+            if c.body.on_ground {
+                let row = (a.bottom() + 0.01).floor() as i64;
+                let x0 = (a.x + 0.1).floor() as i64;
+                let x1 = (a.right() - 0.1).floor() as i64;
+                if (x0..=x1).any(|x| deadly(map.at(x, row, b'#'), c.hero)) {
+                    c.alive = false;
+                    died.get_or_insert(i);
+                }
+            }
+            for g in self
+                .gems
+                .iter_mut()
+                .filter(|g| !g.taken && g.hero == c.hero)
+            {
+                let gem = Aabb::new(g.x as f64 + 0.2, g.y as f64 + 0.2, 0.6, 0.6);
+                if gem.overlaps(&a) {
+                    g.taken = true;
+                    c.collected += 1;
+                }
+            }
+            let door = self.doors[i];
+            c.at_door = c.body.on_ground
+                && c.cell().1 == door.1
+                && (a.center_x() - (door.0 as f64 + 0.5)).abs() < 0.5;
+        }
+        for s in self.switches.iter_mut() {
+            let cell = Aabb::new(s.x as f64, s.y as f64, 1.0, 1.0);
+            match s.kind {
+                SwitchKind::Lever => {
+                    if self
+                        .chars
+                        .iter()
+                        .any(|c| c.body.vx > 0.0 && c.body.aabb.overlaps(&cell))
+                    {
+                        s.on = true;
+                    }
+                }
+                SwitchKind::Button => {
+                    s.on = self.chars.iter().any(|c| {
+                        c.body.on_ground && c.body.aabb.overlaps(&cell) && c.cell().1 == s.y
+                    });
+                }
+            }
+        }
+        let mut changed = false;
+        for g in self.gates.iter_mut() {
+            let want = self.switches.iter().any(|s| s.gate == g.id && s.on);
+            let was_solid = g.solid();
+            if want {
+                g.open = (g.open + GATE_RATE * DT).min(1.0);
+            } else if g.open > 0.0 {
+                // A gate does not close on a character.
+                let blocked = g.cells.iter().any(|&(x, y)| {
+                    let cell = Aabb::new(x as f64, y as f64, 1.0, 1.0);
+                    self.chars.iter().any(|c| c.body.aabb.overlaps(&cell))
+                });
+                if !blocked {
+                    g.open = (g.open - GATE_RATE * DT).max(0.0);
+                }
+            }
+            changed |= was_solid != g.solid();
+        }
+        if changed {
+            self.stamp_gates();
+        }
+        if let Some(i) = died {
+            let name = self.chars[i].hero.name();
+            self.terminal =
+                Terminal::ended(Outcome::Fail, format!("{name} fell into a deadly pool"));
+        } else if self.chars.iter().all(|c| c.at_door) {
+            self.terminal =
+                Terminal::ended(Outcome::Success, "both characters reached their doors");
+        }
+    }
+}
+
+pub struct FireboyWatergirl {
+    seed: u64,
+    level: u32,
+    world: World,
+    deaths: u32,
+}
+
+impl Default for FireboyWatergirl {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FireboyWatergirl {
+    pub fn new() -> Self {
+        FireboyWatergirl {
+            seed: 0,
+            level: 1,
+            world: World::new(1, 0, 0),
+            deaths: 0,
+        }
+    }
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    fn char_json(&self, c: &Character) -> Value {
+        let a = &c.body.aabb;
+        json!({
+            "x": round2(a.x), "y": round2(a.y), "vx": round2(c.body.vx), "vy": round2(c.body.vy),
+            "on_ground": c.body.on_ground, "alive": c.alive, "at_door": c.at_door,
+            "cell": [c.cell().0, c.cell().1],
+        })
+    }
+}
+
+impl Game for FireboyWatergirl {
+    fn game_id(&self) -> &'static str {
+        ID
+    }
+
+    fn init(&mut self, config: &GameConfig) {
+        self.seed = config.seed;
+        self.level = config.level.unwrap_or(1).clamp(1, LEVELS);
+        self.deaths = 0;
+        self.reset(0);
+    }
+
+    fn reset(&mut self, episode: u32) {
+        if !self.world.chars.iter().all(|c| c.alive) {
+            self.deaths += 1;
+        }
+        self.world = World::new(self.level, self.seed, episode);
+    }
+
+    fn state(&self) -> GameApiState {
+        let w = &self.world;
+        let mut s = GameApiState::new(
+            ID,
+            self.seed,
+            w.game_time_ms,
+            w.terminal.status(),
+            w.terminal.clone(),
+        );
+        let total: usize = w.gems.len();
+        let count = |h: Hero| {
+            let of: Vec<&Gem> = w.gems.iter().filter(|g| g.hero == h).collect();
+            json!({"collected": of.iter().filter(|g| g.taken).count(), "total": of.len()})
+        };
+        let doors = w.chars.iter().filter(|c| c.at_door).count();
+        let completion = (w.score() as f64 + doors as f64) / (total as f64 + 2.0);
+        set(&mut s.game_state, "score", w.score());
+        set(&mut s.game_state, "level", w.level);
+        set(&mut s.game_state, "completion_progress", round2(completion));
+        set(
+            &mut s.game_state,
+            "diamonds",
+            json!({"fireboy": count(Hero::Fireboy), "watergirl": count(Hero::Watergirl)}),
+        );
+        let wg = self.char_json(&w.chars[0]);
+        let fb = self.char_json(&w.chars[1]);
+        set(&mut s.game_state, "watergirl", wg.clone());
+        set(&mut s.game_state, "fireboy", fb.clone());
+        set(
+            &mut s.game_state,
+            "player",
+            json!({"watergirl": wg, "fireboy": fb}),
+        );
+        set(&mut s.game_state, "board", Value::Null);
+        let gems: Vec<Value> = w
+            .gems
+            .iter()
+            .map(|g| json!({"kind": format!("{}_diamond", if g.hero == Hero::Fireboy {"red"} else {"blue"}), "x": g.x, "y": g.y, "taken": g.taken}))
+            .collect();
+        let switches: Vec<Value> = w
+            .switches
+            .iter()
+            .map(|sw| json!({"kind": if sw.kind == SwitchKind::Lever {"lever"} else {"button"}, "x": sw.x, "y": sw.y, "on": sw.on, "gate": sw.gate}))
+            .collect();
+        let gates: Vec<Value> = w
+            .gates
+            .iter()
+            .map(|g| json!({"id": g.id, "open": round2(g.open), "cells": g.cells}))
+            .collect();
+        set(
+            &mut s.game_state,
+            "entities",
+            json!({"diamonds": gems, "switches": switches, "gates": gates}),
+        );
+        let coins_total = total;
+        set(&mut s.metrics, "coins", w.score());
+        set(&mut s.metrics, "coins_total", coins_total);
+        for (i, c) in w.chars.iter().enumerate() {
+            let d = w.doors[i];
+            let a = &c.body.aabb;
+            let dist = ((a.center_x() - d.0 as f64 - 0.5).powi(2)
+                + (a.bottom() - d.1 as f64 - 1.0).powi(2))
+            .sqrt();
+            set(
+                &mut s.metrics,
+                &format!("{}_distance_to_goal", c.hero.name()),
+                round2(dist),
+            );
+        }
+        set(&mut s.metrics, "deaths", self.deaths);
+        set(&mut s.raw, "tick_ms", TICK_MS);
+        s
+    }
+
+    fn handle_event(&mut self, event: &InputEvent) {
+        match event {
+            InputEvent::KeyDown { key } => self.world.key(key, true),
+            InputEvent::KeyUp { key } => self.world.key(key, false),
+            _ => {}
+        }
+    }
+
+    fn advance(&mut self, dt_ms: u64) {
+        self.world.advance(dt_ms);
+    }
+
+    fn render(&self, pm: &mut Pixmap) {
+        render(&self.world, pm);
+    }
+
+    fn expert_action(&self, task: &TaskInfo) -> Value {
+        self.expert_action_for_role(task, Hero::Watergirl.name())
+    }
+
+    fn expert_action_for_role(&self, _task: &TaskInfo, role: &str) -> Value {
+        let hero = Hero::from_role(role).unwrap_or(Hero::Watergirl);
+        json!({"action": expert::choose(&self.world, hero)})
+    }
+}
+
+const WALL: Rgb = rgb(92, 84, 58);
+const WALL_EDGE: Rgb = rgb(128, 118, 80);
+const BACK: Rgb = rgb(44, 42, 30);
+const FIRE: Rgb = rgb(232, 84, 30);
+const WATER: Rgb = rgb(40, 120, 230);
+const GOO: Rgb = rgb(70, 190, 60);
+
+fn px(x: f64, y: f64) -> (f32, f32) {
+    (x as f32 * TILE_PX, TOP_PX + y as f32 * TILE_PX)
+}
+
+fn render(w: &World, pm: &mut Pixmap) {
+    draw::clear(pm, BACK);
+    let map = &w.map;
+    for y in 0..map.height() as i64 {
+        for x in 0..map.width() as i64 {
+            let (sx, sy) = px(x as f64, y as f64);
+            match map.at(x, y, b'#') {
+                b'#' => {
+                    draw::rect(pm, sx, sy, TILE_PX, TILE_PX, WALL);
+                    draw::rect(pm, sx, sy, TILE_PX, 3.0, WALL_EDGE);
+                }
+                t @ (b'F' | b'W' | b'G') => {
+                    let c = match t {
+                        b'F' => FIRE,
+                        b'W' => WATER,
+                        _ => GOO,
+                    };
+                    draw::rect(pm, sx, sy, TILE_PX, TILE_PX, WALL);
+                    draw::rect(pm, sx, sy + 4.0, TILE_PX, 14.0, c);
+                }
+                _ => {}
+            }
+        }
+    }
+    for g in &w.gates {
+        let color = rgb(190, 160, 60);
+        let slide = g.open as f32 * TILE_PX;
+        for &(x, y) in &g.cells {
+            let (sx, sy) = px(x as f64, y as f64);
+            let h = TILE_PX - slide;
+            if h > 0.5 {
+                draw::rect(pm, sx + 2.0, sy, TILE_PX - 4.0, h, color);
+                draw::rect_outline(pm, sx + 2.0, sy, TILE_PX - 4.0, h, 2.0, rgb(90, 70, 20));
+            }
+        }
+    }
+    for s in &w.switches {
+        let (sx, sy) = px(s.x as f64, s.y as f64);
+        match s.kind {
+            SwitchKind::Lever => {
+                draw::rect(pm, sx + 6.0, sy + 24.0, 20.0, 8.0, rgb(160, 150, 110));
+                let tip = if s.on { sx + 28.0 } else { sx + 4.0 };
+                draw::line(
+                    pm,
+                    sx + 16.0,
+                    sy + 26.0,
+                    tip,
+                    sy + 6.0,
+                    4.0,
+                    rgb(230, 210, 80),
+                );
+            }
+            SwitchKind::Button => {
+                let h = if s.on { 3.0 } else { 7.0 };
+                draw::rect(pm, sx + 4.0, sy + TILE_PX - h, 24.0, h, rgb(200, 80, 200));
+            }
+        }
+    }
+    for (i, d) in w.doors.iter().enumerate() {
+        let (sx, sy) = px(d.0 as f64, d.1 as f64 - 1.0);
+        let c = if i == 0 { WATER } else { FIRE };
+        draw::rect(
+            pm,
+            sx - 4.0,
+            sy - 8.0,
+            TILE_PX + 8.0,
+            2.0 * TILE_PX + 8.0,
+            rgb(30, 28, 20),
+        );
+        draw::rect_outline(
+            pm,
+            sx - 4.0,
+            sy - 8.0,
+            TILE_PX + 8.0,
+            2.0 * TILE_PX + 8.0,
+            3.0,
+            c,
+        );
+        let sym = if i == 0 { "W" } else { "F" };
+        draw::text(pm, sym, sx + 16.0, sy + 14.0, 24.0, c, Align::Center);
+    }
+    for g in w.gems.iter().filter(|g| !g.taken) {
+        let (cx, cy) = px(g.x as f64 + 0.5, g.y as f64 + 0.5);
+        let c = if g.hero == Hero::Fireboy { FIRE } else { WATER };
+        draw::polygon(
+            pm,
+            &[
+                (cx, cy - 11.0),
+                (cx + 9.0, cy),
+                (cx, cy + 11.0),
+                (cx - 9.0, cy),
+            ],
+            c,
+        );
+        draw::polygon(
+            pm,
+            &[(cx, cy - 7.0), (cx + 4.0, cy - 1.0), (cx - 4.0, cy - 1.0)],
+            rgb(255, 255, 255),
+        );
+    }
+    for c in &w.chars {
+        let a = &c.body.aabb;
+        let (sx, sy) = px(a.x, a.y);
+        let (bw, bh) = (a.w as f32 * TILE_PX, a.h as f32 * TILE_PX);
+        let (body, head) = match c.hero {
+            Hero::Watergirl => (rgb(30, 90, 200), rgb(120, 200, 255)),
+            Hero::Fireboy => (rgb(200, 60, 20), rgb(255, 170, 60)),
+        };
+        let body = if c.alive { body } else { rgb(60, 60, 60) };
+        draw::rounded_rect(pm, sx, sy + bh * 0.45, bw, bh * 0.55, 5.0, body);
+        draw::circle(pm, sx + bw / 2.0, sy + bh * 0.28, bw * 0.62, head);
+        draw::circle(pm, sx + bw * 0.35, sy + bh * 0.26, 2.5, rgb(20, 20, 20));
+        draw::circle(pm, sx + bw * 0.65, sy + bh * 0.26, 2.5, rgb(20, 20, 20));
+    }
+    let fb = &w.chars[1];
+    let wg = &w.chars[0];
+    draw::hud(
+        pm,
+        &format!("Fireboy & Watergirl · Level {}", w.level),
+        &[
+            ("Red", format!("{}", fb.collected)),
+            ("Blue", format!("{}", wg.collected)),
+            ("Time", format!("{:.1}s", w.game_time_ms as f64 / 1000.0)),
+        ],
+    );
+    if w.terminal.is_terminal {
+        draw::end_banner(pm, &w.terminal, "Level complete", "");
+    }
+}
