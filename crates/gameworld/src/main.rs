@@ -507,7 +507,8 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
                 let t = &t.value;
                 json!({"game_id": t.game_id, "task_id": t.id, "preset_prefix": format!("{}+{}", t.game_id, t.id),
                        "max_steps": t.max_steps, "target": t.target, "start": t.start, "score_field": t.score_label(),
-                       "level": t.level, "instruction": t.instruction.trim()})
+                       "level": t.level, "instruction": t.instruction.trim(),
+                       "suite": t.suite, "group": t.group, "target_item": t.target_item})
             })
             .collect(),
         ListWhat::Models => reg

@@ -60,6 +60,15 @@ pub struct GameSpec {
     pub player_mode: String,
     pub rules: String,
     pub roles: Vec<RoleSpec>,
+    /// Frame policy for long runs: write `frames/step_N.png` only every
+    /// `frame_every` steps (and at the last step, at resets, and whenever the
+    /// agent looks at the frame). Default 1: every step.
+    #[serde(default = "one_u32")]
+    pub frame_every: u32,
+}
+
+fn one_u32() -> u32 {
+    1
 }
 
 /// One role of a game: its prompt, computer-use controls and semantic controls.
@@ -137,6 +146,15 @@ pub struct TaskSpec {
     /// Which role plays (default: the game's first role).
     #[serde(default)]
     pub role: Option<String>,
+    /// Open world: `atomic` | `long_horizon` | `open_ended` (SPEC "Open world").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite: Option<String>,
+    /// Open world: the long-horizon group (`wood` … `armor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Open world: the item the task is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_item: Option<String>,
 }
 
 impl TaskSpec {

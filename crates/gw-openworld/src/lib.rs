@@ -16,6 +16,9 @@
 //! - [`score`]: `score::exact(pred, truth)` (Optimus-3: step-for-step), `score::lenient(pred,
 //!   truth)` (items ⊆ truth, counts ≥ truth, same last item), `score::score_set`.
 
+// The game `openworld` (Optimus suites through the runtime) and its expert bridge.
+mod expert_hook;
+pub mod game;
 pub mod goal;
 pub mod graph;
 pub mod plan;
