@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod panic;
+mod world_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +42,9 @@ enum Command {
     /// Rebuild summary.json, runs.csv, by_model.csv, report.md and
     /// report.html from run directories (several folders merge).
     Report(ReportArgs),
+    /// The open world: crafting knowledge graph and planner.
+    #[command(subcommand)]
+    World(world_cmd::WorldCommand),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -367,6 +371,7 @@ fn dispatch(cli: Cli) -> CmdResult {
             Ok(())
         }
         Command::Report(args) => report(args),
+        Command::World(cmd) => world_cmd::run(cmd),
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
             let games: Vec<String> = if args.games.is_empty() {
