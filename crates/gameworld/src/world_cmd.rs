@@ -48,16 +48,18 @@ pub fn parse_inventory(text: &str) -> Result<BTreeMap<String, u32>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| {
         format!("--inventory is not valid JSON ({e}); write an object such as '{{\"oak_log\": 3}}'")
     })?;
-    let obj = v.as_object().ok_or_else(|| {
-        format!("--inventory must be a JSON object of item id → count, got {v}")
-    })?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| format!("--inventory must be a JSON object of item id → count, got {v}"))?;
     let g = gw_openworld::graph::world_graph();
     let mut inv = BTreeMap::new();
     for (k, n) in obj {
         let count = n
             .as_u64()
             .filter(|c| *c <= u32::MAX as u64)
-            .ok_or_else(|| format!("--inventory: the count of \"{k}\" must be a whole number ≥ 0, got {n}"))?;
+            .ok_or_else(|| {
+                format!("--inventory: the count of \"{k}\" must be a whole number ≥ 0, got {n}")
+            })?;
         if g.canonical(k).is_none() {
             return Err(format!(
                 "--inventory: unknown item \"{k}\"; use item ids from registry/world/items.yaml (e.g. oak_log, stick)"
@@ -93,9 +95,15 @@ pub fn run(cmd: WorldCommand) -> Result<(), (u8, String)> {
                 gw_openworld::plan::plan(&a.item, a.count, &inv).map_err(|e| (2, e.to_string()))?;
             if a.json {
                 let out = json!({"target": a.item, "count": a.count, "steps": steps});
-                println!("{}", serde_json::to_string_pretty(&out).expect("plan serializes"));
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&out).expect("plan serializes")
+                );
             } else if steps.is_empty() {
-                println!("nothing to do: the inventory already holds {} {}", a.count, a.item);
+                println!(
+                    "nothing to do: the inventory already holds {} {}",
+                    a.count, a.item
+                );
             } else {
                 for (i, s) in steps.iter().enumerate() {
                     println!("{:>2}. {s}", i + 1);

@@ -46,10 +46,11 @@ fn task_list_has_the_three_optimus_suites_with_their_fields() {
         ("armor", 13, 36000),
     ] {
         assert_eq!(count("long_horizon", Some(g)), n, "{g}");
-        assert!(ow
-            .iter()
-            .filter(|t| t["suite"] == "long_horizon" && t["group"] == g)
-            .all(|t| t["max_steps"] == steps));
+        assert!(
+            ow.iter()
+                .filter(|t| t["suite"] == "long_horizon" && t["group"] == g)
+                .all(|t| t["max_steps"] == steps)
+        );
     }
     let lh = ow
         .iter()
@@ -89,11 +90,32 @@ fn world_plan_and_graph() {
 #[test]
 fn world_plan_errors_exit_2_and_name_the_cause() {
     for (args, needle) in [
-        (vec!["world", "plan", "laser_sword"], "unknown item \"laser_sword\""),
-        (vec!["world", "plan", "stick", "--count", "0"], "--count must be at least 1"),
-        (vec!["world", "plan", "stick", "--inventory", "{oops"], "not valid JSON"),
-        (vec!["world", "plan", "stick", "--inventory", r#"{"unobtainium": 1}"#], "unknown item \"unobtainium\""),
-        (vec!["world", "plan", "stick", "--inventory", r#"{"stick": -1}"#], "whole number"),
+        (
+            vec!["world", "plan", "laser_sword"],
+            "unknown item \"laser_sword\"",
+        ),
+        (
+            vec!["world", "plan", "stick", "--count", "0"],
+            "--count must be at least 1",
+        ),
+        (
+            vec!["world", "plan", "stick", "--inventory", "{oops"],
+            "not valid JSON",
+        ),
+        (
+            vec![
+                "world",
+                "plan",
+                "stick",
+                "--inventory",
+                r#"{"unobtainium": 1}"#,
+            ],
+            "unknown item \"unobtainium\"",
+        ),
+        (
+            vec!["world", "plan", "stick", "--inventory", r#"{"stick": -1}"#],
+            "whole number",
+        ),
     ] {
         let o = run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -124,14 +146,25 @@ fn a_short_openworld_run_keeps_every_twentieth_frame() {
     frames.sort();
     assert_eq!(
         frames,
-        ["step_000000.png", "step_000020.png", "step_000040.png", "step_000045.png"]
+        [
+            "step_000000.png",
+            "step_000020.png",
+            "step_000040.png",
+            "step_000045.png"
+        ]
     );
     let traj = std::fs::read_to_string(out.join("trajectory.jsonl")).unwrap();
     assert_eq!(traj.lines().count(), 45);
-    let rows: Vec<Value> = traj.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<Value> = traj
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows[0]["game_time_ms"], 50);
     assert_eq!(rows[44]["game_time_ms"], 45 * 50);
-    let act = rows.iter().find(|r| r["control"] == "act").expect("random acts");
+    let act = rows
+        .iter()
+        .find(|r| r["control"] == "act")
+        .expect("random acts");
     assert_eq!(act["action"]["action"], "native");
     assert_eq!(act["valid"], true);
 }

@@ -65,6 +65,10 @@ pub struct GameSpec {
     /// agent looks at the frame). Default 1: every step.
     #[serde(default = "one_u32")]
     pub frame_every: u32,
+    /// Whether `games: all` in a suite selects this game (the open world's
+    /// long tasks run through their own suites instead).
+    #[serde(default = "yes")]
+    pub in_all: bool,
 }
 
 fn one_u32() -> u32 {

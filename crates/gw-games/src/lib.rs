@@ -14,6 +14,8 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
+#[cfg(test)]
+mod openworld_tests;
 pub mod platform;
 pub mod raycast;
 pub mod render3d;

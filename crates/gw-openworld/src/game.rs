@@ -19,8 +19,8 @@
 //!   fraction of the plan's sub-goals reached (plan compiled at reset from
 //!   the start kit by [`crate::plan::plan`]) and is 1 exactly when the
 //!   inventory holds the target count (the long-horizon score).
-//! - **World**: every seed (and every reset-on-fail episode) is a fresh world
-//!   with its spawn far from the origin, so the spawn biome varies.
+//! - **World**: every seed (and every reset-on-fail episode) is a freshly
+//!   generated world, so the spawn biome varies.
 //! - **Frames**: 640×360 like the papers; the game YAML's `frame_every` asks
 //!   the runtime for a frame every K steps (plus whenever an agent looks).
 
@@ -29,8 +29,6 @@ use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
 use gw_core::{FixedStep, GameApiState, GameConfig, Outcome, TaskInfo, Terminal};
 use gw_world::data::data;
-use gw_world::terrain::Terrain;
-use gw_world::world::find_spawn;
 use gw_world::{Action, World, WorldConfig};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,8 +41,6 @@ pub const TICKS_PER_S: u64 = 20;
 const TICK_MS: u64 = 1000 / TICKS_PER_S;
 /// Degrees of turn per pixel of mouse offset from the screen centre.
 pub const LOOK_DEG_PER_PX: f32 = 0.15;
-/// Spawns are drawn from this square around the origin (blocks).
-const SPAWN_SPREAD: i64 = 6000;
 
 /// The factored action's argument names (besides `duration`).
 pub const ACTION_FIELDS: [&str; 15] = [
@@ -180,18 +176,14 @@ pub fn world_seed(seed: u64, episode: u32) -> u64 {
     r.next_u64()
 }
 
-/// A fresh world for this seed and episode: spawn on dry land somewhere in
-/// a wide square, so the spawn biome varies with the seed.
+/// A fresh world for this seed and episode (the world seed mixes both):
+/// spawn on dry land near the origin of a newly generated terrain, so the
+/// spawn biome varies with the seed, as the papers' re-initialised worlds.
 pub fn fresh_world(seed: u64, episode: u32, kit: &[(String, u32)]) -> World {
     let ws = world_seed(seed, episode);
-    let mut r = gw_core::Rng::new(ws, 0x7370_6177);
-    let ox = r.range_i32(-(SPAWN_SPREAD as i32), SPAWN_SPREAD as i32);
-    let oz = r.range_i32(-(SPAWN_SPREAD as i32), SPAWN_SPREAD as i32);
-    let mut terrain = Terrain::new(ws);
-    let spawn = find_spawn(&mut terrain, ox, oz);
     World::new(WorldConfig {
         seed: ws,
-        spawn: Some(spawn),
+        spawn: None,
         start_time: 1000,
         start_inventory: kit.to_vec(),
         ..Default::default()

@@ -16,6 +16,7 @@
 //! - [`score`]: `score::exact(pred, truth)` (Optimus-3: step-for-step), `score::lenient(pred,
 //!   truth)` (items ⊆ truth, counts ≥ truth, same last item), `score::score_set`.
 
+pub mod expert;
 // The game `openworld` (Optimus suites through the runtime) and its expert bridge.
 mod expert_hook;
 pub mod game;
@@ -23,10 +24,13 @@ pub mod goal;
 pub mod graph;
 pub mod plan;
 pub mod score;
+pub mod skills;
 
+pub use expert::Expert;
 pub use goal::{GoalKind, SubGoal};
 pub use graph::KnowledgeGraph;
 pub use plan::{PlanError, plan};
+pub use skills::SkillPolicy;
 
 #[cfg(test)]
 mod tests;
