@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod panic;
+mod world_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +45,9 @@ enum Command {
     /// Convert an original GameWorld catalog (games/, tasks/, models/ YAML)
     /// and its game folders into a registry root of browser games.
     ImportReference(ImportArgs),
+    /// The open world: crafting knowledge graph and planner.
+    #[command(subcommand)]
+    World(world_cmd::WorldCommand),
 }
 
 #[derive(Args)]
@@ -423,6 +427,7 @@ fn dispatch(cli: Cli) -> CmdResult {
         }
         Command::Report(args) => report(args),
         Command::ImportReference(args) => import_reference(args),
+        Command::World(cmd) => world_cmd::run(cmd),
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
             let games: Vec<String> = if args.games.is_empty() {
@@ -567,7 +572,8 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
                 let t = &t.value;
                 json!({"game_id": t.game_id, "task_id": t.id, "preset_prefix": format!("{}+{}", t.game_id, t.id),
                        "max_steps": t.max_steps, "target": t.target, "start": t.start, "score_field": t.score_label(),
-                       "level": t.level, "instruction": t.instruction.trim()})
+                       "level": t.level, "instruction": t.instruction.trim(),
+                       "suite": t.suite, "group": t.group, "target_item": t.target_item})
             })
             .collect(),
         ListWhat::Models => reg

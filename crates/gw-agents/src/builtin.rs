@@ -71,6 +71,16 @@ impl RandomAgent {
             );
         }
         match p.kind.as_str() {
+            "number" | "integer" if p.minimum.is_some() || p.maximum.is_some() => {
+                let lo = p.minimum.unwrap_or(0.0);
+                let hi = p.maximum.unwrap_or(lo + 10.0).max(lo);
+                let v = lo + (hi - lo) * self.rng.next_f64();
+                if p.kind == "integer" {
+                    json!(v.round() as i64)
+                } else {
+                    json!((v * 100.0).round() / 100.0)
+                }
+            }
             "number" | "integer" => json!(self.rng.range_i32(0, 10)),
             "boolean" => json!(self.rng.chance(0.5)),
             _ => {

@@ -49,6 +49,12 @@ pub fn semantic_tools(preset: &Preset) -> Vec<ToolSpec> {
                 if !p.description.is_empty() {
                     schema["description"] = json!(p.description);
                 }
+                if let Some(v) = p.minimum {
+                    schema["minimum"] = json!(v);
+                }
+                if let Some(v) = p.maximum {
+                    schema["maximum"] = json!(v);
+                }
                 if let Some(choices) = choices_of(c, p) {
                     schema["enum"] = json!(choices);
                 }

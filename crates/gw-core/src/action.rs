@@ -19,6 +19,9 @@ pub const CLICK_SECONDS: f64 = 0.05;
 pub const DEFAULT_HOLD_SECONDS: f64 = 0.2;
 /// Default wait when a wait action names no duration.
 pub const DEFAULT_WAIT_SECONDS: f64 = 0.5;
+/// Game time one native action lasts when its binding names no duration
+/// (one 20 Hz control tick).
+pub const NATIVE_TICK_SECONDS: f64 = 0.05;
 /// Per-character hold when typing text.
 pub const TYPE_KEY_SECONDS: f64 = 0.05;
 
@@ -35,12 +38,37 @@ pub enum MouseButton {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum InputEvent {
-    MouseMove { x: f32, y: f32 },
-    MouseDown { x: f32, y: f32, button: MouseButton },
-    MouseUp { x: f32, y: f32, button: MouseButton },
-    KeyDown { key: String },
-    KeyUp { key: String },
-    Scroll { x: f32, y: f32, dx: f32, dy: f32 },
+    MouseMove {
+        x: f32,
+        y: f32,
+    },
+    MouseDown {
+        x: f32,
+        y: f32,
+        button: MouseButton,
+    },
+    MouseUp {
+        x: f32,
+        y: f32,
+        button: MouseButton,
+    },
+    KeyDown {
+        key: String,
+    },
+    KeyUp {
+        key: String,
+    },
+    Scroll {
+        x: f32,
+        y: f32,
+        dx: f32,
+        dy: f32,
+    },
+    /// A game's own structured action for one control tick (the open world's
+    /// factored action), delivered as is; see [`Action::Native`].
+    Native {
+        args: Map<String, Value>,
+    },
 }
 
 /// One item of an executed action: an input event, or game time passing.
@@ -109,6 +137,17 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         duration: Option<f64>,
     },
+    /// A game's native structured action (the open world's factored action,
+    /// Optimus-2 Table 6): the named arguments go to the game in one
+    /// [`InputEvent::Native`], then `duration` of game time passes. The game
+    /// checks the arguments (`Game::check_native`); bindings write
+    /// `{action: native, duration: 0.05}` and declare the arguments as parameters.
+    Native {
+        #[serde(default)]
+        args: Map<String, Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration: Option<f64>,
+    },
 }
 
 fn one() -> u32 {
@@ -133,6 +172,7 @@ impl Action {
             Action::PressKey { .. } => "press_key",
             Action::PressKeys { .. } => "press_keys",
             Action::Wait { .. } => "wait",
+            Action::Native { .. } => "native",
         }
     }
 
@@ -286,6 +326,12 @@ impl Action {
             Action::Wait { duration } => vec![TimedEvent::Wait {
                 wait_ms: ms(duration.unwrap_or(DEFAULT_WAIT_SECONDS)),
             }],
+            Action::Native { args, duration } => vec![
+                input(InputEvent::Native { args: args.clone() }),
+                TimedEvent::Wait {
+                    wait_ms: ms(duration.unwrap_or(NATIVE_TICK_SECONDS)),
+                },
+            ],
         }
     }
 }
@@ -480,6 +526,20 @@ pub fn parse_action(payload: &Value) -> Result<Action, Invalid> {
             .unwrap_or(default)
     };
     let action = match name.as_str() {
+        "native" => {
+            // Everything but the name and the duration is the game's argument.
+            let mut args = obj.clone();
+            for k in ["action", "type", "name"] {
+                args.remove(k);
+            }
+            let duration = match args.remove("duration") {
+                None | Some(Value::Null) => None,
+                Some(v) => {
+                    Some(num(&v).ok_or_else(|| Invalid::oos("native: duration must be a number"))?)
+                }
+            };
+            Action::Native { args, duration }
+        }
         "click" | "left_click" | "tap" | "mouse_click" => {
             let (x, y) = need_xy("click")?;
             Action::Click {
@@ -841,6 +901,10 @@ impl RoleControls {
             Action::Wait { duration } => Action::Wait {
                 duration: Some(positive(duration)?.unwrap_or(DEFAULT_WAIT_SECONDS)),
             },
+            Action::Native { args, duration } => Action::Native {
+                args,
+                duration: Some(positive(duration)?.unwrap_or(NATIVE_TICK_SECONDS)),
+            },
         })
     }
 }
@@ -874,6 +938,11 @@ pub struct ControlParameter {
     pub description: String,
     #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
     pub choices: Option<Vec<String>>,
+    /// Bounds of a number parameter (JSON-schema `minimum`/`maximum`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<f64>,
 }
 
 fn string_type() -> String {
@@ -1248,6 +1317,8 @@ mod tests {
                     kind: "string".into(),
                     description: String::new(),
                     choices: None,
+                    minimum: None,
+                    maximum: None,
                 }],
                 required: vec!["cell".into()],
                 cell_bindings: Some(cells),

@@ -299,6 +299,9 @@ impl Stepper {
             Interface::ComputerUse => (None, parse_action(payload)?),
         };
         let action = slot.controls.legalize(action, self.viewport)?;
+        if let Action::Native { args, .. } = &action {
+            self.game.check_native(args).map_err(Invalid::oos)?;
+        }
         Ok((control, action))
     }
 

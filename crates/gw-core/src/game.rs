@@ -91,6 +91,14 @@ pub trait Game: Send {
         let _ = role;
         self.expert_action(task)
     }
+
+    /// Check the arguments of a native action (`Action::Native`, the open
+    /// world's factored action) before it executes; an error makes the
+    /// proposal invalid (out of the action space). Games without a native
+    /// action refuse it.
+    fn check_native(&self, _args: &serde_json::Map<String, Value>) -> Result<(), String> {
+        Err(format!("{} takes no native actions", self.game_id()))
+    }
 }
 
 /// Accumulates simulated milliseconds and yields whole fixed ticks.

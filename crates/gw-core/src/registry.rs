@@ -60,6 +60,15 @@ pub struct GameSpec {
     pub player_mode: String,
     pub rules: String,
     pub roles: Vec<RoleSpec>,
+    /// Frame policy for long runs: write `frames/step_N.png` only every
+    /// `frame_every` steps (and at the last step, at resets, and whenever the
+    /// agent looks at the frame). Default 1: every step.
+    #[serde(default = "one_u32")]
+    pub frame_every: u32,
+    /// Whether `games: all` in a suite selects this game (the open world's
+    /// long tasks run through their own suites instead).
+    #[serde(default = "yes")]
+    pub in_all: bool,
     /// `native` (built into this program) or `browser` (an HTML5 game with
     /// `window.gameAPI`, run in headless Chromium).
     #[serde(default, skip_serializing_if = "Backend::is_native")]
@@ -107,6 +116,11 @@ impl GameSpec {
     pub fn is_cooperative(&self) -> bool {
         self.player_mode == "cooperative"
     }
+    }
+}
+
+fn one_u32() -> u32 {
+    1
 }
 
 /// One role of a game: its prompt, computer-use controls and semantic controls.
@@ -187,6 +201,15 @@ pub struct TaskSpec {
     /// Browser games: appended to the page URL (`?level=3`, `#infinite/2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url_suffix: Option<String>,
+    /// Open world: `atomic` | `long_horizon` | `open_ended` (SPEC "Open world").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suite: Option<String>,
+    /// Open world: the long-horizon group (`wood` … `armor`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Open world: the item the task is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_item: Option<String>,
 }
 
 impl TaskSpec {

@@ -15,6 +15,8 @@ pub mod draw;
 mod fuzz_tests;
 pub mod grid;
 pub mod planner;
+#[cfg(test)]
+mod openworld_tests;
 pub mod platform;
 pub mod raycast;
 pub mod render3d;
@@ -145,6 +147,8 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),
         g34_worlds_hardest_game_2::ID => Box::new(g34_worlds_hardest_game_2::new_game()),
+        // The open world (Optimus suites): its Game impl lives with the planner in gw-openworld.
+        gw_openworld::game::ID => Box::new(gw_openworld::game::OpenWorld::new()),
         _ => return None,
     };
     Some(game)

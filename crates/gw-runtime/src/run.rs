@@ -6,6 +6,9 @@
 //! When step N fails an episode and the task resets on failure, frame N shows
 //! the failure (trajectory row N's state) and `frames/step_NNNNNN_reset.png`
 //! the restarted game, which is what the agent sees for step N + 1.
+//! A game whose YAML sets `frame_every: K` (the open world) gets frame N only
+//! when K divides N, at the last step, at resets and whenever the agent looks
+//! at frames (model-backed agents see every frame they decide on).
 
 use crate::agents::make_agent;
 use crate::frames::FrameSink;
@@ -429,8 +432,10 @@ pub fn run_preset_with_agent(
         roles: None,
     };
 
+    let frame_every = preset.game.frame_every.max(1);
     let mut frame_rel = frame_name(0);
     let mut png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
+    let mut frame_written = true;
     let stop: StopReason = 'run: loop {
         let step = stepper.step_index() + 1;
         let state = stepper.state_value();
@@ -443,7 +448,7 @@ pub fn run_preset_with_agent(
                 step,
                 episode: stepper.episode(),
                 frame_png: &png,
-                frame_path: opts.frames.then_some(frame_rel.as_str()),
+                frame_path: (opts.frames && frame_written).then_some(frame_rel.as_str()),
                 viewport: (w, h),
                 state: &state,
                 expert: &expert,
@@ -535,7 +540,15 @@ pub fn run_preset_with_agent(
         append_lines(&mut traj, &traj_path, std::slice::from_ref(&line))?;
 
         frame_rel = frame_name(rec_step);
-        png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
+        // Frame policy (game YAML `frame_every`): long open-world runs keep a
+        // frame every K steps, the last one, and every frame the agent sees.
+        let last = matches!(rec_eval.decision, Decision::Stop(_));
+        if agent_needs_png || last || stepper.reset_pending() || rec_step % frame_every == 0 {
+            png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
+            frame_written = true;
+        } else {
+            frame_written = false;
+        }
         if stepper.reset_pending() {
             let note = episode_end_note(&rec_state, rec_episode + 1);
             for agent in agents.iter_mut() {

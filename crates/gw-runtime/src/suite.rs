@@ -193,7 +193,12 @@ pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, 
     for (ci, case) in spec.cases.iter().enumerate() {
         let games = select(
             &case.games,
-            registry.games.keys().cloned().collect(),
+            registry
+                .games
+                .iter()
+                .filter(|(_, g)| g.value.in_all)
+                .map(|(k, _)| k.clone())
+                .collect(),
             "games",
         )
         .map_err(|e| format!("case {}: {e}", ci + 1))?;

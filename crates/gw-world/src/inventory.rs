@@ -300,13 +300,22 @@ pub fn smelt(
         probe.remove(input, 1);
         let mut fuel = *furnace;
         while fuel.burn_left < s.ticks {
-            // Burn the fuel the inventory holds most burn time of, never the
-            // input itself when it is the last one.
+            // Burn the fuel the inventory holds most burn time of, sparing
+            // what the recipe makes, then what it takes (charcoal, then logs
+            // when making charcoal) while any other fuel is left; never the
+            // input being smelted.
             let best = probe
                 .totals()
                 .into_iter()
                 .filter(|&(i, _)| d.item_def(i).fuel > 0)
-                .max_by_key(|&(i, _)| (d.item_def(i).fuel, std::cmp::Reverse(i)));
+                .max_by_key(|&(i, _)| {
+                    (
+                        i != id,
+                        !s.input.accepts(i),
+                        d.item_def(i).fuel,
+                        std::cmp::Reverse(i),
+                    )
+                });
             let Some((f, _)) = best else {
                 return Err(CraftError::NoFuel(item.to_string()));
             };

@@ -20,6 +20,36 @@ const RING: i32 = 16;
 /// Returned for positions in chunks not generated yet.
 pub const UNLOADED: BlockId = 255;
 
+/// Every block world generation places (the rest only appear when the player
+/// places them). Planners read it to tell minable resources from crafted
+/// blocks; a test checks generated chunks hold nothing else.
+pub const NATURAL: &[BlockId] = &[
+    b::AIR,
+    b::STONE,
+    b::GRASS_BLOCK,
+    b::DIRT,
+    b::BEDROCK,
+    b::SAND,
+    b::WATER,
+    b::OAK_LOG,
+    b::BIRCH_LOG,
+    b::SPRUCE_LOG,
+    b::OAK_LEAVES,
+    b::BIRCH_LEAVES,
+    b::SPRUCE_LEAVES,
+    b::COAL_ORE,
+    b::IRON_ORE,
+    b::GOLD_ORE,
+    b::DIAMOND_ORE,
+    b::REDSTONE_ORE,
+    b::LAPIS_ORE,
+    b::TALL_GRASS,
+    b::SNOW_BLOCK,
+    b::SANDSTONE,
+    b::LAVA,
+    b::CACTUS,
+];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Biome {

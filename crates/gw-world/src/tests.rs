@@ -267,6 +267,17 @@ fn smelting_needs_a_furnace_and_burns_fuel() {
         (count(&i, "charcoal"), count(&i, "oak_planks"), f.burn_left),
         (1, 0, 100)
     );
+    // Logs to smelt and the charcoal made are spared while planks burn;
+    // then a log burns before the charcoal does.
+    let mut i = inv(&[("oak_log", 3), ("oak_planks", 1)]);
+    let mut f = FurnaceFuel::default();
+    inventory::smelt(&mut i, "charcoal", Some(&mut f)).unwrap();
+    assert_eq!((count(&i, "oak_log"), count(&i, "oak_planks")), (2, 0));
+    inventory::smelt(&mut i, "charcoal", Some(&mut f)).unwrap();
+    assert_eq!(
+        (count(&i, "oak_log"), count(&i, "charcoal"), f.burn_left),
+        (0, 2, 200)
+    );
     let mut i = inv(&[("cobblestone", 1)]);
     assert_eq!(
         inventory::smelt(&mut i, "stone", Some(&mut FurnaceFuel::default())),
@@ -501,6 +512,10 @@ fn worldgen_is_seeded_and_has_biomes_ores_and_bedrock() {
                     assert_eq!(c.get(x, 0, z), b::BEDROCK);
                     for y in 1..128 {
                         let v = c.get(x, y, z);
+                        assert!(
+                            crate::terrain::NATURAL.contains(&v),
+                            "block {v} not in NATURAL"
+                        );
                         if matches!(
                             v,
                             b::DIAMOND_ORE | b::REDSTONE_ORE | b::IRON_ORE | b::COAL_ORE

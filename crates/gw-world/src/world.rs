@@ -94,6 +94,23 @@ impl MobKind {
     pub fn hostile(self) -> bool {
         self == MobKind::Zombie
     }
+    pub const ALL: [MobKind; 5] = [
+        MobKind::Cow,
+        MobKind::Pig,
+        MobKind::Sheep,
+        MobKind::Chicken,
+        MobKind::Zombie,
+    ];
+    /// The items a kill may drop (the loot rolled in `attack_mob`).
+    pub fn loot(self) -> &'static [&'static str] {
+        match self {
+            MobKind::Cow => &["beef", "leather"],
+            MobKind::Pig => &["porkchop"],
+            MobKind::Sheep => &["mutton", "white_wool"],
+            MobKind::Chicken => &["chicken", "feather"],
+            MobKind::Zombie => &["rotten_flesh"],
+        }
+    }
     pub fn color(self) -> [u8; 3] {
         match self {
             MobKind::Cow => [80, 60, 45],

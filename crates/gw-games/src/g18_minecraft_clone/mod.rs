@@ -488,7 +488,7 @@ impl gw_core::Game for MinecraftClone {
                     self.mouse_left = false;
                 }
             }
-            InputEvent::Scroll { .. } => {}
+            InputEvent::Scroll { .. } | InputEvent::Native { .. } => {}
         }
     }
 

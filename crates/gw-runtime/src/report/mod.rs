@@ -26,6 +26,7 @@
 
 pub mod chance;
 mod html;
+pub mod optimus;
 mod stats;
 mod text;
 
@@ -373,10 +374,10 @@ pub fn write_report_with_baselines(
     write("summary.json", &json)?;
     write("runs.csv", text::runs_csv(&rows).as_bytes())?;
     write("by_model.csv", text::by_model_csv(&summary).as_bytes())?;
-    write(
-        "report.md",
-        text::markdown(&summary, &rows, &links).as_bytes(),
-    )?;
+    let mut md = text::markdown(&summary, &rows, &links);
+    // Open-world runs add the Optimus tables (SR per group, items per atomic task…).
+    md.push_str(&optimus::markdown(&rows));
+    write("report.md", md.as_bytes())?;
     write(
         "report.html",
         html::render(&summary, &rows, &links).as_bytes(),

@@ -1,0 +1,170 @@
+//! The open world through the binary: task listing fields, `world graph`,
+//! `world plan` (output shape, exit codes) and a short run's frame policy.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    let registry = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry");
+    Command::new(env!("CARGO_BIN_EXE_gameworld"))
+        .env("GAMEWORLD_REGISTRY", registry)
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn json_out(o: &Output) -> Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn task_list_has_the_three_optimus_suites_with_their_fields() {
+    let rows = json_out(&run(&["list", "tasks", "--json"]));
+    let ow: Vec<&Value> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["game_id"] == "openworld")
+        .collect();
+    let count = |suite: &str, group: Option<&str>| {
+        ow.iter()
+            .filter(|t| t["suite"] == suite && group.is_none_or(|g| t["group"] == g))
+            .count()
+    };
+    assert_eq!(count("atomic", None), 8);
+    assert_eq!(count("long_horizon", None), 67);
+    assert_eq!(count("open_ended", None), 25);
+    for (g, n, steps) in [
+        ("wood", 10, 2400),
+        ("stone", 9, 6000),
+        ("iron", 16, 24000),
+        ("gold", 6, 36000),
+        ("diamond", 7, 36000),
+        ("redstone", 6, 36000),
+        ("armor", 13, 36000),
+    ] {
+        assert_eq!(count("long_horizon", Some(g)), n, "{g}");
+        assert!(
+            ow.iter()
+                .filter(|t| t["suite"] == "long_horizon" && t["group"] == g)
+                .all(|t| t["max_steps"] == steps)
+        );
+    }
+    let lh = ow
+        .iter()
+        .find(|t| t["task_id"] == "lh_iron_iron_pickaxe")
+        .unwrap();
+    assert_eq!(lh["target_item"], "iron_pickaxe");
+    assert_eq!(lh["score_field"], "game_state.task.plan_progress");
+    let logs = ow.iter().find(|t| t["task_id"] == "atomic_logs").unwrap();
+    assert_eq!(logs["target_item"], "logs");
+    assert_eq!(logs["max_steps"], 2400);
+}
+
+#[test]
+fn world_plan_and_graph() {
+    let p = json_out(&run(&["world", "plan", "stone_pickaxe", "--json"]));
+    assert_eq!(p["target"], "stone_pickaxe");
+    assert_eq!(p["count"], 1);
+    let steps = p["steps"].as_array().unwrap();
+    assert_eq!(steps.first().unwrap()["kind"], "mine");
+    assert_eq!(steps.last().unwrap()["item"], "stone_pickaxe");
+    // A partial inventory shortens the plan.
+    let q = json_out(&run(&[
+        "world",
+        "plan",
+        "stone_pickaxe",
+        "--inventory",
+        r#"{"crafting_table": 1, "stick": 2, "cobblestone": 3}"#,
+        "--json",
+    ]));
+    assert_eq!(q["steps"].as_array().unwrap().len(), 1, "{q}");
+    let g = json_out(&run(&["world", "graph"]));
+    assert!(g["nodes"].as_array().unwrap().len() > 50);
+    let dot = run(&["world", "graph", "--format", "dot"]);
+    assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
+}
+
+#[test]
+fn world_plan_errors_exit_2_and_name_the_cause() {
+    for (args, needle) in [
+        (
+            vec!["world", "plan", "laser_sword"],
+            "unknown item \"laser_sword\"",
+        ),
+        (
+            vec!["world", "plan", "stick", "--count", "0"],
+            "--count must be at least 1",
+        ),
+        (
+            vec!["world", "plan", "stick", "--inventory", "{oops"],
+            "not valid JSON",
+        ),
+        (
+            vec![
+                "world",
+                "plan",
+                "stick",
+                "--inventory",
+                r#"{"unobtainium": 1}"#,
+            ],
+            "unknown item \"unobtainium\"",
+        ),
+        (
+            vec!["world", "plan", "stick", "--inventory", r#"{"stick": -1}"#],
+            "whole number",
+        ),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_short_openworld_run_keeps_every_twentieth_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let o = run(&[
+        "run",
+        "openworld+atomic_dirt+random",
+        "--seed",
+        "5",
+        "--max-steps",
+        "45",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut frames: Vec<String> = std::fs::read_dir(out.join("frames"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    frames.sort();
+    assert_eq!(
+        frames,
+        [
+            "step_000000.png",
+            "step_000020.png",
+            "step_000040.png",
+            "step_000045.png"
+        ]
+    );
+    let traj = std::fs::read_to_string(out.join("trajectory.jsonl")).unwrap();
+    assert_eq!(traj.lines().count(), 45);
+    let rows: Vec<Value> = traj
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["game_time_ms"], 50);
+    assert_eq!(rows[44]["game_time_ms"], 45 * 50);
+    let act = rows
+        .iter()
+        .find(|r| r["control"] == "act")
+        .expect("random acts");
+    assert_eq!(act["action"]["action"], "native");
+    assert_eq!(act["valid"], true);
+}

@@ -1,0 +1,164 @@
+//! Success rate of the expert per long-horizon group over seeds, each run in
+//! a freshly generated world: `cargo run --release -p gw-openworld --example
+//! expert_sr -- [SEEDS] [TARGET,…]`.
+
+use gw_openworld::expert::{minutes_to_steps, run, time_limit_minutes};
+use std::time::Instant;
+
+const GROUPS: &[(&str, &[&str])] = &[
+    (
+        "wood",
+        &[
+            "wooden_shovel",
+            "wooden_pickaxe",
+            "wooden_axe",
+            "wooden_hoe",
+            "stick",
+            "crafting_table",
+            "wooden_sword",
+            "chest",
+            "bowl",
+            "ladder",
+        ],
+    ),
+    (
+        "stone",
+        &[
+            "stone_shovel",
+            "stone_pickaxe",
+            "stone_axe",
+            "stone_hoe",
+            "charcoal",
+            "smoker",
+            "stone_sword",
+            "furnace",
+            "torch",
+        ],
+    ),
+    (
+        "iron",
+        &[
+            "iron_shovel",
+            "iron_pickaxe",
+            "iron_axe",
+            "iron_hoe",
+            "bucket",
+            "hopper",
+            "rail",
+            "iron_sword",
+            "shears",
+            "smithing_table",
+            "tripwire_hook",
+            "chain",
+            "iron_bars",
+            "iron_nugget",
+            "blast_furnace",
+            "stonecutter",
+        ],
+    ),
+    (
+        "gold",
+        &[
+            "golden_shovel",
+            "golden_pickaxe",
+            "golden_axe",
+            "golden_hoe",
+            "golden_sword",
+            "gold_ingot",
+        ],
+    ),
+    (
+        "diamond",
+        &[
+            "diamond_shovel",
+            "diamond_pickaxe",
+            "diamond_axe",
+            "diamond_hoe",
+            "diamond_sword",
+            "diamond",
+            "jukebox",
+        ],
+    ),
+    (
+        "redstone",
+        &[
+            "piston",
+            "redstone_torch",
+            "activator_rail",
+            "compass",
+            "dropper",
+            "note_block",
+        ],
+    ),
+    (
+        "armor",
+        &[
+            "shield",
+            "iron_chestplate",
+            "iron_boots",
+            "iron_leggings",
+            "iron_helmet",
+            "diamond_helmet",
+            "diamond_chestplate",
+            "diamond_leggings",
+            "diamond_boots",
+            "golden_helmet",
+            "golden_leggings",
+            "golden_boots",
+            "golden_chestplate",
+        ],
+    ),
+];
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seeds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(30);
+    let only: Vec<String> = args
+        .get(2)
+        .map(|s| s.split(',').map(str::to_string).collect())
+        .unwrap_or_default();
+    let verbose = std::env::var("VERBOSE").is_ok();
+    let t0 = Instant::now();
+    for (group, targets) in GROUPS {
+        let limit = minutes_to_steps(time_limit_minutes(group));
+        let mut group_ok = 0;
+        let mut group_n = 0;
+        for t in *targets {
+            if !only.is_empty() && !only.iter().any(|o| o == t || o == group) {
+                continue;
+            }
+            let t1 = Instant::now();
+            let mut ok = 0;
+            let mut steps = 0;
+            for seed in 1..=seeds {
+                let r = run(t, 1, seed, limit);
+                ok += r.success as u32;
+                steps += r.steps;
+                if verbose && !r.success {
+                    eprintln!(
+                        "FAIL {t} seed {seed}: deaths {} replans {}",
+                        r.deaths, r.replans
+                    );
+                    for l in r.log.iter().rev().take(4).rev() {
+                        eprintln!("    {l}");
+                    }
+                }
+            }
+            group_ok += ok;
+            group_n += seeds as u32;
+            println!(
+                "{group:9} {t:20} SR {:5.1}%  mean steps {:6}  wall {:.1}s",
+                100.0 * ok as f64 / seeds as f64,
+                steps / seeds,
+                t1.elapsed().as_secs_f64()
+            );
+        }
+        if group_n > 0 {
+            println!(
+                "== {group}: SR {:.1}%",
+                100.0 * group_ok as f64 / group_n as f64
+            );
+        }
+    }
+    println!("total wall {:.1}s", t0.elapsed().as_secs_f64());
+}

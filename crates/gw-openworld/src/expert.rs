@@ -1,0 +1,247 @@
+//! The expert executor: target item → plan (from the current inventory,
+//! counting stations placed nearby) → skill policy per sub-goal, re-planning
+//! from the current inventory whenever a sub-goal fails. Zombies that come
+//! close are fought first. It reads privileged state only.
+
+use crate::goal::{GoalKind, SubGoal};
+use crate::graph::{CRAFTING_TABLE, FURNACE, world_graph};
+use crate::plan::{inventory_map, plan};
+use crate::skills::{
+    STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within,
+    usable_inventory,
+};
+use gw_world::data::b;
+use gw_world::world::{TICKS_PER_SECOND, WorldConfig};
+use gw_world::{Action, World};
+
+/// Game-minute limits of the long-horizon groups (Optimus-1 benchmark
+/// values): wood 2, stone 5, iron 20, the rest 30.
+pub fn time_limit_minutes(group: &str) -> u32 {
+    match group {
+        "wood" => 2,
+        "stone" => 5,
+        "iron" => 20,
+        _ => 30,
+    }
+}
+
+/// Steps in `minutes` game minutes (20 per second).
+pub fn minutes_to_steps(minutes: u32) -> u64 {
+    minutes as u64 * 60 * TICKS_PER_SECOND as u64
+}
+
+#[derive(Clone, Debug)]
+pub struct Expert {
+    pub target: String,
+    pub count: u32,
+    plan: Vec<SubGoal>,
+    index: usize,
+    skill: Option<SkillPolicy>,
+    planned: bool,
+    /// Ticks left to pick placed stations back up before moving on.
+    pickup: u32,
+    /// How many times the plan was rebuilt after a failed step.
+    pub replans: u32,
+    /// What happened: plans and failures, for logs and tests.
+    pub log: Vec<String>,
+}
+
+impl Expert {
+    pub fn new(target: &str, count: u32) -> Expert {
+        Expert {
+            target: target.to_string(),
+            count,
+            plan: Vec::new(),
+            index: 0,
+            skill: None,
+            planned: false,
+            pickup: 0,
+            replans: 0,
+            log: Vec::new(),
+        }
+    }
+
+    /// The plan being followed.
+    pub fn plan(&self) -> &[SubGoal] {
+        &self.plan
+    }
+
+    /// Whether the inventory holds the target count.
+    pub fn done(&self, w: &World) -> bool {
+        crate::plan::held(&inventory_map(&w.player.inventory), &self.target) >= self.count
+    }
+
+    fn replan(&mut self, w: &World) {
+        let mut inv = usable_inventory(w);
+        for (block, item) in [(b::CRAFTING_TABLE, CRAFTING_TABLE), (b::FURNACE, FURNACE)] {
+            if nearest_within(w, block, STATION_RANGE).is_some() {
+                *inv.entry(item.to_string()).or_insert(0) += 1;
+            }
+        }
+        match plan(&self.target, self.count, &inv) {
+            Ok(p) => {
+                self.log.push(format!(
+                    "tick {}: plan {}",
+                    w.tick,
+                    p.iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                self.plan = p;
+            }
+            Err(e) => {
+                self.log.push(format!("tick {}: cannot plan: {e}", w.tick));
+                self.plan = Vec::new();
+            }
+        }
+        self.index = 0;
+        self.skill = None;
+        self.planned = true;
+    }
+
+    /// One tick.
+    pub fn act(&mut self, w: &World) -> Action {
+        if w.player.dead || self.done(w) {
+            return Action::noop();
+        }
+        // Fight a hostile mob within arm's reach.
+        if let Some(m) = w.mobs.iter().find(|m| m.kind.hostile())
+            && let Some(a) = w
+                .mobs
+                .iter()
+                .filter(|m| m.kind.hostile())
+                .find_map(|m| attack_mob(w, m))
+                .or_else(|| attack_mob(w, m))
+        {
+            return a;
+        }
+        if !self.planned {
+            self.replan(w);
+        }
+        if self.pickup > 0 {
+            self.pickup -= 1;
+            for block in [b::FURNACE, b::CRAFTING_TABLE] {
+                if let Some(c) = w.block_in_reach(block) {
+                    // It must come back into the hotbar to be placed again.
+                    if let Some(a) = free_hotbar_slot(w) {
+                        return a;
+                    }
+                    if (0..gw_world::inventory::HOTBAR)
+                        .all(|i| w.player.inventory.slots[i].is_some())
+                    {
+                        break;
+                    }
+                    if let Some(a) = pick_up(w, c) {
+                        return a;
+                    }
+                }
+            }
+            self.pickup = 0;
+        }
+        let inv = usable_inventory(w);
+        let g = world_graph();
+        loop {
+            if self.skill.is_none() {
+                let Some(step) = self.plan.get(self.index) else {
+                    // The plan ran out without the target: plan again.
+                    if self.replans > 50 {
+                        return Action::noop();
+                    }
+                    self.replans += 1;
+                    self.replan(w);
+                    if self.plan.is_empty() {
+                        return Action::noop();
+                    }
+                    continue;
+                };
+                let node = g.canonical(&step.item).unwrap_or_default();
+                if g.held(&inv, &node) >= step.count {
+                    self.index += 1;
+                    continue;
+                }
+                self.skill = Some(SkillPolicy::new(step.clone()));
+            }
+            let skill = self.skill.as_mut().expect("a skill is set");
+            let a = skill.act(w);
+            match skill.status().clone() {
+                Status::Running => return a,
+                Status::Done => {
+                    let was_station_work =
+                        matches!(skill.goal.kind, GoalKind::Craft | GoalKind::Smelt);
+                    self.index += 1;
+                    self.skill = None;
+                    // Leaving for the mines: take the stations along.
+                    let next_moves = self
+                        .plan
+                        .get(self.index)
+                        .is_some_and(|s| matches!(s.kind, GoalKind::Mine | GoalKind::Collect));
+                    if was_station_work && next_moves {
+                        self.pickup = 200;
+                    }
+                }
+                Status::Failed(why) => {
+                    self.log.push(format!("tick {}: {why}", w.tick));
+                    self.replans += 1;
+                    if self.replans > 50 {
+                        return Action::noop();
+                    }
+                    self.replan(w);
+                    return Action::noop();
+                }
+            }
+        }
+    }
+}
+
+/// One tick of breaking a placed station so it drops back into the
+/// inventory (a pickaxe for the furnace).
+fn pick_up(w: &World, c: [i32; 3]) -> Option<Action> {
+    let v = w.terrain.get(c[0], c[1], c[2]);
+    if let Some(a) = crate::skills::motor::select(w, crate::skills::motor::slot_for_block(w, v)) {
+        return Some(a);
+    }
+    crate::skills::motor::mine_at(w, c)
+}
+
+/// The world a long-horizon run starts in: freshly generated from the seed,
+/// default rules (day cycle, mobs), empty inventory.
+pub fn task_world(seed: u64) -> World {
+    World::new(WorldConfig {
+        seed,
+        ..Default::default()
+    })
+}
+
+/// The outcome of one expert run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    pub success: bool,
+    pub steps: u64,
+    pub replans: u32,
+    pub deaths: u32,
+    pub log: Vec<String>,
+}
+
+/// Run the expert on `target` in `task_world(seed)` for at most `max_steps`
+/// ticks (respawning after a death, the inventory kept).
+pub fn run(target: &str, count: u32, seed: u64, max_steps: u64) -> Run {
+    let mut w = task_world(seed);
+    let mut ex = Expert::new(target, count);
+    let mut steps = 0;
+    while steps < max_steps && !ex.done(&w) {
+        if w.player.dead {
+            w.respawn();
+        }
+        let a = ex.act(&w);
+        w.step(&a);
+        steps += 1;
+    }
+    Run {
+        success: ex.done(&w),
+        steps,
+        replans: ex.replans,
+        deaths: w.player.deaths,
+        log: ex.log,
+    }
+}

@@ -1,0 +1,490 @@
+//! The skill policy: a goal-conditioned controller that turns the current
+//! [`SubGoal`] into the world's factored actions (20 per game second),
+//! reading privileged state (terrain, inventory, mobs) — never future random
+//! draws.
+//!
+//! - `mine`: find the nearest block that drops the item (explore towards a
+//!   wooded biome when none is loaded), path to it — walking, tunnelling,
+//!   shafting down, pillaring up — and mine it with the right tool.
+//! - `collect`: hunt the nearest mob whose loot has the item.
+//! - `craft` / `smelt`: use a crafting table or furnace within reach, walk
+//!   to a placed one nearby, or place one from the hotbar; then issue the
+//!   craft/smelt macro until the count is held.
+//! - Failure: a step fails when its inputs, tool or station are missing, or
+//!   when it makes no progress for a while; the caller re-plans.
+
+pub mod motor;
+
+use crate::goal::{GoalKind, SubGoal};
+use crate::graph::{CRAFTING_TABLE, FURNACE, Source, world_graph};
+use crate::plan::inventory_map;
+use gw_world::data::{BlockId, b, data};
+use gw_world::terrain::{Biome, CHUNK, HEIGHT, column};
+use gw_world::world::{Event, MobKind};
+use gw_world::{Action, World};
+use motor::{Cell, add, approach, equip_and_mine, feet, hotbar_slot, in_reach, place_nearby};
+use std::collections::BTreeSet;
+
+/// Where a skill stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Done,
+    Failed(String),
+}
+
+/// Ticks without progress after which a step gives up.
+pub const STALL_TICKS: u64 = 2400;
+/// Ticks one mining target may take before it is skipped.
+const TARGET_TICKS: u64 = 900;
+/// How far (blocks) a placed station may be to walk back to it.
+pub const STATION_RANGE: i32 = 12;
+
+/// The skill policy for one sub-goal.
+#[derive(Clone, Debug)]
+pub struct SkillPolicy {
+    pub goal: SubGoal,
+    node: String,
+    status: Status,
+    last_count: u32,
+    last_progress: Option<u64>,
+    target: Option<(Cell, u64)>,
+    skipped: BTreeSet<Cell>,
+    explore: Option<Cell>,
+    refused: u32,
+}
+
+impl SkillPolicy {
+    pub fn new(goal: SubGoal) -> SkillPolicy {
+        let node = world_graph()
+            .canonical(&goal.item)
+            .unwrap_or_else(|| goal.item.clone());
+        SkillPolicy {
+            goal,
+            node,
+            status: Status::Running,
+            last_count: 0,
+            last_progress: None,
+            target: None,
+            skipped: BTreeSet::new(),
+            explore: None,
+            refused: 0,
+        }
+    }
+
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// How many of the goal's item the player holds.
+    pub fn held(&self, w: &World) -> u32 {
+        world_graph().held(&usable_inventory(w), &self.node)
+    }
+
+    fn fail(&mut self, why: String) -> Action {
+        self.status = Status::Failed(why);
+        Action::noop()
+    }
+
+    /// One tick.
+    pub fn act(&mut self, w: &World) -> Action {
+        if self.status != Status::Running {
+            return Action::noop();
+        }
+        let held = self.held(w);
+        if held >= self.goal.count {
+            self.status = Status::Done;
+            return Action::noop();
+        }
+        match self.last_progress {
+            None => {
+                self.last_progress = Some(w.tick);
+                self.last_count = held;
+            }
+            Some(t) => {
+                if held > self.last_count {
+                    self.last_count = held;
+                    self.last_progress = Some(w.tick);
+                } else if w.tick.saturating_sub(t) > STALL_TICKS {
+                    return self.fail(format!(
+                        "no progress on {} for {STALL_TICKS} ticks",
+                        self.goal
+                    ));
+                }
+            }
+        }
+        for e in &w.events {
+            if let Event::Failed { .. } = e {
+                self.refused += 1;
+            }
+        }
+        if self.refused > 5 {
+            return self.fail(format!("the world refused {} repeatedly", self.goal));
+        }
+        match self.goal.kind {
+            GoalKind::Mine => self.mine(w),
+            GoalKind::Collect => self.collect(w),
+            GoalKind::Craft => self.craft(w),
+            GoalKind::Smelt => self.smelt(w),
+        }
+    }
+
+    fn mine(&mut self, w: &World) -> Action {
+        let g = world_graph();
+        let d = data();
+        let inv = inventory_map(&w.player.inventory);
+        let mut kinds: Vec<BlockId> = Vec::new();
+        let mut missing_tool = None;
+        for s in g.sources.get(&self.node).into_iter().flatten() {
+            if let Source::Mine { blocks, tool, .. } = s {
+                if let Some(t) = tool
+                    && !hotbar_has_tool(w, t)
+                {
+                    missing_tool = Some(if g.has_tool(&inv, t) {
+                        format!("a {} of level {} is not in the hotbar", t.kind, t.level)
+                    } else {
+                        format!("no {} of level {} to mine {}", t.kind, t.level, self.node)
+                    });
+                    continue;
+                }
+                kinds.extend(blocks.iter().filter_map(|n| d.block_id(n)));
+            }
+        }
+        if kinds.is_empty() {
+            return self
+                .fail(missing_tool.unwrap_or_else(|| format!("{} is not mined", self.node)));
+        }
+        // Keep the target while it is still there and not overdue.
+        if let Some((c, since)) = self.target
+            && (!kinds.contains(&motor::block(w, c)) || w.tick - since > TARGET_TICKS)
+        {
+            if kinds.contains(&motor::block(w, c)) {
+                self.skipped.insert(c);
+            }
+            self.target = None;
+        }
+        if self.target.is_none() {
+            self.target = nearest(w, &kinds, &self.skipped).map(|c| (c, w.tick));
+        }
+        let Some((c, _)) = self.target else {
+            return self.explore(w, &kinds);
+        };
+        if in_reach(w, c)
+            && let Some(a) = equip_and_mine(w, c)
+        {
+            return a;
+        }
+        match approach(w, c, w.tick) {
+            Some(a) => a,
+            None => {
+                self.skipped.insert(c);
+                self.target = None;
+                Action::noop()
+            }
+        }
+    }
+
+    /// Walk towards the nearest wooded column (logs) or straight on.
+    fn explore(&mut self, w: &World, kinds: &[BlockId]) -> Action {
+        let f = feet(w);
+        if self
+            .explore
+            .is_none_or(|e| (e[0] - f[0]).abs() + (e[2] - f[2]).abs() < 4)
+        {
+            let woody = kinds.iter().any(|&k| d_name(k).ends_with("_log"));
+            let seed = w.terrain.seed;
+            let mut best = None;
+            'rings: for r in (24..=320).step_by(8) {
+                for i in 0..(r / 2) {
+                    let a = i as f64 / (r / 2) as f64 * std::f64::consts::TAU;
+                    let x = f[0] + (libm::cos(a) * r as f64) as i32;
+                    let z = f[2] + (libm::sin(a) * r as f64) as i32;
+                    let col = column(seed, x, z);
+                    let good = if woody {
+                        matches!(col.biome, Biome::Forest | Biome::Taiga)
+                    } else {
+                        col.biome != Biome::Ocean
+                    };
+                    if good && !self.skipped.contains(&[x, 0, z]) {
+                        best = Some([x, col.height + 1, z]);
+                        break 'rings;
+                    }
+                }
+            }
+            self.explore = Some(best.unwrap_or([f[0] + 64, f[1], f[2]]));
+        }
+        let goal = self.explore.unwrap_or(f);
+        approach(w, goal, w.tick).unwrap_or_else(|| {
+            self.skipped.insert([goal[0], 0, goal[2]]);
+            self.explore = None;
+            Action::noop()
+        })
+    }
+
+    fn collect(&mut self, w: &World) -> Action {
+        let e = w.eye();
+        let mob = w
+            .mobs
+            .iter()
+            .filter(|m| m.kind.loot().contains(&self.node.as_str()))
+            .min_by(|a, b| {
+                let da = libm::hypot(a.body.pos[0] - e[0], a.body.pos[2] - e[2]);
+                let db = libm::hypot(b.body.pos[0] - e[0], b.body.pos[2] - e[2]);
+                da.total_cmp(&db)
+            });
+        let Some(m) = mob else {
+            return self.explore(w, &[]);
+        };
+        if let Some(a) = attack_mob(w, m) {
+            return a;
+        }
+        let c = [
+            libm::floor(m.body.pos[0]) as i32,
+            libm::floor(m.body.pos[1]) as i32,
+            libm::floor(m.body.pos[2]) as i32,
+        ];
+        approach(w, c, w.tick).unwrap_or_default()
+    }
+
+    fn craft(&mut self, w: &World) -> Action {
+        let d = data();
+        let g = world_graph();
+        let names: Vec<String> = g
+            .groups
+            .get(&self.node)
+            .cloned()
+            .unwrap_or_else(|| vec![self.node.clone()]);
+        let inv = &w.player.inventory;
+        let mut pick: Option<(String, bool)> = None;
+        for n in &names {
+            let Some(id) = d.item_id(n) else { continue };
+            if let Some(r) = d
+                .recipes_for(id)
+                .find(|r| gw_world::inventory::plan_inputs(inv, r).is_some())
+            {
+                pick = Some((n.clone(), r.needs_table));
+                break;
+            }
+        }
+        let Some((name, needs_table)) = pick else {
+            return self.fail(format!("missing ingredients for {}", self.node));
+        };
+        if needs_table && w.block_in_reach(b::CRAFTING_TABLE).is_none() {
+            return self.station(w, b::CRAFTING_TABLE, CRAFTING_TABLE);
+        }
+        // A tool or station must land in the hotbar to be used: free a slot
+        // by building with a stack of filler blocks first.
+        let out = d.item(&name);
+        let def = d.item_def(out);
+        let must_select = def.tool.is_some()
+            || def
+                .places
+                .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE);
+        if must_select
+            && hotbar_slot(w, out).is_none()
+            && let Some(a) = free_hotbar_slot(w)
+        {
+            return a;
+        }
+        Action {
+            craft: Some(name),
+            ..Default::default()
+        }
+    }
+
+    fn smelt(&mut self, w: &World) -> Action {
+        if w.block_in_reach(b::FURNACE).is_none() {
+            return self.station(w, b::FURNACE, FURNACE);
+        }
+        Action {
+            smelt: Some(self.node.clone()),
+            ..Default::default()
+        }
+    }
+
+    /// Get within reach of a station: walk to a placed one nearby, or place
+    /// one from the hotbar.
+    fn station(&mut self, w: &World, block: BlockId, item: &str) -> Action {
+        if let Some(c) = nearest_within(w, block, STATION_RANGE)
+            && let Some(a) = approach(w, c, w.tick)
+        {
+            return a;
+        }
+        let d = data();
+        match hotbar_slot(w, d.item(item)) {
+            Some(slot) => place_nearby(w, slot).unwrap_or_else(|| {
+                // No free spot in view: step aside and try again.
+                let f = feet(w);
+                approach(w, add(f, [3, 0, 1]), w.tick).unwrap_or_default()
+            }),
+            None if w.player.inventory.count(d.item(item)) > 0 => {
+                self.fail(format!("the {item} is not in the hotbar"))
+            }
+            None => self.fail(format!("no {item} placed nearby or held")),
+        }
+    }
+}
+
+/// Inventory totals as the plan may count on them: tools and stations only
+/// where the hotbar can select them (the factored actions cannot move an
+/// item out of the main inventory).
+pub fn usable_inventory(w: &World) -> std::collections::BTreeMap<String, u32> {
+    let d = gw_world::data();
+    let mut m = std::collections::BTreeMap::new();
+    for (i, s) in w.player.inventory.slots.iter().enumerate() {
+        let Some(s) = s else { continue };
+        let def = d.item_def(s.item);
+        let must_select = def.tool.is_some()
+            || def
+                .places
+                .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE);
+        if must_select && i >= gw_world::inventory::HOTBAR {
+            continue;
+        }
+        *m.entry(def.name.clone()).or_insert(0) += s.count as u32;
+    }
+    m
+}
+
+fn d_name(b: BlockId) -> &'static str {
+    &data().block(b).name
+}
+
+fn hotbar_has_tool(w: &World, need: &crate::graph::ToolNeed) -> bool {
+    let d = data();
+    (0..gw_world::inventory::HOTBAR).any(|i| {
+        w.player.inventory.slots[i].is_some_and(|s| {
+            d.item_def(s.item)
+                .tool
+                .is_some_and(|t| t.kind.name() == need.kind && t.level >= need.level)
+        })
+    })
+}
+
+/// The nearest block of the given kinds in the loaded chunks (horizontal
+/// distance plus 1.5× the height gap), skipping `skip` and blocks next to
+/// lava or under water.
+pub fn nearest(w: &World, kinds: &[BlockId], skip: &BTreeSet<Cell>) -> Option<Cell> {
+    let f = feet(w);
+    let (fcx, fcz) = (f[0].div_euclid(CHUNK), f[2].div_euclid(CHUNK));
+    let r = gw_world::world::VIEW_CHUNKS;
+    let mut best: Option<(i64, Cell)> = None;
+    for cx in fcx - r..=fcx + r {
+        for cz in fcz - r..=fcz + r {
+            let Some(ch) = w.terrain.chunk(cx, cz) else {
+                continue;
+            };
+            for x in 0..CHUNK {
+                for z in 0..CHUNK {
+                    let base = ((x * CHUNK + z) * HEIGHT) as usize;
+                    let col = &ch.blocks[base..base + HEIGHT as usize];
+                    for (y, &v) in col.iter().enumerate().skip(1) {
+                        if !kinds.contains(&v) {
+                            continue;
+                        }
+                        let c = [cx * CHUNK + x, y as i32, cz * CHUNK + z];
+                        let dx = (c[0] - f[0]) as i64;
+                        let dz = (c[2] - f[2]) as i64;
+                        let dy = (c[1] - f[1]) as i64;
+                        let cost = dx * dx + dz * dz + 3 * dy * dy;
+                        if best.is_some_and(|(bc, _)| cost >= bc) || skip.contains(&c) {
+                            continue;
+                        }
+                        let risky = [[0, 1, 0], [1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]]
+                            .iter()
+                            .any(|&n| {
+                                let v = motor::block(w, add(c, n));
+                                v == b::LAVA || v == b::WATER
+                            });
+                        if !risky {
+                            best = Some((cost, c));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// The nearest block of a kind within `r` blocks of the feet.
+pub fn nearest_within(w: &World, block: BlockId, r: i32) -> Option<Cell> {
+    let f = feet(w);
+    let mut best: Option<(i32, Cell)> = None;
+    for x in -r..=r {
+        for y in -r..=r {
+            for z in -r..=r {
+                let c = add(f, [x, y, z]);
+                if motor::block(w, c) == block {
+                    let dd = x * x + y * y + z * z;
+                    if best.is_none_or(|(bd, _)| dd < bd) {
+                        best = Some((dd, c));
+                    }
+                }
+            }
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// One tick of hitting mob `m` when it is close: aim at its middle and
+/// click (press and release on alternate ticks), sword in hand if held.
+pub fn attack_mob(w: &World, m: &gw_world::world::Mob) -> Option<Action> {
+    let e = w.eye();
+    let c = [
+        m.body.pos[0],
+        m.body.pos[1] + m.body.height * 0.6,
+        m.body.pos[2],
+    ];
+    let dist = libm::sqrt((c[0] - e[0]).powi(2) + (c[1] - e[1]).powi(2) + (c[2] - e[2]).powi(2));
+    if dist > 3.2 {
+        return None;
+    }
+    let d = data();
+    if let Some(slot) = (0..gw_world::inventory::HOTBAR).find(|&i| {
+        w.player.inventory.slots[i].is_some_and(|s| {
+            d.item_def(s.item)
+                .tool
+                .is_some_and(|t| t.kind == gw_world::data::ToolKind::Sword)
+        })
+    }) && let Some(a) = motor::select(w, slot)
+    {
+        return Some(a);
+    }
+    let (yaw, pitch) = motor::angles_to(w, c);
+    let (dy, dp) = motor::turn(w, yaw, pitch);
+    let on = w.target_mob().is_some_and(|i| w.mobs[i].id == m.id);
+    Some(Action {
+        yaw: dy,
+        pitch: dp,
+        attack: on && w.tick.is_multiple_of(2),
+        back: m.kind == MobKind::Zombie && dist < 1.2,
+        ..Default::default()
+    })
+}
+
+/// When every hotbar slot is taken, one tick of placing the smallest stack
+/// of filler blocks (dirt, sand, …) to empty its slot; `None` when a slot is
+/// free or no filler is held.
+pub fn free_hotbar_slot(w: &World) -> Option<Action> {
+    let d = data();
+    let slots = &w.player.inventory.slots;
+    if (0..gw_world::inventory::HOTBAR).any(|i| slots[i].is_none()) {
+        return None;
+    }
+    let filler = [
+        "dirt",
+        "sand",
+        "sandstone",
+        "grass_block",
+        "gravel",
+        "stone",
+    ];
+    let slot = (0..gw_world::inventory::HOTBAR)
+        .filter(|&i| slots[i].is_some_and(|s| filler.contains(&d.item_name(s.item))))
+        .min_by_key(|&i| slots[i].map(|s| s.count))?;
+    place_nearby(w, slot)
+}
+
+#[cfg(test)]
+mod tests;
