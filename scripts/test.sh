@@ -17,7 +17,7 @@ if ! "$PY" -c 'import sys, venv; assert sys.version_info >= (3, 9)' 2>/dev/null;
   echo "error: the Python tests need CPython >= 3.9 with venv ($PY); install it, set PYTHON=..., or set GW_SKIP_PYTHON=1" >&2
   exit 1
 fi
-TARGET="${CARGO_TARGET_DIR:-target}"
+TARGET="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 VENV="$TARGET/pyenv"
 start=$(date +%s)
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
@@ -26,5 +26,6 @@ rm -rf "$VENV/wheels"
 "$VENV/bin/maturin" build --quiet --profile dev --locked -m crates/gw-python/Cargo.toml \
   -i "$VENV/bin/python" -o "$VENV/wheels"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$VENV"/wheels/*.whl
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider crates/gw-python/tests
+# GAMEWORLD_BIN: the CLI built by cargo test, for the test that replays a CLI run.
+GAMEWORLD_BIN="$TARGET/debug/gameworld" "$VENV/bin/python" -m pytest -q -p no:cacheprovider crates/gw-python/tests
 echo "python package: built, installed and tested in $(( $(date +%s) - start )) s"

@@ -38,6 +38,7 @@ def bench_single(env_id: str, size, seconds: float) -> dict:
     n = env.action_space.n
     env.reset(seed=1)
     steps = resets = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for a in rng.integers(0, n, size=64):
@@ -47,7 +48,8 @@ def bench_single(env_id: str, size, seconds: float) -> dict:
                 env.reset()
                 resets += 1
     elapsed = time.perf_counter() - start
-    return {"steps_per_s": steps / elapsed, "steps": steps, "resets": resets}
+    cpu = time.process_time() - cpu
+    return {"steps_per_s": steps / elapsed, "steps_per_cpu_s": steps / cpu, "steps": steps, "resets": resets}
 
 
 def bench_vector(env_id: str, size, seconds: float, num_envs: int, threads) -> dict:
@@ -57,6 +59,7 @@ def bench_vector(env_id: str, size, seconds: float, num_envs: int, threads) -> d
     venv.reset(seed=1)
     actions = rng.integers(0, n, size=(256, num_envs))
     steps = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         for a in actions[:16]:
@@ -64,7 +67,8 @@ def bench_vector(env_id: str, size, seconds: float, num_envs: int, threads) -> d
             steps += num_envs
         actions = np.roll(actions, 16, axis=0)
     elapsed = time.perf_counter() - start
-    return {"steps_per_s": steps / elapsed, "steps": steps, "num_envs": num_envs, "threads": venv.threads}
+    cpu = time.process_time() - cpu
+    return {"steps_per_s": steps / elapsed, "steps_per_cpu_s": steps / cpu, "steps": steps, "num_envs": num_envs, "threads": venv.threads}
 
 
 def main() -> None:
@@ -77,7 +81,8 @@ def main() -> None:
     args = p.parse_args()
 
     rows = []
-    print(f"{'game':28} {'obs':>9} {'single/s':>10} {'vector/s':>10}  (N={args.num_envs})")
+    print(f"{'game':28} {'obs':>9} {'single/s':>10} {'vector/s':>10} {'single/cpu-s':>13} {'vector/cpu-s':>13}"
+          f"  (N={args.num_envs}; /cpu-s = per second of this process's CPU time, all threads)")
     for game in args.games.split(","):
         env_id = f"{game}+{first_task(game)}"
         viewport = gameworld.make(env_id, render_size=None).viewport
@@ -85,7 +90,8 @@ def main() -> None:
             single = bench_single(env_id, size, args.seconds)
             vector = bench_vector(env_id, size, args.seconds, args.num_envs, args.threads)
             rows.append({"env": env_id, "obs": label, "single": single, "vector": vector})
-            print(f"{env_id:28} {label:>9} {single['steps_per_s']:10.0f} {vector['steps_per_s']:10.0f}", flush=True)
+            print(f"{env_id:28} {label:>9} {single['steps_per_s']:10.0f} {vector['steps_per_s']:10.0f}"
+                  f" {single['steps_per_cpu_s']:13.0f} {vector['steps_per_cpu_s']:13.0f}", flush=True)
     meta = {"cpus": os.cpu_count(), "machine": platform.machine(), "python": platform.python_version(),
             "gameworld_threads": rows[0]["vector"]["threads"] if rows else None}
     print(json.dumps(meta))

@@ -206,3 +206,39 @@ def test_check_env_passes_for_every_game(game):
     task = first_task(game)
     check_env(gameworld.make(f"{game}+{task}", render_size=(32, 32), render_mode="rgb_array"), skip_render_check=False)
     check_env(gameworld.make(f"{game}+{task}", interface="computer-use", obs="both", render_size=(16, 16)))
+
+
+def test_replays_a_cli_run_exactly(tmp_path):
+    """`gameworld run <preset> --seed s` and the Python env on seed s, fed
+    the run's actions, see the same states, scores and progress."""
+    import os
+    import subprocess
+
+    cli = os.environ.get("GAMEWORLD_BIN")
+    if not cli:
+        pytest.skip("set GAMEWORLD_BIN to the gameworld binary (scripts/test.sh does)")
+    for preset, seed in (("01_2048+01_01", 3), ("13_flappy-bird+13_01", 2)):
+        out = tmp_path / preset
+        subprocess.run([cli, "run", f"{preset}+scripted", "--seed", str(seed), "--out", str(out), "--no-frames"],
+                       check=True, capture_output=True)
+        rows = [json.loads(line) for line in (out / "trajectory.jsonl").read_text().splitlines()]
+        assert len(rows) > 5
+        env = gameworld.make(preset, interface="computer-use", obs="state")
+        obs, info = env.reset(seed=seed)
+        best = info["best_progress"]
+        for row in rows:
+            assert row["valid"], row
+            obs, reward, terminated, truncated, info = env.step(row["action"])
+            assert info["invalid"] is None
+            assert info["score"] == row["score"] and info["progress"] == row["progress"]
+            assert info["best_progress"] == row["best_progress"]
+            assert reward == pytest.approx(row["best_progress"] - best)
+            best = row["best_progress"]
+            if not info["game_reset"]:
+                state = json.loads(obs)
+                for s in (state, row["state"]):
+                    s.pop("timestampMs", None)
+                assert state == row["state"]
+        assert terminated or truncated
+        result = json.loads((out / "result.json").read_text())
+        assert info["stop_reason"] == result["stop_reason"]

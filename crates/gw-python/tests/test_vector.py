@@ -127,3 +127,12 @@ def test_bad_vector_arguments():
     venv.reset(seed=1)
     with pytest.raises(ValueError):
         venv.step(np.array([1, 2, 3]))
+
+
+def test_gymnasium_make_vec_uses_the_rust_batch():
+    import gymnasium as gym
+
+    venv = gym.make_vec("GameWorld/2048-01_01-v0", num_envs=3, render_size=(8, 8))
+    assert isinstance(venv.unwrapped, gameworld.vector.GameWorldVectorEnv)
+    obs, _ = venv.reset(seed=1)
+    assert obs.shape == (3, 8, 8, 3)

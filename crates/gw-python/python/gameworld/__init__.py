@@ -50,6 +50,8 @@ def _register() -> None:
             gym.register(
                 id=gid,
                 entry_point="gameworld.env:GameWorldEnv",
+                # gymnasium.make_vec(id, num_envs=N) builds the Rust-threaded batch.
+                vector_entry_point="gameworld.vector:GameWorldVectorEnv",
                 kwargs={"game_task": f"{game_id}+{task_id}"},
                 disable_env_checker=False,
             )
