@@ -28,13 +28,7 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(preset: &Preset, seed: u64) -> Self {
-        let letters = preset
-            .role
-            .allowed_keys
-            .iter()
-            .filter(|k| k.chars().count() == 1)
-            .cloned()
-            .collect();
+        let letters = preset.role.single_char_keys();
         RandomAgent {
             rng: Rng::new(seed, RANDOM_AGENT_STREAM),
             controls: preset.role.semantic_controls.clone(),

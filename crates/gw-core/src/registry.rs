@@ -95,6 +95,16 @@ impl RoleSpec {
     pub fn semantic_map(&self) -> SemanticMap {
         SemanticMap::new(&self.semantic_controls)
     }
+
+    /// The allowed keys that type one character (`a`…`z` in Wordle): the
+    /// values a free-text argument can take one key at a time.
+    pub fn single_char_keys(&self) -> Vec<String> {
+        self.allowed_keys
+            .iter()
+            .filter(|k| k.chars().count() == 1)
+            .cloned()
+            .collect()
+    }
 }
 
 fn hundred() -> u32 {

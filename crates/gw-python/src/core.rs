@@ -111,13 +111,7 @@ impl Spec {
 fn discrete_table(preset: &Preset) -> (Vec<Value>, Vec<String>) {
     let mut table = Vec::new();
     let mut names = Vec::new();
-    let letters: Vec<String> = preset
-        .role
-        .allowed_keys
-        .iter()
-        .filter(|k| k.chars().count() == 1)
-        .cloned()
-        .collect();
+    let letters = preset.role.single_char_keys();
     for c in &preset.role.semantic_controls {
         if let Some(cells) = &c.cell_bindings {
             for cell in cells.keys() {
