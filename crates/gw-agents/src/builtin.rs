@@ -28,13 +28,7 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(preset: &Preset, seed: u64) -> Self {
-        let letters = preset
-            .role
-            .allowed_keys
-            .iter()
-            .filter(|k| k.chars().count() == 1)
-            .cloned()
-            .collect();
+        let letters = preset.role.single_char_keys();
         // Each role of a cooperative game draws from its own stream, so two
         // random roles do not mirror each other.
         let role_stream = if preset.game.is_cooperative() {

@@ -156,6 +156,16 @@ impl RoleSpec {
     pub fn semantic_map(&self) -> SemanticMap {
         SemanticMap::new(&self.semantic_controls)
     }
+
+    /// The allowed keys that type one character (`a`…`z` in Wordle): the
+    /// values a free-text argument can take one key at a time.
+    pub fn single_char_keys(&self) -> Vec<String> {
+        self.allowed_keys
+            .iter()
+            .filter(|k| k.chars().count() == 1)
+            .cloned()
+            .collect()
+    }
 }
 
 fn hundred() -> u32 {
@@ -527,8 +537,8 @@ fn parse_file<T: for<'de> Deserialize<'de>>(
     path: &Path,
     errors: &mut Vec<RegistryError>,
 ) -> Option<Sourced<T>> {
-    let source = match std::fs::read_to_string(path) {
-        Ok(s) => s,
+    match std::fs::read_to_string(path) {
+        Ok(source) => parse_source(path, source, errors),
         Err(e) => {
             errors.push(RegistryError {
                 file: path.to_path_buf(),
@@ -536,9 +546,16 @@ fn parse_file<T: for<'de> Deserialize<'de>>(
                 column: 1,
                 message: format!("cannot read file: {e}"),
             });
-            return None;
+            None
         }
-    };
+    }
+}
+
+fn parse_source<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    source: String,
+    errors: &mut Vec<RegistryError>,
+) -> Option<Sourced<T>> {
     match serde_saphyr::from_str::<T>(&source) {
         Ok(value) => Some(Sourced {
             value,
@@ -756,6 +773,55 @@ impl Registry {
                 if let Some(m) = parse_file::<ModelSpec>(&path, &mut errors) {
                     reg.models.insert(m.value.id.clone(), m);
                 }
+            }
+        }
+        errors.extend(reg.validate());
+        if errors.is_empty() {
+            Ok(reg)
+        } else {
+            Err(RegistryErrors(errors))
+        }
+    }
+
+    /// Build a registry from files held in memory (a registry embedded in a
+    /// binary, such as the Python extension): `(path, contents)` with paths
+    /// laid out as in a root (`games/<id>.yaml`, `tasks/<game_id>/<id>.yaml`,
+    /// `models/<id>.yaml`; others are ignored). Files load in path order and
+    /// are validated exactly like [`Registry::load`]; error paths are
+    /// `<root>/<path>`.
+    pub fn from_memory(root: &Path, files: &[(&str, &str)]) -> Result<Registry, RegistryErrors> {
+        let mut errors = Vec::new();
+        let mut reg = Registry {
+            roots: vec![root.to_path_buf()],
+            ..Default::default()
+        };
+        let mut files: Vec<&(&str, &str)> = files
+            .iter()
+            .filter(|(p, _)| p.ends_with(".yaml") || p.ends_with(".yml"))
+            .collect();
+        files.sort_by_key(|(p, _)| *p);
+        for (rel, source) in files {
+            let path = root.join(rel);
+            let source = source.to_string();
+            let parts: Vec<&str> = rel.split('/').collect();
+            match parts.as_slice() {
+                ["games", _] => {
+                    if let Some(g) = parse_source::<GameSpec>(&path, source, &mut errors) {
+                        reg.games.insert(g.value.id.clone(), g);
+                    }
+                }
+                ["tasks", _, _] => {
+                    if let Some(t) = parse_source::<TaskSpec>(&path, source, &mut errors) {
+                        reg.tasks
+                            .insert((t.value.game_id.clone(), t.value.id.clone()), t);
+                    }
+                }
+                ["models", _] => {
+                    if let Some(m) = parse_source::<ModelSpec>(&path, source, &mut errors) {
+                        reg.models.insert(m.value.id.clone(), m);
+                    }
+                }
+                _ => {}
             }
         }
         errors.extend(reg.validate());

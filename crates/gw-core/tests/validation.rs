@@ -325,3 +325,59 @@ fn game_speed_and_durations_are_bounded() {
 fn the_shipped_registry_is_valid() {
     Registry::load(&[project()]).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A registry read from memory (as the Python extension embeds it) holds the
+/// same games and tasks in the same order as the one loaded from disk, and
+/// reports errors at `<root>/<path>` like the disk loader.
+#[test]
+fn registry_from_memory_matches_the_disk_loader() {
+    let disk = Registry::load(&[project()]).unwrap();
+    let mut owned: Vec<(String, String)> = Vec::new();
+    for (kind, dir) in [("games", project().join("games"))] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            owned.push((
+                format!("{kind}/{name}"),
+                std::fs::read_to_string(&p).unwrap(),
+            ));
+        }
+    }
+    for g in std::fs::read_dir(project().join("tasks")).unwrap() {
+        let g = g.unwrap().path();
+        for t in std::fs::read_dir(&g).unwrap() {
+            let t = t.unwrap().path();
+            let rel = format!(
+                "tasks/{}/{}",
+                g.file_name().unwrap().to_str().unwrap(),
+                t.file_name().unwrap().to_str().unwrap()
+            );
+            owned.push((rel, std::fs::read_to_string(&t).unwrap()));
+        }
+    }
+    owned.reverse();
+    let files: Vec<(&str, &str)> = owned
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let mem = Registry::from_memory(&PathBuf::from("embedded"), &files).unwrap();
+    assert_eq!(
+        mem.games.keys().collect::<Vec<_>>(),
+        disk.games.keys().collect::<Vec<_>>()
+    );
+    assert_eq!(
+        mem.tasks.keys().collect::<Vec<_>>(),
+        disk.tasks.keys().collect::<Vec<_>>()
+    );
+    assert_eq!(
+        mem.resolve_preset("01_2048+01_01+random").unwrap(),
+        disk.resolve_preset("01_2048+01_01+random").unwrap()
+    );
+
+    let bad = [("tasks/01_2048/zz.yaml", "id: zz\ngame_id: 01_2048\n")];
+    let err = Registry::from_memory(&PathBuf::from("embedded"), &bad).unwrap_err();
+    assert_eq!(
+        err.0[0].file,
+        PathBuf::from("embedded/tasks/01_2048/zz.yaml")
+    );
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The project's test command (README "Run the test suite", called by .ci/run):
+# the Rust workspace's tests, then the Python package's tests (crates/gw-python:
+# a dev-profile wheel built with maturin in a virtual environment under the
+# target folder, installed with gymnasium, numpy and pytest from PyPI).
+# GW_SKIP_PYTHON=1 runs the Rust tests only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo test --workspace --locked
+
+if [ "${GW_SKIP_PYTHON:-0}" = 1 ]; then
+  echo "note: GW_SKIP_PYTHON=1: the Python package's tests were not run"
+  exit 0
+fi
+PY="${PYTHON:-python3}"
+if ! "$PY" -c 'import sys, venv; assert sys.version_info >= (3, 9)' 2>/dev/null; then
+  echo "error: the Python tests need CPython >= 3.9 with venv ($PY); install it, set PYTHON=..., or set GW_SKIP_PYTHON=1" >&2
+  exit 1
+fi
+TARGET="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
+VENV="$TARGET/pyenv"
+start=$(date +%s)
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check maturin gymnasium numpy pytest
+rm -rf "$VENV/wheels"
+"$VENV/bin/maturin" build --quiet --profile dev --locked -m crates/gw-python/Cargo.toml \
+  -i "$VENV/bin/python" -o "$VENV/wheels"
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$VENV"/wheels/*.whl
+# GAMEWORLD_BIN: the CLI built by cargo test, for the test that replays a CLI run.
+GAMEWORLD_BIN="$TARGET/debug/gameworld" "$VENV/bin/python" -m pytest -q -p no:cacheprovider crates/gw-python/tests
+echo "python package: built, installed and tested in $(( $(date +%s) - start )) s"
