@@ -48,6 +48,10 @@ enum Command {
     /// The open world: crafting knowledge graph and planner.
     #[command(subcommand)]
     World(world_cmd::WorldCommand),
+    /// Serve the web app: play tasks, view runs, follow a running suite.
+    Serve(ServeArgs),
+    /// Export a run's frames as an animated GIF.
+    Clip(ClipArgs),
 }
 
 #[derive(Args)]
@@ -61,6 +65,38 @@ struct ImportArgs {
     /// The registry root to write (use it with --registry DIR).
     #[arg(long)]
     out: PathBuf,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = 8321)]
+    port: u16,
+    /// Runs folder (repeatable): shown in the viewer; plays are written
+    /// under the first one's plays/.
+    #[arg(long = "runs", value_name = "DIR", default_values_t = [String::from("runs")])]
+    runs: Vec<String>,
+    /// Listen on another address than 127.0.0.1 (needs --allow-remote:
+    /// anyone who reaches it can start plays and read every run).
+    #[arg(long, value_name = "ADDR")]
+    bind: Option<std::net::IpAddr>,
+    #[arg(long)]
+    allow_remote: bool,
+}
+
+#[derive(Args)]
+struct ClipArgs {
+    /// A run directory (with frames/).
+    run_dir: PathBuf,
+    /// Output file (default: RUN_DIR/clip.gif).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Steps per second in the clip.
+    #[arg(long, default_value_t = 4)]
+    fps: u32,
+    /// Frames wider than this are scaled down.
+    #[arg(long, default_value_t = 480)]
+    width: u32,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -428,6 +464,8 @@ fn dispatch(cli: Cli) -> CmdResult {
         Command::Report(args) => report(args),
         Command::ImportReference(args) => import_reference(args),
         Command::World(cmd) => world_cmd::run(cmd),
+        Command::Serve(args) => serve(&cli.registry, args),
+        Command::Clip(args) => clip(args),
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
             let games: Vec<String> = if args.games.is_empty() {
@@ -620,5 +658,41 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
             ),
         }
     }
+    Ok(())
+}
+
+fn serve(extra: &[PathBuf], args: ServeArgs) -> CmdResult {
+    let ip = match args.bind {
+        None => std::net::IpAddr::from([127, 0, 0, 1]),
+        Some(ip) if ip.is_loopback() || args.allow_remote => ip,
+        Some(ip) => {
+            return Err(config(format!(
+                "--bind {ip} would let other machines play and read every run; add --allow-remote to confirm, or leave --bind out to stay on 127.0.0.1"
+            )));
+        }
+    };
+    let registry = load_registry(extra).map_err(config)?;
+    let opts = gw_web::ServeOptions {
+        addr: std::net::SocketAddr::new(ip, args.port),
+        runs: args.runs.iter().map(PathBuf::from).collect(),
+    };
+    gw_web::serve_blocking(registry, opts).map_err(|e| (1, e))
+}
+
+fn clip(args: ClipArgs) -> CmdResult {
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.run_dir.join("clip.gif"));
+    let opts = gw_web::clip::ClipOptions {
+        fps: args.fps.clamp(1, 50),
+        max_width: args.width.max(16),
+        ..Default::default()
+    };
+    let mut buf = Vec::new();
+    let n = gw_web::clip::write_gif(&args.run_dir, &mut buf, opts).map_err(config)?;
+    gw_core::frame::write_atomic(&out, &buf)
+        .map_err(|e| (1, format!("cannot write {}: {e}", out.display())))?;
+    println!("{} ({n} frames)", out.display());
     Ok(())
 }

@@ -108,6 +108,17 @@ pub enum AgentError {
     Provider(String),
 }
 
+/// What an agent does with one observation: act (one step), or only watch the
+/// game run for a while (a person playing in real time between two inputs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Turn {
+    Act(Reply),
+    /// No action and no step: in real-time mode the game clock advances by the
+    /// time the agent spent watching and the agent gets a fresh observation; in
+    /// paused mode nothing changes.
+    Watch,
+}
+
 /// The seam every agent implements.
 pub trait Agent: Send {
     /// The id written to `result.json` (`model`).
@@ -115,6 +126,11 @@ pub trait Agent: Send {
     fn interface(&self) -> Interface;
     /// Choose the next action.
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError>;
+    /// Act or watch. The runtime calls this; agents other than a person
+    /// playing live always act.
+    fn turn(&mut self, obs: &Observation) -> Result<Turn, AgentError> {
+        self.act(obs).map(Turn::Act)
+    }
     /// Whether `act` looks at the frame; built-in agents do not, which lets
     /// the runtime skip rendering when no frames are kept.
     fn needs_frames(&self) -> bool {
@@ -149,6 +165,11 @@ pub fn create_agent(
     replay_dir: Option<&std::path::Path>,
 ) -> Result<Box<dyn Agent>, AgentError> {
     match &preset.agent {
+        gw_core::AgentRef::Builtin(name) if gw_core::registry::is_human_agent(name) => {
+            Err(AgentError::Config(format!(
+                "\"{name}\" is a person: human play runs in the browser; start `gameworld serve` and open its Play page"
+            )))
+        }
         gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed)
             .ok_or_else(|| AgentError::Config(format!("unknown built-in agent \"{name}\""))),
         gw_core::AgentRef::Model(spec) => model_agent::create(preset, spec, replay_dir),

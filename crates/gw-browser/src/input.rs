@@ -192,6 +192,11 @@ pub fn dispatch(
             p.delta_y = Some(*dy as f64);
             chromium.block_on(page.execute(p)).map_err(err)?;
         }
+        // The stepper refuses native actions for games without one
+        // (`Game::check_native`), so none reaches a page.
+        InputEvent::Native { .. } => {
+            return Err("browser games take no native (open-world) actions".into());
+        }
     }
     Ok(())
 }

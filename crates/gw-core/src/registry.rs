@@ -18,6 +18,21 @@ use std::path::{Path, PathBuf};
 pub const GENRES: [&str; 5] = ["runner", "arcade", "platformer", "puzzle", "simulation"];
 /// Agents that need no model file.
 pub const BUILTIN_AGENTS: [&str; 3] = ["random", "noop", "scripted"];
+/// The model id of a person playing through `gameworld serve` (a name can be
+/// added: `human-alice`). Presets accept it; only the web app can play it.
+pub const HUMAN_AGENT: &str = "human";
+
+/// Whether `model_id` names a person (`human` or `human-<name>`).
+pub fn is_human_agent(model_id: &str) -> bool {
+    model_id == HUMAN_AGENT
+        || model_id.strip_prefix("human-").is_some_and(|name| {
+            !name.is_empty()
+                && name.len() <= 40
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        })
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Viewport {
@@ -115,7 +130,6 @@ impl GameSpec {
     /// `player_mode: cooperative`: every role plays at once, one agent each.
     pub fn is_cooperative(&self) -> bool {
         self.player_mode == "cooperative"
-    }
     }
 }
 
@@ -1131,7 +1145,7 @@ impl Registry {
     }
 
     fn agent_ref(&self, model_id: &str, preset: &str) -> Result<AgentRef, String> {
-        if BUILTIN_AGENTS.contains(&model_id) {
+        if BUILTIN_AGENTS.contains(&model_id) || is_human_agent(model_id) {
             return Ok(AgentRef::Builtin(model_id.to_string()));
         }
         let m = self.models.get(model_id).map(|m| m.value.clone()).ok_or_else(|| {

@@ -454,10 +454,25 @@ pub fn run_preset_with_agent(
                 expert: &expert,
             };
             let t0 = Instant::now();
-            let reply = agent.act(&obs);
+            let reply = agent.turn(&obs);
             let measured_ms = t0.elapsed().as_millis() as u64;
             let reply = match reply {
-                Ok(r) => r,
+                Ok(gw_agents::Turn::Act(r)) => r,
+                Ok(gw_agents::Turn::Watch) => {
+                    // A person watching between inputs (single-role plays
+                    // only): no step; in real-time mode the game ran
+                    // meanwhile. The fresh frame is not a step's frame, so
+                    // it is not stored.
+                    if opts.realtime {
+                        stepper.idle(measured_ms);
+                        result.latency_ms = result.latency_ms.saturating_add(measured_ms);
+                        if let Some(pixmap) = pixmap.as_mut() {
+                            stepper.render(pixmap);
+                            png = encode_pixmap_png(pixmap);
+                        }
+                    }
+                    continue 'run;
+                }
                 Err(e) => {
                     result.error = Some(if coop {
                         format!("role {}: {e}", role_results[i].role)

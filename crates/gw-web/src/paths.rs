@@ -1,0 +1,91 @@
+//! Client paths are never trusted: a path is a runs-root index and a relative
+//! path made of plain components; after resolving symlinks it must still lie
+//! under that root.
+
+use crate::{ApiError, bad_request, not_found};
+use std::path::{Component, Path, PathBuf};
+
+/// The file or folder `rel` under runs root `root`, or an error answer.
+pub fn resolve(roots: &[PathBuf], root: usize, rel: &str) -> Result<PathBuf, ApiError> {
+    let base = roots
+        .get(root)
+        .ok_or_else(|| bad_request(format!("no runs root number {root}")))?;
+    if rel.len() > 4096 || rel.contains('\0') || rel.contains('\\') {
+        return Err(bad_request("malformed path"));
+    }
+    let rel_path = Path::new(rel.trim_start_matches('/'));
+    if rel_path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(ApiError(
+            axum::http::StatusCode::FORBIDDEN,
+            "paths must stay inside the runs directory".into(),
+        ));
+    }
+    let joined = base.join(rel_path);
+    let real = joined
+        .canonicalize()
+        .map_err(|_| not_found(format!("no such run path: {rel}")))?;
+    if !real.starts_with(base) {
+        return Err(ApiError(
+            axum::http::StatusCode::FORBIDDEN,
+            "paths must stay inside the runs directory".into(),
+        ));
+    }
+    Ok(real)
+}
+
+/// `path` relative to `root` with `/` separators (for links in the page).
+pub fn relative(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_outside_the_root_are_refused() {
+        let dir = tempfile_dir();
+        let root = dir.join("runs");
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        std::fs::write(dir.join("secret.txt"), "x").unwrap();
+        let roots = vec![root.canonicalize().unwrap()];
+        assert!(resolve(&roots, 0, "a/b").is_ok());
+        assert!(resolve(&roots, 0, "").is_ok());
+        for bad in [
+            "../secret.txt",
+            "a/../../secret.txt",
+            "/etc/passwd",
+            "a\\..\\..",
+            "a\0b",
+        ] {
+            let err = resolve(&roots, 0, bad).err().expect(bad);
+            assert!(err.0.is_client_error(), "{bad}");
+        }
+        // A symlink that leads out of the root is refused too.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("secret.txt"), root.join("link")).unwrap();
+            assert_eq!(
+                resolve(&roots, 0, "link").err().unwrap().0,
+                axum::http::StatusCode::FORBIDDEN
+            );
+        }
+        assert!(resolve(&roots, 3, "a").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("gw-web-paths-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+}

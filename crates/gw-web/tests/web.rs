@@ -1,0 +1,494 @@
+//! The web app end to end: its HTTP API on 127.0.0.1, and the page itself
+//! driven by headless Chromium through real key and mouse events (skipped
+//! with a note when Chromium is not installed; CI installs it).
+
+#[path = "../../gw-runtime/tests/support/loopback.rs"]
+mod loopback;
+
+use gw_core::registry::Registry;
+use gw_runtime::{RunOptions, run_preset};
+use loopback::{Scripted, Server, openai_text};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn project_registry() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")
+}
+
+/// The project's registry plus one loopback model profile (qwen text
+/// protocol, no key).
+fn registry_with_model(dir: &Path, base_url: &str) -> Registry {
+    let root = dir.join("extra");
+    std::fs::create_dir_all(root.join("models")).unwrap();
+    std::fs::write(
+        root.join("models/loop-qwen.yaml"),
+        format!(
+            "id: loop-qwen\nprovider: openai\nprotocol: qwen\nmodel: test-model\nbase_url: {base_url}\n\
+             memory_rounds: 2\nmax_tokens: 256\ntimeout_s: 10\nmax_retries: 0\nretry_backoff_s: 0.01\n"
+        ),
+    )
+    .unwrap();
+    Registry::load(&[project_registry(), root]).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Serve the app on a free loopback port in a background thread.
+fn start_server(registry: Registry, runs: &Path) -> String {
+    let state = Arc::new(gw_web::AppState::new(registry, &[runs.to_path_buf()]).unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            axum::serve(listener, gw_web::router(state)).await.unwrap();
+        });
+    });
+    format!("http://{}", rx.recv().unwrap())
+}
+
+fn http() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn get(url: &str) -> (u16, Value) {
+    let mut resp = http().get(url).call().unwrap();
+    let status = resp.status().as_u16();
+    let text = resp.body_mut().read_to_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn post(url: &str, body: Value) -> (u16, Value) {
+    let mut resp = http()
+        .post(url)
+        .header("content-type", "application/json")
+        .send(body.to_string())
+        .unwrap();
+    let status = resp.status().as_u16();
+    let text = resp.body_mut().read_to_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+const KEYS: [&str; 4] = ["ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight"];
+
+/// Play 01_2048+01_01 through the API with the key cycle until the run ends.
+fn play_by_api(base: &str, seed: u64, name: &str) -> (Value, usize) {
+    let (status, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "01_2048+01_01", "seed": seed, "name": name}),
+    );
+    assert_eq!(status, 200, "{p}");
+    let id = p["id"].as_str().unwrap().to_string();
+    let mut presses = 0;
+    loop {
+        let (status, v) = post(
+            &format!("{base}/api/play/{id}/input"),
+            json!({"action": {"action": "press_key", "key": KEYS[presses % 4]}}),
+        );
+        assert_eq!(status, 200, "{v}");
+        presses += 1;
+        if v["done"] == json!(true) {
+            return (v, presses);
+        }
+        assert!(presses <= 100, "the step budget is 100");
+    }
+}
+
+#[test]
+fn api_plays_write_run_directories_and_refuse_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let registry = Registry::load(&[project_registry()]).unwrap();
+    let base = start_server(registry, &runs);
+
+    // A play in step mode reaches the task's outcome and leaves a run
+    // directory like any agent's.
+    let (v, presses) = play_by_api(&base, 5, "api");
+    let result = &v["result"];
+    assert_eq!(result["model"], "human-api");
+    assert_eq!(result["preset"], "01_2048+01_01+human-api");
+    assert_eq!(result["steps"].as_u64().unwrap() as usize, presses);
+    let run_dir = runs.join(v["run_dir"].as_str().unwrap());
+    let traj = jsonl(&run_dir.join("trajectory.jsonl"));
+    assert_eq!(traj.len(), presses);
+    assert_eq!(traj[0]["action"]["key"], "ArrowUp");
+    assert!(run_dir.join("frames/step_000000.png").is_file());
+    assert_eq!(
+        serde_json::from_slice::<Value>(&std::fs::read(run_dir.join("result.json")).unwrap())
+            .unwrap(),
+        *result
+    );
+    // Same seed, same inputs: same play.
+    let (v2, presses2) = play_by_api(&base, 5, "api");
+    assert_eq!(presses2, presses);
+    assert_eq!(v2["result"]["best_score"], result["best_score"]);
+    assert_eq!(v2["result"]["success"], result["success"]);
+
+    // Inputs go through the action layer: a key outside the role's controls
+    // is out of the action space; a non-object is refused at the door.
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "01_2048+01_02", "seed": 1}),
+    );
+    let id = p["id"].as_str().unwrap();
+    let (_, v) = post(
+        &format!("{base}/api/play/{id}/input"),
+        json!({"action": {"action": "press_key", "key": "q"}}),
+    );
+    assert_eq!(v["last_valid"], false);
+    assert!(
+        v["last_note"].as_str().unwrap().contains("not allowed"),
+        "{v}"
+    );
+    let (status, v) = post(
+        &format!("{base}/api/play/{id}/input"),
+        json!({"action": "up"}),
+    );
+    assert_eq!(status, 400, "{v}");
+    let (status, v) = post(&format!("{base}/api/play/{id}/watch"), json!({}));
+    assert_eq!(status, 400, "step mode has no watch ticks: {v}");
+    let (status, _) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "01_2048+99_99", "seed": 1}),
+    );
+    assert_eq!(status, 400);
+    let (status, _) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "01_2048+01_01", "name": "../../etc"}),
+    );
+    assert_eq!(status, 400);
+
+    // Path traversal is refused everywhere a path is taken.
+    std::fs::write(dir.path().join("secret.txt"), "top secret").unwrap();
+    for url in [
+        "/api/run?root=0&path=../secret.txt",
+        "/api/run?root=0&path=%2E%2E/%2E%2E/etc",
+        "/api/run/frame?root=0&path=..&name=step_000000.png",
+        "/api/run/clip.gif?root=0&path=../",
+        "/api/suite?root=0&path=../..",
+        "/report/..%2Fsecret.txt",
+        "/report/../secret.txt",
+        "/api/run?root=7&path=x",
+    ] {
+        let mut resp = http().get(&format!("{base}{url}")).call().unwrap();
+        let status = resp.status().as_u16();
+        let body = resp.body_mut().read_to_string().unwrap_or_default();
+        assert!((400..500).contains(&status), "{url}: {status}");
+        assert!(!body.contains("top secret"), "{url}");
+    }
+    let (status, v) = get(&format!(
+        "{base}/api/run/frame?root=0&path=x&name=..%2Fresult.json"
+    ));
+    assert_eq!(status, 400, "{v}");
+
+    // The listing shows the plays; the clip is a GIF of every frame.
+    let (_, list) = get(&format!("{base}/api/runs"));
+    let rows = list["runs"].as_array().unwrap();
+    assert!(rows.iter().filter(|r| r["model"] == "human-api").count() >= 2);
+    let rel = run_dir
+        .strip_prefix(&runs)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let mut resp = http()
+        .get(&format!(
+            "{base}/api/run/clip.gif?root=0&path={}",
+            rel.replace('+', "%2B")
+        ))
+        .call()
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 200);
+    let gif = resp.body_mut().read_to_vec().unwrap();
+    assert_eq!(&gif[..6], b"GIF89a");
+    let mut decoder = gif::DecodeOptions::new().read_info(&gif[..]).unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, presses + 1, "one GIF frame per step plus the first");
+}
+
+#[test]
+fn realtime_plays_let_the_game_run_between_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "13_flappy-bird+13_01", "seed": 2, "mode": "realtime"}),
+    );
+    let id = p["id"].as_str().unwrap().to_string();
+    let t0 = p["seq"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, v) = post(&format!("{base}/api/play/{id}/watch"), json!({}));
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["seq"].as_u64().unwrap() > t0,
+        "a watch tick shows a new frame"
+    );
+    assert_eq!(v["steps_done"], 0, "watching spends no step");
+    let (_, v) = post(
+        &format!("{base}/api/play/{id}/input"),
+        json!({"action": {"action": "press_key", "key": "Space"}}),
+    );
+    assert_eq!(v["steps_done"], 1);
+    let (_, v) = http_delete(&format!("{base}/api/play/{id}"));
+    let run_dir = runs.join(v["run_dir"].as_str().unwrap());
+    let traj = jsonl(&run_dir.join("trajectory.jsonl"));
+    assert_eq!(traj.len(), 1);
+    // The bird fell while the player watched: the game clock ran about
+    // 300 ms before the flap.
+    let t = traj[0]["game_time_ms"].as_u64().unwrap();
+    assert!(t >= 300, "game time {t} ms");
+    let result = &v["result"];
+    assert_eq!(result["realtime"], true);
+    assert_eq!(result["steps"], 1);
+}
+
+fn http_delete(url: &str) -> (u16, Value) {
+    let mut resp = http().delete(url).call().unwrap();
+    let status = resp.status().as_u16();
+    let text = resp.body_mut().read_to_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// A recorded model run (qwen text protocol on a loopback server): steps
+/// with reasoning, a malformed reply, and its model calls.
+fn record_model_run(runs: &Path, registry: &Registry) {
+    let mut opts = RunOptions::new("01_2048+01_01+loop-qwen", 3, runs.join("model-run"));
+    opts.max_steps = Some(4);
+    run_preset(registry, &opts).unwrap();
+}
+
+fn model_script() -> Vec<Scripted> {
+    let u = (900, 40);
+    vec![
+        openai_text(
+            "<think>merge the twos upward first</think><tool_call>{\"name\": \"move_up\", \"arguments\": {}}</tool_call>",
+            u,
+        ),
+        openai_text("I am not sure what to do.", u),
+        openai_text(
+            "<think>left keeps the corner</think><tool_call>{\"name\": \"move_left\", \"arguments\": {}}</tool_call>",
+            u,
+        ),
+        openai_text(
+            "<tool_call>{\"name\": \"move_down\", \"arguments\": {}}</tool_call>",
+            u,
+        ),
+    ]
+}
+
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    path.is_file().then_some(path)
+}
+
+#[test]
+fn the_page_in_headless_chromium() {
+    let Some(chrome) = chromium() else {
+        eprintln!(
+            "note: chromium not installed (apt-get install chromium); the browser test is skipped"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    let model_server = Server::start(model_script());
+    let registry = registry_with_model(dir.path(), &format!("{}/v1", model_server.base()));
+    record_model_run(&runs, &registry);
+    model_server.finish();
+    // What the key cycle gives on seed 5, played through the API first.
+    let base = start_server(registry.clone(), &runs);
+    let (expected, presses) = play_by_api(&base, 5, "api");
+
+    // A suite whose model answers slowly, for the dashboard.
+    let slow = Server::start(
+        (0..6)
+            .map(|_| {
+                openai_text(
+                    "<tool_call>{\"name\": \"move_up\", \"arguments\": {}}</tool_call>",
+                    (10, 5),
+                )
+                .delayed(Duration::from_millis(250))
+            })
+            .collect(),
+    );
+    let suite_registry =
+        registry_with_model(&dir.path().join("slow"), &format!("{}/v1", slow.base()));
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use chromiumoxide::{Browser, BrowserConfig};
+        use futures_util::StreamExt;
+        let config = BrowserConfig::builder()
+            .chrome_executable(&chrome)
+            .no_sandbox()
+            .user_data_dir(dir.path().join("profile"))
+            .window_size(1400, 1000)
+            .args([
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ])
+            .build()
+            .unwrap();
+        let (mut browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+        let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+        let page = browser.new_page("about:blank").await.unwrap();
+        let eval = |js: String| {
+            let page = page.clone();
+            async move {
+                page.evaluate(js)
+                    .await
+                    .ok()
+                    .and_then(|r| r.into_value::<Value>().ok())
+                    .unwrap_or(Value::Null)
+            }
+        };
+        let wait_for = |js: String, what: &'static str| {
+            let eval = eval.clone();
+            async move {
+                let t0 = Instant::now();
+                loop {
+                    let v = eval(js.clone()).await;
+                    if v != Value::Null && v != json!(false) && v != json!("") {
+                        return v;
+                    }
+                    assert!(t0.elapsed() < Duration::from_secs(30), "timed out waiting for {what}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        };
+
+        // ---- Play in step mode with real key events.
+        page.goto(format!("{base}/#/play")).await.unwrap();
+        wait_for("document.querySelectorAll('#game option').length > 0".into(), "the task list").await;
+        eval(
+            "(() => { const g = document.getElementById('game'); g.value = '01_2048'; g.dispatchEvent(new Event('change'));
+              document.getElementById('task').value = '01_01'; document.getElementById('seed').value = '5';
+              document.getElementById('player').value = 'tester'; return true; })()"
+                .into(),
+        )
+        .await;
+        page.find_element("#start").await.unwrap().click().await.unwrap();
+        wait_for("document.getElementById('play-status') && document.getElementById('play-status').textContent".into(), "the play page").await;
+        let body = page.find_element("body").await.unwrap();
+        for i in 0..presses {
+            body.press_key(KEYS[i % 4]).await.unwrap();
+            let want = format!("step {} /", i + 1);
+            wait_for(
+                format!("document.getElementById('play-status').textContent.startsWith({want:?}) || document.getElementById('play-outcome')"),
+                "the step to be played",
+            )
+            .await;
+        }
+        let outcome = wait_for("document.getElementById('play-outcome') && document.getElementById('play-outcome').textContent".into(), "the outcome").await;
+        let solved = expected["result"]["success"] == json!(true);
+        assert_eq!(outcome.as_str().unwrap().starts_with("Task solved"), solved, "{outcome}");
+        let natural = eval("document.getElementById('play-frame').naturalWidth".into()).await;
+        assert_eq!(natural, json!(1280), "the frame is the game's viewport");
+        let rel = eval("new URLSearchParams(document.getElementById('open-run').getAttribute('href').split('?')[1]).get('path')".into()).await;
+        let rel = rel.as_str().expect("the outcome links to the run").to_string();
+        assert!(rel.starts_with("plays/01_2048+01_01+human-tester/"), "{rel}");
+        let run_dir = runs.join(&rel);
+        let result: Value = serde_json::from_slice(&std::fs::read(run_dir.join("result.json")).unwrap()).unwrap();
+        assert_eq!(result["model"], "human-tester");
+        assert_eq!(result["steps"].as_u64().unwrap() as usize, presses);
+        assert_eq!(result["valid_actions"], result["steps"]);
+        assert_eq!(result["best_score"], expected["result"]["best_score"]);
+        assert_eq!(result["success"], expected["result"]["success"]);
+        let keys: Vec<Value> = jsonl(&run_dir.join("trajectory.jsonl")).iter().map(|l| l["action"]["key"].clone()).collect();
+        let want: Vec<Value> = (0..presses).map(|i| json!(KEYS[i % 4])).collect();
+        assert_eq!(keys, want, "the keys pressed in the page are the run's actions");
+
+        // ---- The viewer on the recorded model run.
+        eval("(() => { location.hash = '#/run?root=0&path=model-run'; return true; })()".into()).await;
+        let label = wait_for("document.getElementById('step-label') && document.getElementById('step-label').textContent".into(), "the viewer").await;
+        assert_eq!(label, json!("before step 1 of 4"));
+        let (_, recorded) = get(&format!("{base}/api/run?root=0&path=model-run"));
+        assert_eq!(recorded["steps"].as_array().unwrap().len(), 4);
+        let reasoning = eval("document.getElementById('step-reasoning') ? document.getElementById('step-reasoning').textContent : document.getElementById('step-detail').textContent".into()).await;
+        assert!(reasoning.as_str().unwrap().contains("merge the twos upward"), "{reasoning}");
+        let action = eval("document.getElementById('step-action').textContent".into()).await;
+        assert!(action.as_str().unwrap().contains("ArrowUp"), "{action}");
+        wait_for("document.getElementById('run-frame').naturalWidth === 1280".into(), "the frame").await;
+        body.press_key("ArrowRight").await.unwrap();
+        let label = wait_for("document.getElementById('step-label').textContent.includes('step 2') && document.getElementById('step-detail').textContent".into(), "step 2").await;
+        assert!(label.as_str().unwrap().contains("NTC"), "the malformed reply shows as NTC: {label}");
+        body.press_key("End").await.unwrap();
+        let label = eval("document.getElementById('step-label').textContent".into()).await;
+        assert_eq!(label, json!("after the last step (4)"));
+        let summary = eval("document.getElementById('run-summary').textContent".into()).await;
+        assert!(summary.as_str().unwrap().contains("NTC 1"), "{summary}");
+
+        // ---- The dashboard follows a suite while it runs.
+        let suite_out = runs.join("suite-live");
+        let spec: gw_runtime::suite::SuiteSpec = serde_json::from_value(json!({
+            "name": "live", "cases": [{"games": ["01_2048"], "tasks": ["01_01"], "models": ["loop-qwen"]}],
+            "seeds": [1, 2], "max_steps": 3
+        }))
+        .unwrap();
+        let out2 = suite_out.clone();
+        let suite = std::thread::spawn(move || {
+            gw_runtime::suite::run_suite(
+                &spec,
+                &suite_registry,
+                &gw_runtime::suite::SuiteOptions { out: out2, max_parallel: 1, resume: false, shard: None, plain: true },
+            )
+        });
+        let t0 = Instant::now();
+        while !suite_out.join("suite.json").is_file() {
+            assert!(t0.elapsed() < Duration::from_secs(20), "the suite did not start");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        eval("(() => { location.hash = '#/suite?root=0&path=suite-live'; return true; })()".into()).await;
+        let mut seen = std::collections::BTreeSet::new();
+        let t0 = Instant::now();
+        loop {
+            let head = eval("document.getElementById('suite-head') ? document.getElementById('suite-head').textContent : ''".into()).await;
+            if let Some(h) = head.as_str().filter(|h| h.contains("done")) {
+                seen.insert(h.split(" · SR").next().unwrap().to_string());
+                if h.contains("complete") {
+                    break;
+                }
+            }
+            assert!(t0.elapsed() < Duration::from_secs(40), "the dashboard never showed the end: {seen:?}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(seen.len() >= 2, "the dashboard updated while the suite ran: {seen:?}");
+        assert!(seen.iter().any(|h| h.contains("2/2 done")), "{seen:?}");
+        suite.join().unwrap().unwrap();
+
+        browser.close().await.unwrap();
+        let _ = browser.wait().await;
+        events.abort();
+    });
+    slow.finish();
+}
