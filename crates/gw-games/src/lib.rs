@@ -14,9 +14,9 @@ pub mod draw;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod grid;
-pub mod planner;
 #[cfg(test)]
 mod openworld_tests;
+pub mod planner;
 pub mod platform;
 pub mod raycast;
 pub mod render3d;
