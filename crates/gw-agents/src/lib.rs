@@ -110,6 +110,8 @@ pub enum AgentError {
 
 /// What an agent does with one observation: act (one step), or only watch the
 /// game run for a while (a person playing in real time between two inputs).
+// One `Turn` per step, moved once: boxing the reply would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Turn {
     Act(Reply),

@@ -74,7 +74,7 @@ fn truthy(v: Option<&Value>) -> bool {
 
 fn as_u64(v: Option<&Value>) -> Option<u64> {
     let f = v?.as_f64()?;
-    (f.is_finite() && f >= 0.0 && f < 1.8e19).then(|| f.round() as u64)
+    (0.0..1.8e19).contains(&f).then(|| f.round() as u64)
 }
 
 fn object(v: Option<&Value>) -> Option<Map<String, Value>> {

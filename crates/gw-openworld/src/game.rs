@@ -430,7 +430,7 @@ pub fn parse_factored(args: &Map<String, Value>) -> Result<Action, String> {
                 _ => None,
             };
             match n {
-                Some(n) if n == 0.0 => None,
+                Some(0.0) => None,
                 Some(n) if (1.0..=9.0).contains(&n) && n.fract() == 0.0 => Some(n as u8),
                 _ => {
                     return Err(format!(

@@ -66,7 +66,7 @@ mod tests {
             "a\\..\\..",
             "a\0b",
         ] {
-            let err = resolve(&roots, 0, bad).err().expect(bad);
+            let err = resolve(&roots, 0, bad).expect_err(bad);
             assert!(err.0.is_client_error(), "{bad}");
         }
         // A symlink that leads out of the root is refused too.

@@ -373,7 +373,6 @@ fn the_page_in_headless_chromium() {
             }
         };
         let wait_for = |js: String, what: &'static str| {
-            let eval = eval.clone();
             async move {
                 let t0 = Instant::now();
                 loop {

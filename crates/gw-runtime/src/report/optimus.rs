@@ -5,6 +5,9 @@
 //! Task ids carry the suite: `lh_<group>_<item>`, `atomic_<name>`,
 //! `oe_<item>_<n>`.
 
+/// Per task: (sum, runs).
+type TaskSums = BTreeMap<String, (f64, u32)>;
+
 use super::RunRow;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -70,7 +73,7 @@ fn table(
     value: impl Fn(&RunRow) -> Option<f64>,
 ) -> BTreeMap<String, BTreeMap<String, f64>> {
     // agent → column → task → (sum, n)
-    let mut acc: BTreeMap<String, BTreeMap<String, BTreeMap<String, (f64, u32)>>> = BTreeMap::new();
+    let mut acc: BTreeMap<String, BTreeMap<String, TaskSums>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.game_id == "openworld") {
         let Some((s, col)) = column(&r.task_id) else {
             continue;
