@@ -205,12 +205,30 @@ fn pick_up(w: &World, c: [i32; 3]) -> Option<Action> {
 }
 
 /// The world a long-horizon run starts in: freshly generated from the seed,
-/// default rules (day cycle, mobs), empty inventory.
+/// default rules (day cycle, mobs), empty inventory, spawned at the dry
+/// spot nearest the origin with a tree within a few blocks — the Optimus-1
+/// benchmark spawns its tasks in forest or plains (every task starts by
+/// chopping wood); the biome itself is the seed's.
 pub fn task_world(seed: u64) -> World {
     World::new(WorldConfig {
         seed,
+        spawn: Some(spawn_near_trees(seed)),
         ..Default::default()
     })
+}
+
+/// The spawn [`task_world`] uses.
+pub fn spawn_near_trees(seed: u64) -> [f64; 3] {
+    use gw_world::world::{find_spawn, find_spawn_where};
+    let mut terrain = gw_world::terrain::Terrain::new(seed);
+    let logs = [b::OAK_LOG, b::BIRCH_LOG, b::SPRUCE_LOG];
+    find_spawn_where(&mut terrain, 0, 0, 200, |t, g| {
+        (-6..=6).any(|dx| {
+            (-6..=6)
+                .any(|dz| (1..=8).any(|dy| logs.contains(&t.get(g[0] + dx, g[1] + dy, g[2] + dz))))
+        })
+    })
+    .unwrap_or_else(|| find_spawn(&mut terrain, 0, 0))
 }
 
 /// The outcome of one expert run.
