@@ -14,6 +14,113 @@ use gw_world::data::b;
 use gw_world::world::{TICKS_PER_SECOND, WorldConfig};
 use gw_world::{Action, World};
 
+/// The 67 long-horizon targets of Optimus-2/3 (Optimus-1 benchmark), by
+/// group, as world item ids.
+pub const LONG_HORIZON: &[(&str, &[&str])] = &[
+    (
+        "wood",
+        &[
+            "wooden_shovel",
+            "wooden_pickaxe",
+            "wooden_axe",
+            "wooden_hoe",
+            "stick",
+            "crafting_table",
+            "wooden_sword",
+            "chest",
+            "bowl",
+            "ladder",
+        ],
+    ),
+    (
+        "stone",
+        &[
+            "stone_shovel",
+            "stone_pickaxe",
+            "stone_axe",
+            "stone_hoe",
+            "charcoal",
+            "smoker",
+            "stone_sword",
+            "furnace",
+            "torch",
+        ],
+    ),
+    (
+        "iron",
+        &[
+            "iron_shovel",
+            "iron_pickaxe",
+            "iron_axe",
+            "iron_hoe",
+            "bucket",
+            "hopper",
+            "rail",
+            "iron_sword",
+            "shears",
+            "smithing_table",
+            "tripwire_hook",
+            "chain",
+            "iron_bars",
+            "iron_nugget",
+            "blast_furnace",
+            "stonecutter",
+        ],
+    ),
+    (
+        "gold",
+        &[
+            "golden_shovel",
+            "golden_pickaxe",
+            "golden_axe",
+            "golden_hoe",
+            "golden_sword",
+            "gold_ingot",
+        ],
+    ),
+    (
+        "diamond",
+        &[
+            "diamond_shovel",
+            "diamond_pickaxe",
+            "diamond_axe",
+            "diamond_hoe",
+            "diamond_sword",
+            "diamond",
+            "jukebox",
+        ],
+    ),
+    (
+        "redstone",
+        &[
+            "piston",
+            "redstone_torch",
+            "activator_rail",
+            "compass",
+            "dropper",
+            "note_block",
+        ],
+    ),
+    (
+        "armor",
+        &[
+            "shield",
+            "iron_chestplate",
+            "iron_boots",
+            "iron_leggings",
+            "iron_helmet",
+            "diamond_helmet",
+            "diamond_chestplate",
+            "diamond_leggings",
+            "diamond_boots",
+            "golden_helmet",
+            "golden_leggings",
+            "golden_boots",
+            "golden_chestplate",
+        ],
+    ),
+];
+
 /// Game-minute limits of the long-horizon groups (Optimus-1 benchmark
 /// values): wood 2, stone 5, iron 20, the rest 30.
 pub fn time_limit_minutes(group: &str) -> u32 {
@@ -205,12 +312,30 @@ fn pick_up(w: &World, c: [i32; 3]) -> Option<Action> {
 }
 
 /// The world a long-horizon run starts in: freshly generated from the seed,
-/// default rules (day cycle, mobs), empty inventory.
+/// default rules (day cycle, mobs), empty inventory, spawned at the dry
+/// spot nearest the origin with a tree within a few blocks — the Optimus-1
+/// benchmark spawns its tasks in forest or plains (every task starts by
+/// chopping wood); the biome itself is the seed's.
 pub fn task_world(seed: u64) -> World {
     World::new(WorldConfig {
         seed,
+        spawn: Some(spawn_near_trees(seed)),
         ..Default::default()
     })
+}
+
+/// The spawn [`task_world`] uses.
+pub fn spawn_near_trees(seed: u64) -> [f64; 3] {
+    use gw_world::world::{find_spawn, find_spawn_where};
+    let mut terrain = gw_world::terrain::Terrain::new(seed);
+    let logs = [b::OAK_LOG, b::BIRCH_LOG, b::SPRUCE_LOG];
+    find_spawn_where(&mut terrain, 0, 0, 200, |t, g| {
+        (-6..=6).any(|dx| {
+            (-6..=6)
+                .any(|dz| (1..=8).any(|dy| logs.contains(&t.get(g[0] + dx, g[1] + dy, g[2] + dz))))
+        })
+    })
+    .unwrap_or_else(|| find_spawn(&mut terrain, 0, 0))
 }
 
 /// The outcome of one expert run.
