@@ -53,6 +53,7 @@ pub mod g26_run_3;
 pub mod g27_stack;
 pub mod g28_temple_run_2;
 pub mod g29_tetris;
+pub mod g30_vex_3;
 pub mod g31_wolf3d;
 pub mod g32_wordle;
 pub mod g33_worlds_hardest_game;
@@ -101,6 +102,7 @@ pub const GAME_IDS: &[&str] = &[
     g27_stack::ID,
     g28_temple_run_2::ID,
     g29_tetris::ID,
+    g30_vex_3::ID,
     g31_wolf3d::ID,
     g32_wordle::ID,
     g33_worlds_hardest_game::ID,
@@ -143,6 +145,7 @@ pub fn create(game_id: &str) -> Option<Box<dyn Game>> {
         g27_stack::ID => Box::new(g27_stack::Stack::new()),
         g28_temple_run_2::ID => Box::new(g28_temple_run_2::TempleRun::new()),
         g29_tetris::ID => Box::new(g29_tetris::Tetris::new()),
+        g30_vex_3::ID => Box::new(g30_vex_3::Vex3::new()),
         g31_wolf3d::ID => Box::new(g31_wolf3d::Wolf3d::new()),
         g32_wordle::ID => Box::new(g32_wordle::Wordle::new()),
         g33_worlds_hardest_game::ID => Box::new(g33_worlds_hardest_game::new_game()),

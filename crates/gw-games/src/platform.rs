@@ -44,6 +44,13 @@ impl Aabb {
             && self.y < o.bottom() - EPS
             && o.y < self.bottom() - EPS
     }
+    /// Straight-line distance from the box's centre to the centre of tile
+    /// `(tx, ty)` (a distance to a flag or checkpoint).
+    pub fn distance_to_tile(&self, tx: i64, ty: i64) -> f64 {
+        let dx = tx as f64 + 0.5 - self.center_x();
+        let dy = ty as f64 + 0.5 - self.center_y();
+        (dx * dx + dy * dy).sqrt()
+    }
     /// Range of tile columns and rows the box covers, half-open.
     pub fn tile_span(&self) -> (i64, i64, i64, i64) {
         (
@@ -115,7 +122,17 @@ pub struct Collider<'a, F: Fn(u8) -> Solidity> {
     pub step_up: f64,
 }
 
-impl<F: Fn(u8) -> Solidity> Collider<'_, F> {
+impl<'a, F: Fn(u8) -> Solidity> Collider<'a, F> {
+    /// A map whose outside is empty air, without a step-up.
+    pub fn plain(map: &'a TileMap, kind: F) -> Self {
+        Collider {
+            map,
+            kind,
+            outside: crate::tilemap::EMPTY,
+            step_up: 0.0,
+        }
+    }
+
     fn kind_at(&self, x: i64, y: i64) -> Solidity {
         (self.kind)(self.map.at(x, y, self.outside))
     }
@@ -305,6 +322,37 @@ pub fn steer(vx: f64, dir: f64, speed: f64, accel: f64, decel: f64, dt: f64) -> 
     }
 }
 
+/// The four arrow keys a side-view role holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arrows {
+    pub left: bool,
+    pub right: bool,
+    pub up: bool,
+    pub down: bool,
+}
+
+impl Arrows {
+    /// Record an arrow key going down or up; true when it is a fresh press
+    /// (down now, up before). Other keys are ignored.
+    pub fn set(&mut self, key: &str, down: bool) -> bool {
+        let held = match key {
+            "ArrowLeft" => &mut self.left,
+            "ArrowRight" => &mut self.right,
+            "ArrowUp" => &mut self.up,
+            "ArrowDown" => &mut self.down,
+            _ => return false,
+        };
+        let fresh = down && !*held;
+        *held = down;
+        fresh
+    }
+
+    /// Horizontal direction held: -1, 0 or 1.
+    pub fn dir(&self) -> f64 {
+        (self.right as i8 - self.left as i8) as f64
+    }
+}
+
 /// Jump input forgiveness: a press counts for `buffer` seconds (so a press
 /// just before landing still jumps) and the ground counts for `coyote`
 /// seconds after walking off a ledge.
@@ -401,6 +449,12 @@ impl Camera {
             scale,
             origin,
         }
+    }
+
+    /// A side view across the 1280 px frame: `rows` tiles of `tile_px`
+    /// pixels high, starting `top` pixels down (below a HUD bar).
+    pub fn side_view(tile_px: f64, rows: usize, top: f64) -> Self {
+        Camera::new(1280.0 / tile_px, rows as f64, tile_px, (0.0, top))
     }
 
     /// Put `(tx, ty)` at the fraction `anchor` of the view (0.3 = 30 % from
@@ -584,6 +638,30 @@ mod tests {
         assert_eq!(wall_side(&Aabb::new(2.0, 1.0, 0.8, 1.9), &w, 0.05), 0);
         assert!(disc_hits(&tall, 2.2, 1.5, 0.4));
         assert!(!disc_hits(&tall, 2.3, 1.5, 0.4));
+    }
+
+    #[test]
+    fn arrows_report_fresh_presses_and_shared_helpers_measure() {
+        let mut k = Arrows::default();
+        assert!(k.set("ArrowUp", true));
+        assert!(!k.set("ArrowUp", true), "held, not pressed again");
+        assert!(!k.set("Space", true));
+        k.set("ArrowLeft", true);
+        assert_eq!(k.dir(), -1.0);
+        k.set("ArrowRight", true);
+        assert_eq!(k.dir(), 0.0);
+        assert!(!k.set("ArrowUp", false) && !k.up);
+        let b = Aabb::new(0.0, 0.0, 1.0, 1.0);
+        assert!((b.distance_to_tile(3, 4) - 5.0).abs() < 1e-12);
+        let map = TileMap::parse("..\n##").unwrap();
+        let w = Collider::plain(&map, kind);
+        assert!(w.hits_solid(&Aabb::new(0.0, 1.5, 0.5, 0.2)));
+        assert!(
+            !w.hits_solid(&Aabb::new(-3.0, 1.5, 0.5, 0.2)),
+            "air outside"
+        );
+        let cam = Camera::side_view(40.0, 16, 56.0);
+        assert_eq!((cam.w, cam.h, cam.origin), (32.0, 16.0, (0.0, 56.0)));
     }
 
     #[test]

@@ -271,6 +271,28 @@ pub fn play_random(
         .collect()
 }
 
+/// Play `task` with `random_steps` steps of [`random_policy`] over `ids`
+/// (generator `Rng::new(seed, stream)`) and then the expert to the end: the
+/// expert has to take over from a state its plan did not expect.
+pub fn play_expert_after(
+    game_id: &str,
+    task_id: &str,
+    seed: u64,
+    random_steps: u32,
+    ids: &[&str],
+    stream: u64,
+) -> PlayResult {
+    let mut rng = Rng::new(seed, stream);
+    let mut random = random_policy(ids, &mut rng);
+    play(game_id, task_id, seed, |s| {
+        if s.step_index() < random_steps {
+            random(s)
+        } else {
+            Some(s.expert_payload())
+        }
+    })
+}
+
 /// How many of `seeds` the random policy of [`play_random`] wins on `task`.
 pub fn random_policy_wins(
     game_id: &str,
