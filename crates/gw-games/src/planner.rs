@@ -115,6 +115,39 @@ pub fn astar<W: Clone, K: Hash + Eq>(start: &W, s: &Search<W, K>) -> Vec<(W, usi
     rev
 }
 
+/// A world an expert drives the way the action layer drives the game: keys
+/// down, fixed ticks, keys up.
+pub trait Keyed {
+    fn key(&mut self, key: &str, down: bool);
+    fn tick(&mut self);
+    /// The move cost the attempt (a death): a search must not take it.
+    fn lost(&self) -> bool;
+    /// Nothing more happens in this world (the level was left).
+    fn over(&self) -> bool;
+}
+
+/// Hold `keys` on `w` for `ticks` fixed ticks (fewer once it is over), then
+/// let go: one semantic action as the action layer plays it. False if the
+/// attempt was lost on the way.
+pub fn hold_keys<W: Keyed>(w: &mut W, keys: &[&str], ticks: u64) -> bool {
+    for k in keys {
+        w.key(k, true);
+    }
+    for _ in 0..ticks {
+        w.tick();
+        if w.lost() {
+            return false;
+        }
+        if w.over() {
+            break;
+        }
+    }
+    for k in keys {
+        w.key(k, false);
+    }
+    true
+}
+
 /// A cached plan: the world expected before each action, and the action.
 #[derive(Clone, Debug)]
 pub struct Plan<W> {
@@ -245,6 +278,48 @@ mod tests {
         // A world the plan did not expect: plan again.
         assert_eq!(cached.next(&7, || vec![(7, 0)]), Some(0));
         assert_eq!(cached.next(&6, Vec::new), None);
+    }
+
+    /// A counter that dies at 5 and is over at 3 when `stop` is set.
+    struct Counter {
+        n: u32,
+        held: bool,
+        stop: bool,
+    }
+    impl Keyed for Counter {
+        fn key(&mut self, _key: &str, down: bool) {
+            self.held = down;
+        }
+        fn tick(&mut self) {
+            self.n += self.held as u32;
+        }
+        fn lost(&self) -> bool {
+            self.n >= 5
+        }
+        fn over(&self) -> bool {
+            self.stop && self.n >= 3
+        }
+    }
+
+    #[test]
+    fn hold_keys_plays_an_action_and_reports_a_loss() {
+        let mut c = Counter {
+            n: 0,
+            held: false,
+            stop: false,
+        };
+        assert!(hold_keys(&mut c, &["x"], 4));
+        assert_eq!(c.n, 4);
+        assert!(!c.held, "let go after the action");
+        assert!(hold_keys(&mut c, &[], 4), "nothing held: no change");
+        assert!(!hold_keys(&mut c, &["x"], 4), "reached 5: lost");
+        let mut c = Counter {
+            n: 0,
+            held: false,
+            stop: true,
+        };
+        assert!(hold_keys(&mut c, &["x"], 10));
+        assert_eq!(c.n, 3, "stopped once over");
     }
 
     #[test]

@@ -31,25 +31,25 @@ const HOLD_MS: u64 = 250;
 
 pub type Plan = planner::Plan<World>;
 
+impl planner::Keyed for World {
+    fn key(&mut self, key: &str, down: bool) {
+        World::key(self, key, down);
+    }
+    fn tick(&mut self) {
+        World::tick(self);
+    }
+    fn lost(&self) -> bool {
+        self.death.is_some()
+    }
+    fn over(&self) -> bool {
+        self.finished
+    }
+}
+
 /// Play one action on `w` as the action layer would; false if the runner
 /// died.
 pub fn play(w: &mut World, keys: &[&str]) -> bool {
-    for k in keys {
-        w.key(k, true);
-    }
-    for _ in 0..HOLD_MS / TICK_MS {
-        w.tick();
-        if w.death.is_some() {
-            return false;
-        }
-        if w.finished {
-            break;
-        }
-    }
-    for k in keys {
-        w.key(k, false);
-    }
-    true
+    planner::hold_keys(w, keys, HOLD_MS / TICK_MS)
 }
 
 fn search(w: &World, coins_task: bool) -> Vec<(World, usize)> {

@@ -214,6 +214,24 @@ fn expert_solves_every_task() {
 }
 
 #[test]
+fn the_expert_swings_over_the_pit_and_slides_through_the_tunnel() {
+    let states = testkit::expert_states(ID, "30_03", 2, 60);
+    let player = |s: &Value, k: &str| s["game_state"]["player"][k] == true;
+    assert!(
+        states.iter().any(|s| player(s, "swinging")),
+        "held on to the ring"
+    );
+    assert!(
+        states
+            .iter()
+            .any(|s| player(s, "sliding") || player(s, "crouching")),
+        "went low"
+    );
+    let last = states.last().unwrap();
+    assert_eq!(last["metrics"]["checkpoints_passed"], 3);
+}
+
+#[test]
 fn expert_generalises_to_unseen_seeds() {
     for task in ["30_03", "30_05"] {
         let wins = (6..=15)
