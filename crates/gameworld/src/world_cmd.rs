@@ -1,4 +1,4 @@
-//! `gameworld world graph|plan`: the open world's crafting knowledge graph
+//! `gameworld world graph|plan|dataset`: the open world's crafting knowledge graph
 //! and planner (SPEC "Open world"). Bad input (unknown item, malformed
 //! inventory JSON, count 0) is a configuration error: exit 2.
 
@@ -13,6 +13,8 @@ pub enum WorldCommand {
     Graph(GraphArgs),
     /// Ordered sub-goals that obtain ITEM from an inventory.
     Plan(PlanArgs),
+    /// Goal-observation-action Parquet data from expert runs (Optimus-2 MGOA).
+    Dataset(crate::world_dataset::DatasetArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum, Default)]
@@ -70,7 +72,7 @@ pub fn parse_inventory(text: &str) -> Result<BTreeMap<String, u32>, String> {
     Ok(inv)
 }
 
-pub fn run(cmd: WorldCommand) -> Result<(), (u8, String)> {
+pub fn run(cmd: WorldCommand, registry: &[std::path::PathBuf]) -> Result<(), (u8, String)> {
     match cmd {
         WorldCommand::Graph(a) => {
             let g = gw_openworld::graph::world_graph();
@@ -111,5 +113,6 @@ pub fn run(cmd: WorldCommand) -> Result<(), (u8, String)> {
             }
             Ok(())
         }
+        WorldCommand::Dataset(a) => crate::world_dataset::run(a, registry),
     }
 }

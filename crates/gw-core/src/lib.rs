@@ -10,6 +10,7 @@ pub mod frame;
 pub mod game;
 pub mod registry;
 pub mod rng;
+pub mod shard;
 pub mod state;
 
 pub use action::{
