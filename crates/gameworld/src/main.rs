@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 mod panic;
 mod world_cmd;
+mod world_evals;
 
 #[derive(Parser)]
 #[command(
@@ -463,7 +464,7 @@ fn dispatch(cli: Cli) -> CmdResult {
         }
         Command::Report(args) => report(args),
         Command::ImportReference(args) => import_reference(args),
-        Command::World(cmd) => world_cmd::run(cmd),
+        Command::World(cmd) => world_cmd::run(cmd, &cli.registry),
         Command::Serve(args) => serve(&cli.registry, args),
         Command::Clip(args) => clip(args),
         Command::Bench(args) => {

@@ -13,6 +13,8 @@ pub enum WorldCommand {
     Graph(GraphArgs),
     /// Ordered sub-goals that obtain ITEM from an inventory.
     Plan(PlanArgs),
+    #[command(flatten)]
+    Evals(crate::world_evals::EvalCommand),
 }
 
 #[derive(Clone, Copy, ValueEnum, Default)]
@@ -70,8 +72,9 @@ pub fn parse_inventory(text: &str) -> Result<BTreeMap<String, u32>, String> {
     Ok(inv)
 }
 
-pub fn run(cmd: WorldCommand) -> Result<(), (u8, String)> {
+pub fn run(cmd: WorldCommand, registry: &[std::path::PathBuf]) -> Result<(), (u8, String)> {
     match cmd {
+        WorldCommand::Evals(c) => crate::world_evals::run(c, registry),
         WorldCommand::Graph(a) => {
             let g = gw_openworld::graph::world_graph();
             match a.format {
