@@ -12,6 +12,7 @@ use std::process::ExitCode;
 mod panic;
 mod world_cmd;
 mod world_dataset;
+mod world_evals;
 
 #[derive(Parser)]
 #[command(

@@ -15,6 +15,8 @@ pub enum WorldCommand {
     Plan(PlanArgs),
     /// Goal-observation-action Parquet data from expert runs (Optimus-2 MGOA).
     Dataset(crate::world_dataset::DatasetArgs),
+    #[command(flatten)]
+    Evals(crate::world_evals::EvalCommand),
 }
 
 #[derive(Clone, Copy, ValueEnum, Default)]
@@ -74,6 +76,7 @@ pub fn parse_inventory(text: &str) -> Result<BTreeMap<String, u32>, String> {
 
 pub fn run(cmd: WorldCommand, registry: &[std::path::PathBuf]) -> Result<(), (u8, String)> {
     match cmd {
+        WorldCommand::Evals(c) => crate::world_evals::run(c, registry),
         WorldCommand::Graph(a) => {
             let g = gw_openworld::graph::world_graph();
             match a.format {

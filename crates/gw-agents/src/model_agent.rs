@@ -121,71 +121,39 @@ pub fn timeout_of(spec: &ModelSpec) -> Duration {
     Duration::from_secs_f64(secs)
 }
 
-pub struct ModelAgent {
+/// One model profile's line to its server: the provider that shapes
+/// requests, the transport that sends them, the key, and the retry policy
+/// (`max_retries`, `retry_backoff_s`, Retry-After and Gemini's RetryInfo).
+/// The agent and the open-world evaluations both call models through it.
+pub struct Link {
     spec: ModelSpec,
     provider: Box<dyn Provider>,
     transport: Box<dyn Transport>,
     api_key: Option<String>,
-    prompt: PromptBuilder,
-    tools: Tools,
-    memory: Memory,
-    cua: CuaNormalizer,
-    /// Calls of a step that failed, not yet handed to the runtime.
-    unreported: Vec<Value>,
-    /// How the previous episode ended, told once in the next step's prompt.
-    recent_outcome: Option<String>,
 }
 
-impl ModelAgent {
-    pub fn new(
-        preset: &Preset,
-        spec: &ModelSpec,
-        transport: Box<dyn Transport>,
-        api_key: Option<String>,
-    ) -> Result<ModelAgent, AgentError> {
-        if let Some(fields) = &spec.memory_include_fields {
-            Memory::check_fields(fields)
-                .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
-        }
-        let prompt = PromptBuilder::new(preset, spec).map_err(|e| {
-            AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id))
-        })?;
-        let viewport = (preset.game.viewport.width, preset.game.viewport.height);
-        let tools = match (spec.protocol, spec.interface) {
-            (Protocol::Native, Interface::Generalist) => Tools::Functions(semantic_tools(preset)),
-            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse {
-                display: viewport,
-                functions: generic_tools(viewport, spec.coordinate_space),
-            },
-            _ => Tools::None,
-        };
-        Ok(ModelAgent {
+impl Link {
+    pub fn new(spec: &ModelSpec, transport: Box<dyn Transport>, api_key: Option<String>) -> Link {
+        Link {
             spec: spec.clone(),
             provider: providers::for_model(spec),
             transport,
             api_key,
-            prompt,
-            tools,
-            memory: Memory::new(
-                spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS),
-                spec.memory_include_fields.as_deref(),
-            ),
-            cua: CuaNormalizer::new(viewport, spec.coordinate_space),
-            unreported: Vec::new(),
-            recent_outcome: None,
-        })
+        }
     }
 
-    pub fn system_prompt(&self) -> &str {
-        self.prompt.system()
+    /// A live link: the network transport and the profile's key (checked now).
+    pub fn open(spec: &ModelSpec) -> Result<Link, AgentError> {
+        Ok(Link::new(spec, Box::new(NetTransport), api_key(spec)?))
     }
 
-    fn cost(&self, u: &Usage) -> f64 {
-        cost_usd(&self.spec, u)
+    pub fn spec(&self) -> &ModelSpec {
+        &self.spec
     }
 
-    /// Send with retries; every attempt is recorded in `calls`.
-    fn call(
+    /// Send with retries; every attempt is recorded in `calls` and its time
+    /// (waits included) added to `latency`.
+    pub fn call(
         &mut self,
         conv: &Conversation,
         step: u32,
@@ -278,6 +246,76 @@ impl ModelAgent {
             max_retries + 1
         )))
     }
+}
+
+pub struct ModelAgent {
+    link: Link,
+    prompt: PromptBuilder,
+    tools: Tools,
+    memory: Memory,
+    cua: CuaNormalizer,
+    /// Calls of a step that failed, not yet handed to the runtime.
+    unreported: Vec<Value>,
+    /// How the previous episode ended, told once in the next step's prompt.
+    recent_outcome: Option<String>,
+}
+
+impl ModelAgent {
+    pub fn new(
+        preset: &Preset,
+        spec: &ModelSpec,
+        transport: Box<dyn Transport>,
+        api_key: Option<String>,
+    ) -> Result<ModelAgent, AgentError> {
+        if let Some(fields) = &spec.memory_include_fields {
+            Memory::check_fields(fields)
+                .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
+        }
+        let prompt = PromptBuilder::new(preset, spec).map_err(|e| {
+            AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id))
+        })?;
+        let viewport = (preset.game.viewport.width, preset.game.viewport.height);
+        let tools = match (spec.protocol, spec.interface) {
+            (Protocol::Native, Interface::Generalist) => Tools::Functions(semantic_tools(preset)),
+            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse {
+                display: viewport,
+                functions: generic_tools(viewport, spec.coordinate_space),
+            },
+            _ => Tools::None,
+        };
+        Ok(ModelAgent {
+            link: Link::new(spec, transport, api_key),
+            prompt,
+            tools,
+            memory: Memory::new(
+                spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS),
+                spec.memory_include_fields.as_deref(),
+            ),
+            cua: CuaNormalizer::new(viewport, spec.coordinate_space),
+            unreported: Vec::new(),
+            recent_outcome: None,
+        })
+    }
+
+    pub fn system_prompt(&self) -> &str {
+        self.prompt.system()
+    }
+
+    fn cost(&self, u: &Usage) -> f64 {
+        cost_usd(&self.link.spec, u)
+    }
+
+    /// Send with retries; every attempt is recorded in `calls`.
+    fn call(
+        &mut self,
+        conv: &Conversation,
+        step: u32,
+        episode: u32,
+        calls: &mut Vec<Value>,
+        latency: &mut u64,
+    ) -> Result<ModelOutput, AgentError> {
+        self.link.call(conv, step, episode, calls, latency)
+    }
 
     /// The payload for the action layer from one tool call.
     fn payload(&mut self, call: &ToolCall) -> (Value, Option<String>) {
@@ -291,7 +329,7 @@ impl ModelAgent {
                 )),
             ),
         };
-        match self.spec.interface {
+        match self.link.spec.interface {
             Interface::Generalist => {
                 let mut args = args;
                 args.remove(REASONING_ARG);
@@ -313,11 +351,11 @@ fn reasoning_arg(call: &ToolCall) -> Option<String> {
 
 impl Agent for ModelAgent {
     fn id(&self) -> &str {
-        &self.spec.id
+        &self.link.spec.id
     }
 
     fn interface(&self) -> Interface {
-        self.spec.interface
+        self.link.spec.interface
     }
 
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
@@ -348,7 +386,8 @@ impl Agent for ModelAgent {
                 return Err(e);
             }
         };
-        let reply = match self.spec.protocol {
+        let spec = &self.link.spec;
+        let reply = match spec.protocol {
             Protocol::Native => {
                 let note = match output.tool_calls.len() {
                     0 => Some("the reply has no tool call".to_string()),
@@ -364,7 +403,7 @@ impl Agent for ModelAgent {
             Protocol::Qwen => qwen::read(capped(&output.text, MAX_REPLY_TEXT)),
             Protocol::UiTars => ui_tars::read(
                 capped(&output.text, MAX_REPLY_TEXT),
-                self.spec.interface == Interface::ComputerUse,
+                spec.interface == Interface::ComputerUse,
             ),
         };
         let reasoning = output
@@ -372,7 +411,7 @@ impl Agent for ModelAgent {
             .or(reply.reasoning)
             .or_else(|| reply.call.as_ref().and_then(reasoning_arg))
             .or_else(|| {
-                (self.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
+                (self.link.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
                     .then(|| output.text.trim().to_string())
             });
         let (payload, parse_error) = match &reply.call {

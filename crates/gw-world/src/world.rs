@@ -1139,7 +1139,8 @@ impl World {
         })
     }
 
-    fn spawn_mob(&mut self, kind: MobKind, pos: [f64; 3]) {
+    /// Add a mob of `kind` standing at `pos` (feet centre); its id.
+    pub fn spawn_mob(&mut self, kind: MobKind, pos: [f64; 3]) -> u32 {
         let (w, h, hp) = kind.size();
         let yaw = self.rng.range_f64(0.0, 360.0);
         self.mobs.push(Mob {
@@ -1154,6 +1155,7 @@ impl World {
             attack_cooldown: 0,
         });
         self.next_mob_id += 1;
+        self.next_mob_id - 1
     }
 
     /// Herds of cows, pigs, sheep and chickens on grass in loaded chunks.

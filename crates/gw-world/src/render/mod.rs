@@ -218,9 +218,145 @@ fn basis(yaw: f64, pitch: f64) -> ([f64; 3], [f64; 3], [f64; 3]) {
     (f, r, u)
 }
 
-/// A mob or dropped item: box corners, colour, and the pixel rectangle
-/// `[x0, x1, y0, y1]` (inclusive) outside which no ray can meet it.
-type ScreenBox = ([f64; 3], [f64; 3], [u8; 3], [i32; 4]);
+/// A mob or dropped item: box corners, colour, the pixel rectangle
+/// `[x0, x1, y0, y1]` (inclusive) outside which no ray can meet it, and
+/// what it is (for [`pick`]).
+type ScreenBox = ([f64; 3], [f64; 3], [u8; 3], [i32; 4], Pick);
+
+/// What one pixel of the first-person view shows: the thing its ray ends
+/// on (water is looked through, as drawn), or the HUD drawn over it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    Sky,
+    Block {
+        id: BlockId,
+        pos: [i32; 3],
+    },
+    /// A mob, by its id ([`crate::world::Mob::id`]).
+    Mob(u32),
+    /// A dropped item, by its index in [`World::items`].
+    Item(usize),
+    /// Covered by the HUD (crosshair, hotbar, held item, inventory screen).
+    Hud,
+}
+
+/// The pick buffer of the view [`render_rgba`] draws at `w` × `h`: per
+/// pixel (row-major) what that pixel shows, from the same rays, so the
+/// pixels of a `Pick::Mob(id)` are exactly where that mob is visible —
+/// occlusion by blocks, other mobs and the HUD included.
+pub fn pick(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
+    let scene = Scene::new(world, w, h);
+    let mut out = vec![Pick::Sky; w * h];
+    let row = |y: usize, line: &mut [Pick]| {
+        for (x, p) in line.iter_mut().enumerate() {
+            *p = scene.pixel_hit(x, y, w, h).1;
+        }
+    };
+    if parallel {
+        out.par_chunks_mut(w)
+            .enumerate()
+            .for_each(|(y, line)| row(y, line));
+    } else {
+        out.chunks_mut(w)
+            .enumerate()
+            .for_each(|(y, line)| row(y, line));
+    }
+    // The HUD over a black and over a white buffer: a pixel it changes on
+    // either, it covers (a black rectangle shows on the white one).
+    for fill in [0u8, 255] {
+        let mut hud = vec![fill; w * h * 4];
+        crate::render::hud::draw(world, w, h, &mut hud);
+        for (p, px) in out.iter_mut().zip(hud.chunks_exact(4)) {
+            if px[..3] != [fill; 3] {
+                *p = Pick::Hud;
+            }
+        }
+    }
+    out
+}
+
+/// Where a box lands on screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Projected {
+    /// Wholly behind the eye.
+    Behind,
+    /// A corner is at or behind the near plane: it may cover any pixel.
+    Near,
+    /// The bounds of its 8 projected corners, `[x0, y0, x1, y1]` in pixel
+    /// coordinates (unclipped; occlusion ignored).
+    Rect([f64; 4]),
+}
+
+/// The player's camera for a `w` × `h` view.
+struct Camera {
+    eye: [f64; 3],
+    f: [f64; 3],
+    r: [f64; 3],
+    u: [f64; 3],
+    tan_x: f64,
+    tan_y: f64,
+    w: usize,
+    h: usize,
+}
+
+impl Camera {
+    fn of(world: &World, w: usize, h: usize) -> Camera {
+        let (f, r, u) = basis(world.player.yaw, world.player.pitch);
+        let tan_y = libm::tan((FOV_DEG / 2.0).to_radians());
+        Camera {
+            eye: world.eye(),
+            f,
+            r,
+            u,
+            tan_x: tan_y * w as f64 / h as f64,
+            tan_y,
+            w,
+            h,
+        }
+    }
+
+    fn project(&self, lo: [f64; 3], hi: [f64; 3]) -> Projected {
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        let (mut behind, mut near) = (0, false);
+        let (eye, f, r, u) = (self.eye, self.f, self.r, self.u);
+        for i in 0..8 {
+            let c = [
+                if i & 1 == 0 { lo[0] } else { hi[0] },
+                if i & 2 == 0 { lo[1] } else { hi[1] },
+                if i & 4 == 0 { lo[2] } else { hi[2] },
+            ];
+            let d = [c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]];
+            let z = d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
+            if z <= 0.0 {
+                behind += 1;
+            }
+            if z < 0.05 {
+                near = true;
+                continue;
+            }
+            let sx = (d[0] * r[0] + d[1] * r[1] + d[2] * r[2]) / z / self.tan_x;
+            let sy = (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) / z / self.tan_y;
+            let (px, py) = (
+                (sx + 1.0) / 2.0 * self.w as f64,
+                (1.0 - sy) / 2.0 * self.h as f64,
+            );
+            (x0, x1, y0, y1) = (x0.min(px), x1.max(px), y0.min(py), y1.max(py));
+        }
+        if behind == 8 {
+            Projected::Behind
+        } else if near {
+            Projected::Near
+        } else {
+            Projected::Rect([x0, y0, x1, y1])
+        }
+    }
+}
+
+/// The screen bounds of the box `lo`..`hi` (world coordinates) in the
+/// player's `w` × `h` view, ignoring occlusion.
+pub fn project_aabb(world: &World, w: usize, h: usize, lo: [f64; 3], hi: [f64; 3]) -> Projected {
+    Camera::of(world, w, h).project(lo, hi)
+}
 
 struct Scene<'a> {
     terrain: &'a Terrain,
@@ -303,9 +439,8 @@ impl<'a> Scene<'a> {
     /// The scene as seen by the player, for a `w` × `h` grid of rays.
     fn new(world: &'a World, w: usize, h: usize) -> Self {
         let pl = &world.player;
-        let (f, r, u) = basis(pl.yaw, pl.pitch);
-        let tan_y = libm::tan((FOV_DEG / 2.0).to_radians());
-        let tan_x = tan_y * w as f64 / h as f64;
+        let cam = Camera::of(world, w, h);
+        let (f, r, u, tan_x, tan_y) = (cam.f, cam.r, cam.u, cam.tan_x, cam.tan_y);
         let light = world.daylight();
         let sky_day = [0.47f32, 0.65, 1.0];
         let sky_night = [0.02f32, 0.03, 0.08];
@@ -336,61 +471,45 @@ impl<'a> Scene<'a> {
                     m.body.pos[2] + hw,
                 ],
                 c,
+                Pick::Mob(m.id),
             ));
         }
-        for it in world.items.iter().filter(|i| near(&i.body)) {
+        for (i, it) in world
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| near(&i.body))
+        {
             let p = it.body.pos;
             corners.push((
                 [p[0] - 0.125, p[1], p[2] - 0.125],
                 [p[0] + 0.125, p[1] + 0.25, p[2] + 0.125],
                 item_color(it.item),
+                Pick::Item(i),
             ));
         }
         // The pixel rectangle each box can cover: its projected corners,
         // widened by a pixel; the whole view when a corner is near or
         // behind the eye.
         let rect = |lo: [f64; 3], hi: [f64; 3]| -> [i32; 4] {
-            let whole = [0, w as i32 - 1, 0, h as i32 - 1];
-            let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-            let (mut behind, mut near) = (0, false);
-            for i in 0..8 {
-                let c = [
-                    if i & 1 == 0 { lo[0] } else { hi[0] },
-                    if i & 2 == 0 { lo[1] } else { hi[1] },
-                    if i & 4 == 0 { lo[2] } else { hi[2] },
-                ];
-                let d = [c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]];
-                let z = d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
-                if z <= 0.0 {
-                    behind += 1;
-                }
-                if z < 0.05 {
-                    near = true;
-                    continue;
-                }
-                let sx = (d[0] * r[0] + d[1] * r[1] + d[2] * r[2]) / z / tan_x;
-                let sy = (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) / z / tan_y;
-                let (px, py) = ((sx + 1.0) / 2.0 * w as f64, (1.0 - sy) / 2.0 * h as f64);
-                (x0, x1, y0, y1) = (x0.min(px), x1.max(px), y0.min(py), y1.max(py));
-            }
-            if behind == 8 {
+            match cam.project(lo, hi) {
                 // Every ray leaves the eye forwards: none meets it.
-                return [1, 0, 1, 0];
+                Projected::Behind => [1, 0, 1, 0],
+                Projected::Near => [0, w as i32 - 1, 0, h as i32 - 1],
+                Projected::Rect([x0, y0, x1, y1]) => {
+                    let clamp = |v: f64, n: usize| v.clamp(-2.0, n as f64 + 2.0) as i32;
+                    [
+                        clamp(x0 - 1.0, w),
+                        clamp(x1 + 1.0, w),
+                        clamp(y0 - 1.0, h),
+                        clamp(y1 + 1.0, h),
+                    ]
+                }
             }
-            if near {
-                return whole;
-            }
-            let clamp = |v: f64, n: usize| v.clamp(-2.0, n as f64 + 2.0) as i32;
-            [
-                clamp(x0 - 1.0, w),
-                clamp(x1 + 1.0, w),
-                clamp(y0 - 1.0, h),
-                clamp(y1 + 1.0, h),
-            ]
         };
         let boxes = corners
             .into_iter()
-            .map(|(lo, hi, c)| (lo, hi, c, rect(lo, hi)))
+            .map(|(lo, hi, c, who)| (lo, hi, c, rect(lo, hi), who))
             .collect();
         let top = world.terrain.loaded().map(|c| c.top()).max().unwrap_or(0);
         Scene {
@@ -414,6 +533,11 @@ impl<'a> Scene<'a> {
     }
 
     fn pixel(&self, x: usize, y: usize, w: usize, h: usize) -> [u8; 3] {
+        self.pixel_hit(x, y, w, h).0
+    }
+
+    /// A pixel's colour and what its ray ends on.
+    fn pixel_hit(&self, x: usize, y: usize, w: usize, h: usize) -> ([u8; 3], Pick) {
         let sx = (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * self.tan_x;
         let sy = (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * self.tan_y;
         let mut d = [
@@ -437,12 +561,12 @@ impl<'a> Scene<'a> {
         ]
     }
 
-    fn trace(&self, d: [f64; 3], px: i32, py: i32) -> [u8; 3] {
+    fn trace(&self, d: [f64; 3], px: i32, py: i32) -> ([u8; 3], Pick) {
         let o = self.eye;
         let mut walk = VoxelWalk::new(o, d);
         // Nearest box (mob or item) along the ray.
         let mut box_hit: Option<(f64, usize, usize)> = None;
-        for (i, (lo, hi, _, rc)) in self.boxes.iter().enumerate() {
+        for (i, (lo, hi, _, rc, _)) in self.boxes.iter().enumerate() {
             if px < rc[0] || px > rc[1] || py < rc[2] || py > rc[3] {
                 continue;
             }
@@ -461,6 +585,7 @@ impl<'a> Scene<'a> {
         let mut ccx = i32::MIN;
         let mut ccz = i32::MIN;
         let mut first = true;
+        let mut hit = Pick::Sky;
         let step = walk.step;
         let color: [f32; 3] = loop {
             let cell = walk.cell;
@@ -471,6 +596,7 @@ impl<'a> Scene<'a> {
                 && let Some((_, i, ax)) = box_hit
             {
                 let c = self.boxes[i].2;
+                hit = self.boxes[i].4;
                 let s = face_shade(ax, d);
                 break [
                     c[0] as f32 / 255.0 * s,
@@ -526,6 +652,7 @@ impl<'a> Scene<'a> {
                 && !first
                 && let Some(c) = self.shade(v, cell, axis, t, d)
             {
+                hit = Pick::Block { id: v, pos: cell };
                 break c;
             }
             // A block around the eye (e.g. head in leaves) is looked through.
@@ -550,11 +677,14 @@ impl<'a> Scene<'a> {
                 c[k] = c[k] * (1.0 - a) + wc[k] * a;
             }
         }
-        [
-            (c[0] * 255.0).clamp(0.0, 255.0) as u8,
-            (c[1] * 255.0).clamp(0.0, 255.0) as u8,
-            (c[2] * 255.0).clamp(0.0, 255.0) as u8,
-        ]
+        (
+            [
+                (c[0] * 255.0).clamp(0.0, 255.0) as u8,
+                (c[1] * 255.0).clamp(0.0, 255.0) as u8,
+                (c[2] * 255.0).clamp(0.0, 255.0) as u8,
+            ],
+            hit,
+        )
     }
 
     /// Colour of block `v` hit on its face across `axis` at distance `t`, or
