@@ -13,6 +13,7 @@ use crate::skills::{
 use gw_world::data::b;
 use gw_world::world::{TICKS_PER_SECOND, WorldConfig};
 use gw_world::{Action, World};
+use std::collections::BTreeMap;
 
 /// The 67 long-horizon targets of Optimus-2/3 (Optimus-1 benchmark), by
 /// group, as world item ids.
@@ -137,6 +138,96 @@ pub fn minutes_to_steps(minutes: u32) -> u64 {
     minutes as u64 * 60 * TICKS_PER_SECOND as u64
 }
 
+/// A planner's answer when the expert asks for a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanAnswer {
+    Plan(Vec<SubGoal>),
+    /// No plan can be made (logged; the expert waits).
+    Error(String),
+    /// Not now (a model planner waiting for a frame): the expert idles this
+    /// tick and asks again on the next.
+    Later,
+}
+
+/// The graph planner as a [`PlanAnswer`].
+pub fn graph_answer(target: &str, count: u32, inventory: &BTreeMap<String, u32>) -> PlanAnswer {
+    match plan(target, count, inventory) {
+        Ok(p) => PlanAnswer::Plan(p),
+        Err(e) => PlanAnswer::Error(e.to_string()),
+    }
+}
+
+/// Planks the expert keeps beyond the plan: one crafting table's worth.
+pub const SPARE_PLANKS: u32 = 4;
+
+/// The expert's plan: the graph plan, keeping [`SPARE_PLANKS`] spare when
+/// it goes mining below the surface and crafts at a table afterwards — a
+/// table left on the surface can then be made again underground, where no
+/// logs grow. The spare is dropped when it would need more logs while the
+/// player is already underground.
+pub fn expert_answer(
+    w: &World,
+    target: &str,
+    count: u32,
+    inventory: &BTreeMap<String, u32>,
+) -> PlanAnswer {
+    let plain = match plan(target, count, inventory) {
+        Ok(p) => p,
+        Err(e) => return PlanAnswer::Error(e.to_string()),
+    };
+    let d = gw_world::data();
+    let table_after_mine = plain.iter().enumerate().any(|(i, s)| {
+        s.kind == GoalKind::Mine
+            && s.item != "logs"
+            && plain[i + 1..].iter().any(|c| {
+                c.kind == GoalKind::Craft
+                    && d.item_id(&c.item)
+                        .is_some_and(|id| d.recipes_for(id).all(|r| r.needs_table))
+            })
+    });
+    if !table_after_mine {
+        return PlanAnswer::Plan(plain);
+    }
+    let spared = match crate::plan::plan_with_spare(
+        world_graph(),
+        target,
+        count,
+        inventory,
+        &[("planks", SPARE_PLANKS)],
+    ) {
+        Ok(p) => p,
+        Err(_) => return PlanAnswer::Plan(plain),
+    };
+    let logs = |p: &[SubGoal]| p.iter().find(|s| s.item == "logs").map_or(0, |s| s.count);
+    if logs(&spared) > logs(&plain) && underground(w) {
+        return PlanAnswer::Plan(plain);
+    }
+    PlanAnswer::Plan(spared)
+}
+
+/// Whether the player's feet are well below the terrain surface.
+fn underground(w: &World) -> bool {
+    let f = crate::skills::motor::feet(w);
+    let col = gw_world::terrain::column(w.terrain.seed, f[0], f[2]);
+    f[1] < col.height - 4
+}
+
+/// What the expert (and a hierarchical agent) plans from: the usable
+/// inventory plus one crafting table / furnace for each placed within
+/// [`STATION_RANGE`].
+pub fn planning_inventory(w: &World) -> BTreeMap<String, u32> {
+    let mut inv = usable_inventory(w);
+    for (block, item) in [(b::CRAFTING_TABLE, CRAFTING_TABLE), (b::FURNACE, FURNACE)] {
+        if nearest_within(w, block, STATION_RANGE).is_some() {
+            *inv.entry(item.to_string()).or_insert(0) += 1;
+        }
+    }
+    inv
+}
+
+/// How many re-plans the expert makes before it gives up (idles).
+pub const MAX_REPLANS: u32 = 50;
+
 #[derive(Clone, Debug)]
 pub struct Expert {
     pub target: String,
@@ -144,11 +235,16 @@ pub struct Expert {
     plan: Vec<SubGoal>,
     index: usize,
     skill: Option<SkillPolicy>,
+    /// The tick the current skill started.
+    skill_since: u64,
     planned: bool,
     /// Ticks left to pick placed stations back up before moving on.
     pickup: u32,
     /// How many times the plan was rebuilt after a failed step.
     pub replans: u32,
+    /// Ticks one sub-goal may run before it counts as failed (re-plan);
+    /// `None`: only the skill's own stall rule applies.
+    pub subgoal_timeout: Option<u64>,
     /// What happened: plans and failures, for logs and tests.
     pub log: Vec<String>,
 }
@@ -161,9 +257,11 @@ impl Expert {
             plan: Vec::new(),
             index: 0,
             skill: None,
+            skill_since: 0,
             planned: false,
             pickup: 0,
             replans: 0,
+            subgoal_timeout: None,
             log: Vec::new(),
         }
     }
@@ -173,20 +271,30 @@ impl Expert {
         &self.plan
     }
 
+    /// Whether the next tick asks the planner first.
+    pub fn needs_plan(&self) -> bool {
+        !self.planned
+    }
+
+    /// The sub-goal being worked on, if any.
+    pub fn current(&self) -> Option<&SubGoal> {
+        self.skill.as_ref().map(|s| &s.goal)
+    }
+
     /// Whether the inventory holds the target count.
     pub fn done(&self, w: &World) -> bool {
         crate::plan::held(&inventory_map(&w.player.inventory), &self.target) >= self.count
     }
 
-    fn replan(&mut self, w: &World) {
-        let mut inv = usable_inventory(w);
-        for (block, item) in [(b::CRAFTING_TABLE, CRAFTING_TABLE), (b::FURNACE, FURNACE)] {
-            if nearest_within(w, block, STATION_RANGE).is_some() {
-                *inv.entry(item.to_string()).or_insert(0) += 1;
+    /// Ask `planner` for a plan; false when it answered "later".
+    fn replan(&mut self, w: &World, planner: &mut Planner) -> bool {
+        let answer = planner(w, &planning_inventory(w));
+        match answer {
+            PlanAnswer::Later => {
+                self.planned = false;
+                return false;
             }
-        }
-        match plan(&self.target, self.count, &inv) {
-            Ok(p) => {
+            PlanAnswer::Plan(p) => {
                 self.log.push(format!(
                     "tick {}: plan {}",
                     w.tick,
@@ -197,7 +305,7 @@ impl Expert {
                 ));
                 self.plan = p;
             }
-            Err(e) => {
+            PlanAnswer::Error(e) => {
                 self.log.push(format!("tick {}: cannot plan: {e}", w.tick));
                 self.plan = Vec::new();
             }
@@ -205,10 +313,19 @@ impl Expert {
         self.index = 0;
         self.skill = None;
         self.planned = true;
+        true
     }
 
-    /// One tick.
+    /// One tick with the graph planner.
     pub fn act(&mut self, w: &World) -> Action {
+        let (target, count) = (self.target.clone(), self.count);
+        self.act_with(w, &mut |w, inv| expert_answer(w, &target, count, inv))
+    }
+
+    /// One tick, asking `planner` whenever a plan is needed: at the start,
+    /// when a sub-goal fails or times out, and when the plan runs out
+    /// without the target.
+    pub fn act_with(&mut self, w: &World, planner: &mut Planner) -> Action {
         if w.player.dead || self.done(w) {
             return Action::noop();
         }
@@ -223,8 +340,8 @@ impl Expert {
         {
             return a;
         }
-        if !self.planned {
-            self.replan(w);
+        if !self.planned && !self.replan(w, planner) {
+            return Action::noop();
         }
         if self.pickup > 0 {
             self.pickup -= 1;
@@ -252,12 +369,11 @@ impl Expert {
             if self.skill.is_none() {
                 let Some(step) = self.plan.get(self.index) else {
                     // The plan ran out without the target: plan again.
-                    if self.replans > 50 {
+                    if self.replans > MAX_REPLANS {
                         return Action::noop();
                     }
                     self.replans += 1;
-                    self.replan(w);
-                    if self.plan.is_empty() {
+                    if !self.replan(w, planner) || self.plan.is_empty() {
                         return Action::noop();
                     }
                     continue;
@@ -268,10 +384,23 @@ impl Expert {
                     continue;
                 }
                 self.skill = Some(SkillPolicy::new(step.clone()));
+                self.skill_since = w.tick;
             }
+            let timeout = self
+                .subgoal_timeout
+                .filter(|t| w.tick.saturating_sub(self.skill_since) > *t);
             let skill = self.skill.as_mut().expect("a skill is set");
-            let a = skill.act(w);
-            match skill.status().clone() {
+            let (a, status) = match timeout {
+                Some(t) => (
+                    Action::noop(),
+                    Status::Failed(format!("{} timed out after {t} ticks", skill.goal)),
+                ),
+                None => {
+                    let a = skill.act(w);
+                    (a, skill.status().clone())
+                }
+            };
+            match status {
                 Status::Running => return a,
                 Status::Done => {
                     let was_station_work =
@@ -290,16 +419,20 @@ impl Expert {
                 Status::Failed(why) => {
                     self.log.push(format!("tick {}: {why}", w.tick));
                     self.replans += 1;
-                    if self.replans > 50 {
+                    if self.replans > MAX_REPLANS {
                         return Action::noop();
                     }
-                    self.replan(w);
+                    self.replan(w, planner);
                     return Action::noop();
                 }
             }
         }
     }
 }
+
+/// Where the expert gets its plans: the world and the planning inventory
+/// in, a [`PlanAnswer`] out.
+pub type Planner<'a> = dyn FnMut(&World, &BTreeMap<String, u32>) -> PlanAnswer + 'a;
 
 /// One tick of breaking a placed station so it drops back into the
 /// inventory (a pickaxe for the furnace).

@@ -108,6 +108,19 @@ pub fn plan_with(
     count: u32,
     inventory: &BTreeMap<String, u32>,
 ) -> Result<Vec<SubGoal>, PlanError> {
+    plan_with_spare(g, target, count, inventory, &[])
+}
+
+/// [`plan_with`], also keeping `spare` items left over once the target is
+/// made (node, count) — for nodes the plan makes anyway; the expert keeps a
+/// crafting table's worth of planks this way for a table underground.
+pub fn plan_with_spare(
+    g: &KnowledgeGraph,
+    target: &str,
+    count: u32,
+    inventory: &BTreeMap<String, u32>,
+    spare: &[(&str, u32)],
+) -> Result<Vec<SubGoal>, PlanError> {
     let target = g
         .canonical(target)
         .ok_or_else(|| PlanError::UnknownItem(target.to_string()))?;
@@ -138,6 +151,11 @@ pub fn plan_with(
     let mut as_tool: BTreeSet<String> = BTreeSet::new();
     let mut fuel_ticks: u32 = 0;
     demand.insert(target.clone(), count);
+    for (node, n) in spare {
+        if order.iter().any(|o| o == node) && *node != target {
+            *demand.entry(node.to_string()).or_insert(0) += n;
+        }
+    }
     let mut steps: BTreeMap<String, SubGoal> = BTreeMap::new();
     for node in order.iter().rev() {
         let mut need = demand.get(node).copied().unwrap_or(0);

@@ -280,11 +280,14 @@ impl SkillPolicy {
             || def
                 .places
                 .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE);
-        if must_select
-            && hotbar_slot(w, out).is_none()
-            && let Some(a) = free_hotbar_slot(w)
-        {
-            return a;
+        if must_select && hotbar_slot(w, out).is_none() {
+            if let Some(a) = free_hotbar_slot(w) {
+                return a;
+            }
+            // Made now, it would land out of reach in the main inventory.
+            if (0..gw_world::inventory::HOTBAR).all(|i| w.player.inventory.slots[i].is_some()) {
+                return self.fail(format!("no hotbar slot free for the {name}"));
+            }
         }
         Action {
             craft: Some(name),
@@ -312,17 +315,46 @@ impl SkillPolicy {
         }
         let d = data();
         match hotbar_slot(w, d.item(item)) {
-            Some(slot) => place_nearby(w, slot).unwrap_or_else(|| {
-                // No free spot in view: step aside and try again.
-                let f = feet(w);
-                approach(w, add(f, [3, 0, 1]), w.tick).unwrap_or_default()
-            }),
+            Some(slot) => place_nearby(w, slot)
+                .or_else(|| dig_pocket(w))
+                .unwrap_or_else(|| {
+                    // No free spot in view: step aside and try again.
+                    let f = feet(w);
+                    approach(w, add(f, [3, 0, 1]), w.tick).unwrap_or_default()
+                }),
             None if w.player.inventory.count(d.item(item)) > 0 => {
                 self.fail(format!("the {item} is not in the hotbar"))
             }
             None => self.fail(format!("no {item} placed nearby or held")),
         }
     }
+}
+
+/// In a cramped tunnel or shaft with no spot to place a station: one tick
+/// of mining a wall block beside the feet or the head (no liquid beyond or
+/// above), which opens such a spot.
+fn dig_pocket(w: &World) -> Option<Action> {
+    let f = feet(w);
+    [
+        [1, 0, 0],
+        [-1, 0, 0],
+        [0, 0, 1],
+        [0, 0, -1],
+        [1, 1, 0],
+        [-1, 1, 0],
+        [0, 1, 1],
+        [0, 1, -1],
+    ]
+    .iter()
+    .map(|&n| (n, add(f, n)))
+    .find(|&(n, c)| {
+        motor::solid(w, c)
+            && motor::breakable(w, c)
+            && ![add(c, [n[0], 0, n[2]]), add(c, [0, 1, 0])]
+                .iter()
+                .any(|&o| matches!(motor::block(w, o), v if v == b::LAVA || v == b::WATER))
+    })
+    .and_then(|(_, c)| equip_and_mine(w, c))
 }
 
 /// Inventory totals as the plan may count on them: tools and stations only
@@ -463,27 +495,89 @@ pub fn attack_mob(w: &World, m: &gw_world::world::Mob) -> Option<Action> {
     })
 }
 
-/// When every hotbar slot is taken, one tick of placing the smallest stack
-/// of filler blocks (dirt, sand, …) to empty its slot; `None` when a slot is
-/// free or no filler is held.
+/// Blocks the expert builds with or throws away to free a hotbar slot.
+const FILLER: [&str; 6] = [
+    "dirt",
+    "sand",
+    "sandstone",
+    "grass_block",
+    "gravel",
+    "stone",
+];
+/// Items that are never ingredients the plans use: dropped when a slot
+/// must be freed and nothing can be placed.
+const JUNK: [&str; 4] = ["oak_sapling", "birch_sapling", "spruce_sapling", "flint"];
+/// A stack of another item counts as filler when the inventory holds at
+/// least this many more of it elsewhere (two cobblestone stacks underground).
+const SURPLUS: u32 = 16;
+/// The largest stack emptied by dropping it.
+const DROP_MAX: u8 = 8;
+
+/// When every hotbar slot is taken, one tick of emptying the smallest stack
+/// of filler blocks (dirt, sand, …, or a stack of an item held in surplus
+/// elsewhere): placing its blocks nearby, or — with no spot to place them
+/// or nothing placeable — dropping filler or junk (saplings, flint) one item
+/// a tick. `None` when a slot is free or nothing can go.
 pub fn free_hotbar_slot(w: &World) -> Option<Action> {
     let d = data();
     let slots = &w.player.inventory.slots;
     if (0..gw_world::inventory::HOTBAR).any(|i| slots[i].is_none()) {
         return None;
     }
-    let filler = [
-        "dirt",
-        "sand",
-        "sandstone",
-        "grass_block",
-        "gravel",
-        "stone",
-    ];
-    let slot = (0..gw_world::inventory::HOTBAR)
-        .filter(|&i| slots[i].is_some_and(|s| filler.contains(&d.item_name(s.item))))
-        .min_by_key(|&i| slots[i].map(|s| s.count))?;
-    place_nearby(w, slot)
+    let surplus = |i: usize| {
+        slots[i].is_some_and(|s| {
+            w.player
+                .inventory
+                .count(s.item)
+                .saturating_sub(s.count as u32)
+                >= SURPLUS
+        })
+    };
+    let filler = |i: usize| {
+        slots[i].is_some_and(|s| {
+            let name = d.item_name(s.item);
+            FILLER.contains(&name)
+                || (surplus(i)
+                    && d.item_def(s.item)
+                        .places
+                        .is_some_and(|p| p != b::CRAFTING_TABLE && p != b::FURNACE))
+        })
+    };
+    let smallest = |ok: &dyn Fn(usize) -> bool| {
+        (0..gw_world::inventory::HOTBAR)
+            .filter(|&i| ok(i))
+            .min_by_key(|&i| slots[i].map(|s| s.count))
+    };
+    let named = |i: usize| slots[i].is_some_and(|s| FILLER.contains(&d.item_name(s.item)));
+    // Named filler first: a surplus stack is only placed when nothing else is.
+    let place = smallest(&named).or_else(|| smallest(&filler));
+    if let Some(slot) = place
+        && motor::place_spot(w).is_some()
+    {
+        return place_nearby(w, slot);
+    }
+    // A small stack goes by dropping: it is gone before the first item
+    // dropped can be picked up again (10 ticks).
+    let junk = |i: usize| {
+        slots[i].is_some_and(|s| {
+            s.count <= DROP_MAX
+                && (FILLER.contains(&d.item_name(s.item))
+                    || JUNK.contains(&d.item_name(s.item))
+                    || surplus(i))
+        })
+    };
+    if let Some(slot) = smallest(&junk) {
+        return Some(motor::select(w, slot).unwrap_or(Action {
+            drop: true,
+            ..Default::default()
+        }));
+    }
+    // No spot to place filler: open one in the wall (digging stone adds
+    // cobblestone, so only named filler is placed this way).
+    if smallest(&named).is_some() {
+        return dig_pocket(w);
+    }
+    None
 }
 
 #[cfg(test)]

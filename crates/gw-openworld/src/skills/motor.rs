@@ -537,9 +537,27 @@ pub fn approach(w: &World, goal: Cell, tick: u64) -> Option<Action> {
 /// reach (ground in the open, a wall or ceiling in a tunnel). `None` when no
 /// such cell is in reach.
 pub fn place_nearby(w: &World, slot: usize) -> Option<Action> {
+    let (f, p) = place_spot(w)?;
     if let Some(a) = select(w, slot) {
         return Some(a);
     }
+    let e = w.eye();
+    let now = raycast_blocks(&w.terrain, e, w.look_dir(), REACH);
+    let on = now.is_some_and(|t| add(t.pos, t.normal) == p);
+    if on {
+        return Some(Action {
+            use_item: w.tick.is_multiple_of(2),
+            ..Default::default()
+        });
+    }
+    let (yaw, pitch) = angles_to(w, f);
+    Some(look(w, yaw, pitch))
+}
+
+/// The nearest free cell a block could be placed into from here (and the
+/// point on the face to aim at): air beside a solid block, in view, not
+/// where the player stands.
+pub fn place_spot(w: &World) -> Option<([f64; 3], Cell)> {
     let c = feet(w);
     let e = w.eye();
     let mut best: Option<(f64, [f64; 3], Cell)> = None;
@@ -582,17 +600,7 @@ pub fn place_nearby(w: &World, slot: usize) -> Option<Action> {
             }
         }
     }
-    let (_, f, p) = best?;
-    let now = raycast_blocks(&w.terrain, e, w.look_dir(), REACH);
-    let on = now.is_some_and(|t| add(t.pos, t.normal) == p);
-    if on {
-        return Some(Action {
-            use_item: w.tick.is_multiple_of(2),
-            ..Default::default()
-        });
-    }
-    let (yaw, pitch) = angles_to(w, f);
-    Some(look(w, yaw, pitch))
+    best.map(|(_, f, p)| (f, p))
 }
 
 /// Whether the player's box overlaps cell `p`.
