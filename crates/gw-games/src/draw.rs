@@ -435,6 +435,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn end_banner_leaves_the_board_below_it_untouched() {
+        let mut pm = Pixmap::new(1280, 720).unwrap();
+        clear(&mut pm, rgb(10, 80, 30));
+        rect(&mut pm, 300.0, 60.0, 600.0, 560.0, rgb(200, 40, 40));
+        let before = pm.clone();
+        end_banner(
+            &mut pm,
+            &gw_core::Terminal::ended(gw_core::Outcome::Success, "cleared"),
+            "LEVEL COMPLETE",
+            "a long line of text under the banner's headline",
+        );
+        let strip = 56 * pm.width() as usize * 4;
+        assert_ne!(
+            pm.data()[..strip],
+            before.data()[..strip],
+            "no banner drawn"
+        );
+        assert_eq!(
+            pm.data()[strip..],
+            before.data()[strip..],
+            "the banner covers the board"
+        );
+    }
+
+    #[test]
     fn text_draws_pixels_deterministically() {
         let mut a = Pixmap::new(200, 60).unwrap();
         clear(&mut a, rgb(0, 0, 0));

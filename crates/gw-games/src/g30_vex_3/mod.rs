@@ -839,6 +839,22 @@ fn render(g: &Vex3, pm: &mut Pixmap) {
     }
     let t = w.time_s();
     let r = (SAW_RADIUS * TILE_PX) as f32;
+    // The tracks of the moving saws, so their reach shows.
+    let track = rgb(160, 170, 185);
+    for sw in w.saws.iter() {
+        let (a, b) = match sw.kind {
+            SawKind::Fixed => continue,
+            SawKind::Orbit => {
+                let (px, py) = cam.to_screen(sw.x, sw.y);
+                draw::ring(pm, px, py, 1.6 * s, 2.0, track);
+                continue;
+            }
+            SawKind::Patrol => ((sw.x - 2.0, sw.y), (sw.x + 2.0, sw.y)),
+            SawKind::Lift => ((sw.x, sw.y - 1.5), (sw.x, sw.y + 1.5)),
+        };
+        let (p, q) = (cam.to_screen(a.0, a.1), cam.to_screen(b.0, b.1));
+        draw::line(pm, p.0, p.1, q.0, q.1, 3.0, track);
+    }
     for sw in w.saws.iter() {
         let (cx, cy) = sw.center(t);
         let (px, py) = cam.to_screen(cx, cy);
@@ -903,7 +919,11 @@ fn draw_runner(w: &World, cam: &Camera, pm: &mut Pixmap) {
     let hip = y + bh * 0.62;
     draw::line(pm, cx, neck, cx, hip, 5.0, ink);
     let stride = if w.body.on_ground && w.body.vx.abs() > 0.5 {
-        if (w.ticks / 16) % 2 == 0 { 0.4 } else { -0.4 }
+        if (w.ticks / 16).is_multiple_of(2) {
+            0.4
+        } else {
+            -0.4
+        }
     } else {
         0.25
     };

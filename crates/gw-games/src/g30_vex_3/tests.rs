@@ -279,7 +279,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "57f28d349bf8364aea80746b79bf35a09d48ed6e6af49307d046995a246cf8c6"
+        "bbb8626dd6ab704c4fcd3aa2e198dc4a938db5163394abe37d76001345e92329"
     );
 }
 

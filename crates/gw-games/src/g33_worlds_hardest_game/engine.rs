@@ -473,6 +473,26 @@ impl Level {
         dist
     }
 
+    /// How much of two levels' layout is the same: of the cells open in
+    /// either, the share that holds the same kind of tile in both (floor,
+    /// start, checkpoint or exit). Two levels built on one corridor score
+    /// high even when their dots and coins differ.
+    pub fn shared_layout(&self, other: &Level) -> f64 {
+        let kind = |t: Tile| match t {
+            Tile::Check(_) => Tile::Check(0),
+            t => t,
+        };
+        let (mut open, mut same) = (0usize, 0usize);
+        for (&a, &b) in self.tiles.iter().zip(&other.tiles) {
+            if a == Tile::Wall && b == Tile::Wall {
+                continue;
+            }
+            open += 1;
+            same += usize::from(kind(a) == kind(b));
+        }
+        same as f64 / open.max(1) as f64
+    }
+
     /// Maze distance from the player's cell to the exit.
     pub fn exit_distance(&self, x: i32, y: i32) -> i32 {
         Level::cell_of(x, y).map_or(-1, |c| self.exit_dist[c])

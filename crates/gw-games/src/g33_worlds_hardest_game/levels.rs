@@ -1,6 +1,6 @@
 //! The five levels of `33_worlds-hardest-game`, written for this project in
 //! the spirit of the original: gates that slide across corridors, orbiting
-//! dots, a rotating bar and lanes of sweeping dots.
+//! dots, a rotating bar, lanes of sweeping dots and a staircase of landings.
 
 use super::engine::{LevelSpec, Motion, circle, line};
 
@@ -129,31 +129,35 @@ pub fn levels() -> Vec<LevelSpec> {
                 .collect(),
         },
         LevelSpec {
-            name: "5: Finale",
+            name: "5: The staircase",
             map: [
                 "##############################",
                 "##############################",
-                "##SSS.........CCC.........o.##",
-                "##SSS.........CCC...........##",
-                "##SPS.........CCC...o...o...##",
-                "##SSS.........CCC...........##",
-                "##SSS.........CCC...........##",
-                "#########################...##",
-                "#########################...##",
-                "##EEE...................o...##",
-                "##EEE.......................##",
                 "##############################",
                 "##############################",
+                "###################CC....oEE##",
+                "###################CC.....EE##",
+                "###################CC.....EE##",
+                "###########CC..o...CC#########",
+                "###########CC......CC#########",
+                "###########CC......CC#########",
+                "##SSS......CC#################",
+                "##SPS......CC#################",
+                "##SSS...o..CC#################",
                 "##############################",
                 "##############################",
             ],
+            // Three flights climbing to the top right, a checkpoint landing
+            // between each: a wave of sweepers, two lanes crossed by a gate,
+            // then a pair of orbiting dots guarding the exit with a sweeper.
             dots: {
-                let mut d = gates(&[6, 8, 10, 12], 2.0, 6.0, 160, 40);
-                for (c, ccw) in [(20.0, false), (24.0, true)] {
-                    d.push(circle((c, 4.0), 2.0, 240, 0, ccw));
-                    d.push(circle((c, 4.0), 2.0, 240, 120, ccw));
-                }
-                d.extend(gates(&[7, 10, 13, 16, 19, 22], 9.0, 10.0, 80, 20));
+                let mut d = gates(&[6, 8, 10], 10.0, 12.0, 120, 40);
+                d.push(line((13.0, 7.0), (18.0, 7.0), 240, 0));
+                d.push(line((13.0, 9.0), (18.0, 9.0), 240, 120));
+                d.extend(gates(&[16], 7.0, 9.0, 240, 0));
+                d.push(circle((23.0, 5.0), 1.0, 240, 0, false));
+                d.push(circle((23.0, 5.0), 1.0, 240, 120, false));
+                d.extend(gates(&[25], 4.0, 6.0, 120, 60));
                 d
             },
         },
