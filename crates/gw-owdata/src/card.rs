@@ -158,8 +158,9 @@ expert saw with the action it took on it.
 | `done` | the goal is held after the action (last record) |
 
 Frames are PNG: lossless, so pixels match the world exactly, and encoded
-bytes are reproducible from the seed. JPEG at quality 90 would be about half
-the size but blurs the 8×8 block textures and the HUD digits.
+bytes are reproducible from the seed. JPEG at quality 90 would take about 56%
+of the bytes (33.3 KB against 59.6 KB per 640×360 frame, measured) but blurs
+the 8×8 block textures and the HUD digits.
 
 ## Load
 
