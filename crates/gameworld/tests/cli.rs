@@ -1,6 +1,9 @@
 //! End-to-end tests of the `gameworld` binary: exit codes, error texts and
 //! the files a run writes.
 
+#[path = "../../gw-runtime/tests/support/loopback.rs"]
+mod loopback;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -308,4 +311,116 @@ fn bench_reports_each_game() {
     }
     let o = run(&["bench", "--games", "nope"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// JSON lines of a run file.
+fn jsonl(p: &Path) -> Vec<Value> {
+    std::fs::read_to_string(p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn cooperative_run_writes_per_role_actions_and_counts() {
+    use loopback::{Server, openai_text, openai_tools};
+    // Watergirl is a model on a loopback server: a valid action, a reply with
+    // no tool call, an action outside her controls. Fireboy is the expert.
+    let server = Server::start(vec![
+        openai_tools(&[("move_right", "{}")], (700, 10, 0)),
+        openai_text("Let me look at the level first.", (700, 8)),
+        openai_tools(&[("ArrowRight", "{}")], (700, 12, 0)),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("extra");
+    write(
+        &root,
+        "models/loop-coop.yaml",
+        &format!(
+            "id: loop-coop\nprovider: openai\nmodel: test-model\ninterface: generalist\nbase_url: {}/v1\nmax_retries: 0\n",
+            server.base()
+        ),
+    );
+    let out = dir.path().join("run");
+    let o = run(&[
+        "--registry",
+        root.to_str().unwrap(),
+        "run",
+        "12_fireboy-and-watergirl+12_01+loop-coop,scripted",
+        "--seed",
+        "3",
+        "--max-steps",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let received = server.finish();
+    assert_eq!(received.len(), 3, "one call per step, Watergirl's only");
+    assert!(
+        received[0].body.to_string().contains("You play Watergirl"),
+        "Watergirl's own role prompt"
+    );
+
+    // Per-role call records: Watergirl's file, none for the expert.
+    let calls = jsonl(&out.join("model_calls.watergirl.jsonl"));
+    let steps: Vec<u64> = calls.iter().map(|c| c["step"].as_u64().unwrap()).collect();
+    assert_eq!(steps, [1, 2, 3]);
+    assert!(!out.join("model_calls.fireboy.jsonl").exists());
+    assert!(!out.join("model_calls.jsonl").exists());
+
+    // Each trajectory line: one action/valid/invalid entry per role.
+    let traj = jsonl(&out.join("trajectory.jsonl"));
+    assert_eq!(traj.len(), 3);
+    let water: Vec<(bool, Option<&str>)> = traj
+        .iter()
+        .map(|l| {
+            let e = &l["roles"][0];
+            assert_eq!(e["role"], "watergirl");
+            (e["valid"].as_bool().unwrap(), e["invalid_kind"].as_str())
+        })
+        .collect();
+    assert_eq!(
+        water,
+        [
+            (true, None),
+            (false, Some("no_tool_call")),
+            (false, Some("out_of_space"))
+        ]
+    );
+    assert_eq!(traj[0]["control"]["watergirl"], "move_right");
+    assert_eq!(traj[0]["action"]["watergirl"]["key"], "d");
+    for l in &traj {
+        let e = &l["roles"][1];
+        assert_eq!(e["role"], "fireboy");
+        assert_eq!(e["model"], "scripted");
+        assert_eq!(e["valid"], true);
+        assert!(l["action"]["fireboy"].is_object());
+    }
+    assert_eq!(
+        traj[1]["valid"], false,
+        "a step is valid when every role's action is"
+    );
+
+    // result.json: the SPEC counts summed over roles, plus per-role counts and tokens.
+    let r = read_json(&out.join("result.json"));
+    assert_eq!(r["model"], "loop-coop,scripted");
+    let counts = |v: &Value| {
+        [
+            "proposed_actions",
+            "valid_actions",
+            "invalid_no_tool_call",
+            "invalid_out_of_space",
+        ]
+        .map(|k| v[k].as_u64().unwrap())
+    };
+    assert_eq!(counts(&r), [6, 4, 1, 1]);
+    assert_eq!(counts(&r["roles"][0]), [3, 1, 1, 1]);
+    assert_eq!(counts(&r["roles"][1]), [3, 3, 0, 0]);
+    assert_eq!(r["roles"][0]["model"], "loop-coop");
+    assert_eq!(r["roles"][0]["input_tokens"], 2100);
+    assert_eq!(r["roles"][0]["output_tokens"], 30);
+    assert_eq!(r["roles"][1]["input_tokens"], 0);
+    assert_eq!(r["input_tokens"], 2100);
 }

@@ -491,3 +491,104 @@ fn registry_suites_expand_to_the_expected_plans() {
             .all(|r| r.preset.ends_with("+random") || r.preset.ends_with("+noop"))
     );
 }
+
+/// Lines of a JSONL file.
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn cooperative_suite_runs_resumes_and_reports_the_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_file(
+        dir.path(),
+        "name: coop\nseeds: [1, 2]\nmax_steps: 15\ncases:\n  - games: [12_fireboy-and-watergirl]\n    tasks: [12_01]\n    models: [\"random,scripted\", scripted]\n",
+    );
+    let out = dir.path().join("out");
+    let run = |resume: bool| {
+        let mut args = vec!["suite", suite.to_str().unwrap(), "--plain"];
+        if resume {
+            args.push("--resume");
+        }
+        args.extend(["--out", out.to_str().unwrap()]);
+        let o = bin().args(&args).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    run(false);
+    let res = results(&out);
+    assert_eq!(res.len(), 4, "{:?}", res.keys());
+    let pair = "runs/12_fireboy-and-watergirl+12_01+random,scripted";
+    for seed in [1, 2] {
+        let key = format!("{pair}/seed-{seed}/rep-0/result.json");
+        let r = &res[&key];
+        assert_eq!(r["model"], "random,scripted");
+        let steps = r["steps"].as_u64().unwrap();
+        assert!(steps > 0 && steps <= 15, "{steps}");
+        // One proposal per role per step; the SPEC counts are the roles' sums.
+        assert_eq!(r["proposed_actions"].as_u64(), Some(2 * steps));
+        let roles = r["roles"].as_array().unwrap();
+        let names: Vec<(&str, &str)> = roles
+            .iter()
+            .map(|x| (x["role"].as_str().unwrap(), x["model"].as_str().unwrap()))
+            .collect();
+        assert_eq!(names, [("watergirl", "random"), ("fireboy", "scripted")]);
+        for field in [
+            "proposed_actions",
+            "valid_actions",
+            "invalid_no_tool_call",
+            "invalid_out_of_space",
+        ] {
+            let sum: u64 = roles.iter().map(|x| x[field].as_u64().unwrap()).sum();
+            assert_eq!(r[field].as_u64(), Some(sum), "{field}");
+        }
+        for x in roles {
+            assert_eq!(x["proposed_actions"].as_u64(), Some(steps));
+        }
+        // Each trajectory line holds one entry per role, in role order.
+        let run_dir = out.join(key.trim_end_matches("/result.json"));
+        let traj = jsonl(&run_dir.join("trajectory.jsonl"));
+        assert_eq!(traj.len() as u64, steps);
+        for line in &traj {
+            let entries = line["roles"].as_array().unwrap();
+            assert_eq!(entries.len(), 2);
+            assert_eq!(entries[0]["role"], "watergirl");
+            assert_eq!(entries[1]["role"], "fireboy");
+            assert!(line["control"]["fireboy"].is_string());
+        }
+    }
+    // The single-id case fills both roles with the expert.
+    let solo = &res["runs/12_fireboy-and-watergirl+12_01+scripted/seed-1/rep-0/result.json"];
+    assert_eq!(solo["roles"][0]["model"], "scripted");
+    assert_eq!(solo["roles"][1]["model"], "scripted");
+
+    // Resume skips all four finished runs and rewrites none of them.
+    let stdout = run(true);
+    assert!(stdout.contains("4 skipped"), "{stdout}");
+    assert_eq!(results(&out), res);
+
+    // The report lists the pair under its own name, next to the expert.
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let board = summary["leaderboard"].as_array().unwrap();
+    let models: Vec<&str> = board.iter().map(|r| r["model"].as_str().unwrap()).collect();
+    assert!(models.contains(&"random,scripted"), "{models:?}");
+    assert!(models.contains(&"scripted"), "{models:?}");
+    let row = board
+        .iter()
+        .find(|r| r["model"] == "random,scripted")
+        .unwrap();
+    assert_eq!(row["runs"], 2);
+    let csv = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains("random,scripted"))
+            .count(),
+        2,
+        "{csv}"
+    );
+}
