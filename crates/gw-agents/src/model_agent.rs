@@ -55,18 +55,10 @@ pub fn create(
     spec: &ModelSpec,
     replay_dir: Option<&Path>,
 ) -> Result<Box<dyn Agent>, AgentError> {
-    let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
-        // A replay needs no key; a placeholder keeps its requests shaped
-        // (and recorded) exactly like the live ones.
-        Some(dir) => (
-            Box::new(ReplayTransport::open(dir)?),
-            spec.api_key_env
-                .as_ref()
-                .map(|_| crate::http::REDACTED.to_string()),
-        ),
-        None => (Box::new(NetTransport), api_key(spec)?),
-    };
-    Ok(Box::new(ModelAgent::new(preset, spec, transport, key)?))
+    Ok(Box::new(ModelAgent::with_link(
+        preset,
+        Link::open(spec, replay_dir)?,
+    )?))
 }
 
 /// The price of one call's usage. Cache reads and writes are part of
@@ -121,71 +113,55 @@ pub fn timeout_of(spec: &ModelSpec) -> Duration {
     Duration::from_secs_f64(secs)
 }
 
-pub struct ModelAgent {
+/// One model's line to its provider: the request shaping, the transport
+/// (network or replay), the key, and the send-with-retries loop. Every
+/// model-backed agent calls through one (the hierarchical agent's planner
+/// and policy too).
+pub struct Link {
     spec: ModelSpec,
     provider: Box<dyn Provider>,
     transport: Box<dyn Transport>,
     api_key: Option<String>,
-    prompt: PromptBuilder,
-    tools: Tools,
-    memory: Memory,
-    cua: CuaNormalizer,
-    /// Calls of a step that failed, not yet handed to the runtime.
-    unreported: Vec<Value>,
-    /// How the previous episode ended, told once in the next step's prompt.
-    recent_outcome: Option<String>,
 }
 
-impl ModelAgent {
-    pub fn new(
-        preset: &Preset,
-        spec: &ModelSpec,
-        transport: Box<dyn Transport>,
-        api_key: Option<String>,
-    ) -> Result<ModelAgent, AgentError> {
-        if let Some(fields) = &spec.memory_include_fields {
-            Memory::check_fields(fields)
-                .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
-        }
-        let prompt = PromptBuilder::new(preset, spec).map_err(|e| {
-            AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id))
-        })?;
-        let viewport = (preset.game.viewport.width, preset.game.viewport.height);
-        let tools = match (spec.protocol, spec.interface) {
-            (Protocol::Native, Interface::Generalist) => Tools::Functions(semantic_tools(preset)),
-            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse {
-                display: viewport,
-                functions: generic_tools(viewport, spec.coordinate_space),
-            },
-            _ => Tools::None,
-        };
-        Ok(ModelAgent {
+impl Link {
+    pub fn new(spec: &ModelSpec, transport: Box<dyn Transport>, api_key: Option<String>) -> Link {
+        Link {
             spec: spec.clone(),
             provider: providers::for_model(spec),
             transport,
             api_key,
-            prompt,
-            tools,
-            memory: Memory::new(
-                spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS),
-                spec.memory_include_fields.as_deref(),
+        }
+    }
+
+    /// Live (the key is checked now) or replaying `replay_dir`'s recorded calls.
+    pub fn open(spec: &ModelSpec, replay_dir: Option<&Path>) -> Result<Link, AgentError> {
+        let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
+            // A replay needs no key; a placeholder keeps its requests shaped
+            // (and recorded) exactly like the live ones.
+            Some(dir) => (
+                Box::new(ReplayTransport::open(dir)?),
+                spec.api_key_env
+                    .as_ref()
+                    .map(|_| crate::http::REDACTED.to_string()),
             ),
-            cua: CuaNormalizer::new(viewport, spec.coordinate_space),
-            unreported: Vec::new(),
-            recent_outcome: None,
-        })
+            None => (Box::new(NetTransport), api_key(spec)?),
+        };
+        Ok(Link::new(spec, transport, key))
     }
 
-    pub fn system_prompt(&self) -> &str {
-        self.prompt.system()
+    pub fn spec(&self) -> &ModelSpec {
+        &self.spec
     }
 
-    fn cost(&self, u: &Usage) -> f64 {
+    /// The price of one call's usage under this profile.
+    pub fn cost(&self, u: &Usage) -> f64 {
         cost_usd(&self.spec, u)
     }
 
-    /// Send with retries; every attempt is recorded in `calls`.
-    fn call(
+    /// Send with retries; every attempt is recorded in `calls`, its latency
+    /// (and any backoff wait) added to `latency`.
+    pub fn call(
         &mut self,
         conv: &Conversation,
         step: u32,
@@ -278,6 +254,91 @@ impl ModelAgent {
             max_retries + 1
         )))
     }
+}
+
+/// The one tool call a reply carries, read by the profile's protocol.
+pub fn read_call(spec: &ModelSpec, output: &ModelOutput) -> TextReply {
+    match spec.protocol {
+        Protocol::Native => {
+            let note = match output.tool_calls.len() {
+                0 => Some("the reply has no tool call".to_string()),
+                1 => None,
+                n => Some(format!("{n} tool calls; the first was used")),
+            };
+            TextReply {
+                reasoning: None,
+                call: output.tool_calls.first().cloned(),
+                note,
+            }
+        }
+        Protocol::Qwen => qwen::read(capped(&output.text, MAX_REPLY_TEXT)),
+        Protocol::UiTars => ui_tars::read(
+            capped(&output.text, MAX_REPLY_TEXT),
+            spec.interface == Interface::ComputerUse,
+        ),
+    }
+}
+
+pub struct ModelAgent {
+    spec: ModelSpec,
+    link: Link,
+    prompt: PromptBuilder,
+    tools: Tools,
+    memory: Memory,
+    cua: CuaNormalizer,
+    /// Calls of a step that failed, not yet handed to the runtime.
+    unreported: Vec<Value>,
+    /// How the previous episode ended, told once in the next step's prompt.
+    recent_outcome: Option<String>,
+}
+
+impl ModelAgent {
+    pub fn new(
+        preset: &Preset,
+        spec: &ModelSpec,
+        transport: Box<dyn Transport>,
+        api_key: Option<String>,
+    ) -> Result<ModelAgent, AgentError> {
+        ModelAgent::with_link(preset, Link::new(spec, transport, api_key))
+    }
+
+    pub fn with_link(preset: &Preset, link: Link) -> Result<ModelAgent, AgentError> {
+        let spec = link.spec().clone();
+        let spec = &spec;
+        if let Some(fields) = &spec.memory_include_fields {
+            Memory::check_fields(fields)
+                .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
+        }
+        let prompt = PromptBuilder::new(preset, spec).map_err(|e| {
+            AgentError::Config(format!("model \"{}\": prompt template: {e}", spec.id))
+        })?;
+        let viewport = (preset.game.viewport.width, preset.game.viewport.height);
+        let tools = match (spec.protocol, spec.interface) {
+            (Protocol::Native, Interface::Generalist) => Tools::Functions(semantic_tools(preset)),
+            (Protocol::Native, Interface::ComputerUse) => Tools::ComputerUse {
+                display: viewport,
+                functions: generic_tools(viewport, spec.coordinate_space),
+            },
+            _ => Tools::None,
+        };
+        Ok(ModelAgent {
+            spec: spec.clone(),
+            link,
+            prompt,
+            tools,
+            memory: Memory::new(
+                spec.memory_rounds.unwrap_or(DEFAULT_ROUNDS),
+                spec.memory_include_fields.as_deref(),
+            ),
+            cua: CuaNormalizer::new(viewport, spec.coordinate_space),
+            unreported: Vec::new(),
+            recent_outcome: None,
+        })
+    }
+
+    pub fn system_prompt(&self) -> &str {
+        self.prompt.system()
+    }
 
     /// The payload for the action layer from one tool call.
     fn payload(&mut self, call: &ToolCall) -> (Value, Option<String>) {
@@ -341,32 +402,17 @@ impl Agent for ModelAgent {
         };
         let mut calls = Vec::new();
         let mut latency = 0;
-        let output = match self.call(&conv, obs.step, obs.episode, &mut calls, &mut latency) {
+        let output = match self
+            .link
+            .call(&conv, obs.step, obs.episode, &mut calls, &mut latency)
+        {
             Ok(o) => o,
             Err(e) => {
                 self.unreported = calls;
                 return Err(e);
             }
         };
-        let reply = match self.spec.protocol {
-            Protocol::Native => {
-                let note = match output.tool_calls.len() {
-                    0 => Some("the reply has no tool call".to_string()),
-                    1 => None,
-                    n => Some(format!("{n} tool calls; the first was used")),
-                };
-                TextReply {
-                    reasoning: None,
-                    call: output.tool_calls.first().cloned(),
-                    note,
-                }
-            }
-            Protocol::Qwen => qwen::read(capped(&output.text, MAX_REPLY_TEXT)),
-            Protocol::UiTars => ui_tars::read(
-                capped(&output.text, MAX_REPLY_TEXT),
-                self.spec.interface == Interface::ComputerUse,
-            ),
-        };
+        let reply = read_call(&self.spec, &output);
         let reasoning = output
             .reasoning
             .or(reply.reasoning)
@@ -425,7 +471,7 @@ impl Agent for ModelAgent {
             outcome: None,
             episode_end: None,
         });
-        let cost_usd = self.cost(&output.usage);
+        let cost_usd = self.link.cost(&output.usage);
         Ok(Reply {
             payload,
             parse_error,
