@@ -10,8 +10,8 @@ use gw_core::registry::Registry;
 use gw_runtime::{RunOptions, RunResult, run_preset};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use support::loopback::*;
 use support::jsonl;
+use support::loopback::*;
 
 const WOOD: &str = "openworld+lh_wood_crafting_table";
 
@@ -52,7 +52,7 @@ fn graph_planner_and_skills_solve_a_wood_task_and_replay_identically() {
     let r = run(&registry, &preset, 2, &a, None);
     assert!(r.success, "{r:?}");
     assert_eq!(r.model, "hierarchical");
-    assert_eq!(r.stop_reason, "success");
+    assert_eq!(r.stop_reason, "target_reached");
     assert_eq!(r.valid_actions, r.proposed_actions);
     assert_eq!((r.input_tokens, r.cost_usd), (0, 0.0));
     let t = trajectory(&a);

@@ -11,8 +11,8 @@ use gw_core::registry::Registry;
 use gw_runtime::{RunError, RunOptions, RunResult, run_preset};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use support::loopback::*;
 use support::jsonl;
+use support::loopback::*;
 
 const PRESET: &str = "01_2048+01_01";
 
