@@ -37,6 +37,9 @@ pub struct Observation<'a> {
     pub state: &'a Value,
     /// The game's scripted expert, computed on demand (privileged).
     pub expert: &'a dyn Fn() -> Value,
+    /// The game object (`Game::as_any`), for privileged built-in agents that
+    /// read a game's own types; `None` for games that do not offer it.
+    pub game: Option<&'a dyn std::any::Any>,
 }
 
 /// Token usage of one model call.
@@ -137,6 +140,13 @@ pub trait Agent: Send {
     /// the runtime skip rendering when no frames are kept.
     fn needs_frames(&self) -> bool {
         true
+    }
+    /// Whether the next `act` looks at the frame. The runtime renders a step
+    /// no agent wants (and no frame policy keeps) not at all, and hands the
+    /// agent an empty `frame_png` then. Agents that look only now and then
+    /// (a hierarchical agent between model decisions) say so here.
+    fn wants_frame(&self) -> bool {
+        self.needs_frames()
     }
     /// Hear how the step went (valid or not), e.g. for rolling memory.
     fn observe_outcome(&mut self, _valid: bool, _summary: &str) {}

@@ -55,18 +55,10 @@ pub fn create(
     spec: &ModelSpec,
     replay_dir: Option<&Path>,
 ) -> Result<Box<dyn Agent>, AgentError> {
-    let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
-        // A replay needs no key; a placeholder keeps its requests shaped
-        // (and recorded) exactly like the live ones.
-        Some(dir) => (
-            Box::new(ReplayTransport::open(dir)?),
-            spec.api_key_env
-                .as_ref()
-                .map(|_| crate::http::REDACTED.to_string()),
-        ),
-        None => (Box::new(NetTransport), api_key(spec)?),
-    };
-    Ok(Box::new(ModelAgent::new(preset, spec, transport, key)?))
+    Ok(Box::new(ModelAgent::with_link(
+        preset,
+        Link::open(spec, replay_dir)?,
+    )?))
 }
 
 /// The price of one call's usage. Cache reads and writes are part of
@@ -121,10 +113,10 @@ pub fn timeout_of(spec: &ModelSpec) -> Duration {
     Duration::from_secs_f64(secs)
 }
 
-/// One model profile's line to its server: the provider that shapes
-/// requests, the transport that sends them, the key, and the retry policy
-/// (`max_retries`, `retry_backoff_s`, Retry-After and Gemini's RetryInfo).
-/// The agent and the open-world evaluations both call models through it.
+/// One model's line to its provider: the request shaping, the transport
+/// (network or replay), the key, and the send-with-retries loop. Every
+/// model-backed agent calls through one (the hierarchical agent's planner
+/// and policy too).
 pub struct Link {
     spec: ModelSpec,
     provider: Box<dyn Provider>,
@@ -142,17 +134,33 @@ impl Link {
         }
     }
 
-    /// A live link: the network transport and the profile's key (checked now).
-    pub fn open(spec: &ModelSpec) -> Result<Link, AgentError> {
-        Ok(Link::new(spec, Box::new(NetTransport), api_key(spec)?))
+    /// Live (the key is checked now) or replaying `replay_dir`'s recorded calls.
+    pub fn open(spec: &ModelSpec, replay_dir: Option<&Path>) -> Result<Link, AgentError> {
+        let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
+            // A replay needs no key; a placeholder keeps its requests shaped
+            // (and recorded) exactly like the live ones.
+            Some(dir) => (
+                Box::new(ReplayTransport::open(dir)?),
+                spec.api_key_env
+                    .as_ref()
+                    .map(|_| crate::http::REDACTED.to_string()),
+            ),
+            None => (Box::new(NetTransport), api_key(spec)?),
+        };
+        Ok(Link::new(spec, transport, key))
     }
 
     pub fn spec(&self) -> &ModelSpec {
         &self.spec
     }
 
-    /// Send with retries; every attempt is recorded in `calls` and its time
-    /// (waits included) added to `latency`.
+    /// The price of one call's usage under this profile.
+    pub fn cost(&self, u: &Usage) -> f64 {
+        cost_usd(&self.spec, u)
+    }
+
+    /// Send with retries; every attempt is recorded in `calls`, its latency
+    /// (and any backoff wait) added to `latency`.
     pub fn call(
         &mut self,
         conv: &Conversation,
@@ -248,7 +256,31 @@ impl Link {
     }
 }
 
+/// The one tool call a reply carries, read by the profile's protocol.
+pub fn read_call(spec: &ModelSpec, output: &ModelOutput) -> TextReply {
+    match spec.protocol {
+        Protocol::Native => {
+            let note = match output.tool_calls.len() {
+                0 => Some("the reply has no tool call".to_string()),
+                1 => None,
+                n => Some(format!("{n} tool calls; the first was used")),
+            };
+            TextReply {
+                reasoning: None,
+                call: output.tool_calls.first().cloned(),
+                note,
+            }
+        }
+        Protocol::Qwen => qwen::read(capped(&output.text, MAX_REPLY_TEXT)),
+        Protocol::UiTars => ui_tars::read(
+            capped(&output.text, MAX_REPLY_TEXT),
+            spec.interface == Interface::ComputerUse,
+        ),
+    }
+}
+
 pub struct ModelAgent {
+    spec: ModelSpec,
     link: Link,
     prompt: PromptBuilder,
     tools: Tools,
@@ -267,6 +299,12 @@ impl ModelAgent {
         transport: Box<dyn Transport>,
         api_key: Option<String>,
     ) -> Result<ModelAgent, AgentError> {
+        ModelAgent::with_link(preset, Link::new(spec, transport, api_key))
+    }
+
+    pub fn with_link(preset: &Preset, link: Link) -> Result<ModelAgent, AgentError> {
+        let spec = link.spec().clone();
+        let spec = &spec;
         if let Some(fields) = &spec.memory_include_fields {
             Memory::check_fields(fields)
                 .map_err(|e| AgentError::Config(format!("model \"{}\": {e}", spec.id)))?;
@@ -284,7 +322,8 @@ impl ModelAgent {
             _ => Tools::None,
         };
         Ok(ModelAgent {
-            link: Link::new(spec, transport, api_key),
+            spec: spec.clone(),
+            link,
             prompt,
             tools,
             memory: Memory::new(
@@ -301,22 +340,6 @@ impl ModelAgent {
         self.prompt.system()
     }
 
-    fn cost(&self, u: &Usage) -> f64 {
-        cost_usd(&self.link.spec, u)
-    }
-
-    /// Send with retries; every attempt is recorded in `calls`.
-    fn call(
-        &mut self,
-        conv: &Conversation,
-        step: u32,
-        episode: u32,
-        calls: &mut Vec<Value>,
-        latency: &mut u64,
-    ) -> Result<ModelOutput, AgentError> {
-        self.link.call(conv, step, episode, calls, latency)
-    }
-
     /// The payload for the action layer from one tool call.
     fn payload(&mut self, call: &ToolCall) -> (Value, Option<String>) {
         let (args, problem) = match &call.arguments {
@@ -329,7 +352,7 @@ impl ModelAgent {
                 )),
             ),
         };
-        match self.link.spec.interface {
+        match self.spec.interface {
             Interface::Generalist => {
                 let mut args = args;
                 args.remove(REASONING_ARG);
@@ -351,11 +374,11 @@ fn reasoning_arg(call: &ToolCall) -> Option<String> {
 
 impl Agent for ModelAgent {
     fn id(&self) -> &str {
-        &self.link.spec.id
+        &self.spec.id
     }
 
     fn interface(&self) -> Interface {
-        self.link.spec.interface
+        self.spec.interface
     }
 
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
@@ -379,39 +402,23 @@ impl Agent for ModelAgent {
         };
         let mut calls = Vec::new();
         let mut latency = 0;
-        let output = match self.call(&conv, obs.step, obs.episode, &mut calls, &mut latency) {
+        let output = match self
+            .link
+            .call(&conv, obs.step, obs.episode, &mut calls, &mut latency)
+        {
             Ok(o) => o,
             Err(e) => {
                 self.unreported = calls;
                 return Err(e);
             }
         };
-        let spec = &self.link.spec;
-        let reply = match spec.protocol {
-            Protocol::Native => {
-                let note = match output.tool_calls.len() {
-                    0 => Some("the reply has no tool call".to_string()),
-                    1 => None,
-                    n => Some(format!("{n} tool calls; the first was used")),
-                };
-                TextReply {
-                    reasoning: None,
-                    call: output.tool_calls.first().cloned(),
-                    note,
-                }
-            }
-            Protocol::Qwen => qwen::read(capped(&output.text, MAX_REPLY_TEXT)),
-            Protocol::UiTars => ui_tars::read(
-                capped(&output.text, MAX_REPLY_TEXT),
-                spec.interface == Interface::ComputerUse,
-            ),
-        };
+        let reply = read_call(&self.spec, &output);
         let reasoning = output
             .reasoning
             .or(reply.reasoning)
             .or_else(|| reply.call.as_ref().and_then(reasoning_arg))
             .or_else(|| {
-                (self.link.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
+                (self.spec.protocol == Protocol::Native && !output.text.trim().is_empty())
                     .then(|| output.text.trim().to_string())
             });
         let (payload, parse_error) = match &reply.call {
@@ -464,7 +471,7 @@ impl Agent for ModelAgent {
             outcome: None,
             episode_end: None,
         });
-        let cost_usd = self.cost(&output.usage);
+        let cost_usd = self.link.cost(&output.usage);
         Ok(Reply {
             payload,
             parse_error,

@@ -113,6 +113,7 @@ fn the_reference_profiles_are_complete_and_build_agents() {
             viewport: (1280, 720),
             state: &state,
             expert: &expert,
+            game: None,
         };
         let reply = agent.act(&obs).unwrap();
         assert!(

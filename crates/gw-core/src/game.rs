@@ -99,6 +99,13 @@ pub trait Game: Send {
     fn check_native(&self, _args: &serde_json::Map<String, Value>) -> Result<(), String> {
         Err(format!("{} takes no native actions", self.game_id()))
     }
+
+    /// The game object itself, for privileged built-in agents that read a
+    /// game's own types (the open world's skill policy reads its `World`).
+    /// Games without such an agent keep the default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// Accumulates simulated milliseconds and yields whole fixed ticks.

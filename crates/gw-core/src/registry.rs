@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 /// The five genres of the benchmark.
 pub const GENRES: [&str; 5] = ["runner", "arcade", "platformer", "puzzle", "simulation"];
-/// Agents that need no model file.
-pub const BUILTIN_AGENTS: [&str; 3] = ["random", "noop", "scripted"];
+/// Agents that need no model file (`hierarchical`: the open world's graph
+/// planner driving its skill policy, see `gw-hierarchy`).
+pub const BUILTIN_AGENTS: [&str; 4] = ["random", "noop", "scripted", "hierarchical"];
 /// The model id of a person playing through `gameworld serve` (a name can be
 /// added: `human-alice`). Presets accept it; only the web app can play it.
 pub const HUMAN_AGENT: &str = "human";
@@ -371,6 +372,53 @@ pub struct ModelSpec {
     /// 1.25 × the input price there).
     #[serde(default)]
     pub price_cache_write_per_mtok: Option<f64>,
+    /// Play as the open world's hierarchical agent (planner → sub-goals →
+    /// goal-conditioned policy) with this model in the parts set to `model`.
+    #[serde(default)]
+    pub hierarchical: Option<HierarchySpec>,
+}
+
+/// Who writes the sub-goal list of a hierarchical agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PlannerKind {
+    /// The crafting knowledge graph's planner.
+    #[default]
+    Graph,
+    /// The profile's model, shown the task, the frame and the inventory.
+    Model,
+}
+
+/// Who carries out a hierarchical agent's current sub-goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyKind {
+    /// The open world's scripted skill policy (privileged state).
+    #[default]
+    Skills,
+    /// The profile's model, picking factored actions from frames.
+    Model,
+}
+
+/// The `hierarchical:` key of a model profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct HierarchySpec {
+    #[serde(default)]
+    pub planner: PlannerKind,
+    #[serde(default)]
+    pub policy: PolicyKind,
+    /// A model policy decides every this many steps and holds its movement
+    /// and attack buttons in between (default 10: two decisions a second).
+    #[serde(default)]
+    pub decision_every: Option<u32>,
+    /// Steps one sub-goal may take before the agent re-plans (default 2400).
+    #[serde(default)]
+    pub subgoal_timeout_steps: Option<u32>,
+    /// How many times a model planner is asked again after a plan that does
+    /// not parse or does not reach the target (default 2).
+    #[serde(default)]
+    pub max_reasks: Option<u32>,
 }
 
 /// How a Chat Completions request names its output-token limit.
@@ -1047,6 +1095,29 @@ impl Registry {
                             ),
                         ));
                     }
+                }
+            }
+            if let Some(h) = &model.hierarchical {
+                for (key, value) in [
+                    ("decision_every", h.decision_every),
+                    ("subgoal_timeout_steps", h.subgoal_timeout_steps),
+                ] {
+                    if value == Some(0) {
+                        errors.push(m.err_at(
+                            key,
+                            format!("hierarchical.{key} must be at least 1 (steps)"),
+                        ));
+                    }
+                }
+                if h.max_reasks.is_some_and(|n| n > 20) {
+                    errors
+                        .push(m.err_at("max_reasks", "hierarchical.max_reasks must be at most 20"));
+                }
+                if model.interface != Interface::Generalist {
+                    errors.push(m.err_at(
+                        "hierarchical",
+                        "a hierarchical profile plays through the factored `act` control: set interface: generalist",
+                    ));
                 }
             }
             if let Some(env) = &model.api_key_env

@@ -622,6 +622,11 @@ impl gw_core::Game for OpenWorld {
     fn check_native(&self, args: &Map<String, Value>) -> Result<(), String> {
         parse_factored(args).map(|_| ())
     }
+
+    /// The hierarchical agent's skill policy reads the `World` (privileged).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
 }
 
 /// The `act` payload of a factored action (only the fields that are set).

@@ -7,7 +7,9 @@ use std::path::Path;
 
 /// Build the agent a preset names: a built-in, a live model (its API key is
 /// checked here, before the first step), or — with `replay` — a model that
-/// answers from the `model_calls.jsonl` of a recorded run.
+/// answers from the `model_calls.jsonl` of a recorded run. The open world's
+/// hierarchical agent (`hierarchical`, or a profile with a `hierarchical:`
+/// key) comes from `gw-hierarchy`.
 pub fn make_agent(
     preset: &Preset,
     seed: u64,
@@ -19,7 +21,16 @@ pub fn make_agent(
             preset.agent.id()
         )));
     }
-    gw_agents::create_agent(preset, seed, replay).map_err(|e| match e {
+    let made = match &preset.agent {
+        gw_core::AgentRef::Builtin(name) if name == gw_hierarchy::ID => {
+            gw_hierarchy::create(preset, None, None)
+        }
+        gw_core::AgentRef::Model(spec) if spec.hierarchical.is_some() => {
+            gw_hierarchy::create(preset, Some(spec), replay)
+        }
+        _ => gw_agents::create_agent(preset, seed, replay),
+    };
+    made.map_err(|e| match e {
         AgentError::Config(m) => RunError::Config(m),
         AgentError::Provider(m) => RunError::Runtime(m),
     })

@@ -173,6 +173,7 @@ pub fn bench_game(
         viewport: (0, 0),
         state: &null,
         expert: &no_expert,
+        game: None,
     };
 
     // Pre-expand a pool of random legal actions into events.
@@ -294,6 +295,7 @@ pub fn bench_png_filters(
         viewport: (0, 0),
         state: &null,
         expert: &no_expert,
+        game: None,
     };
     let mut shots = Vec::new();
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or("bad viewport")?;

@@ -452,6 +452,7 @@ pub fn run_preset_with_agent(
                 viewport: (w, h),
                 state: &state,
                 expert: &expert,
+                game: stepper.game().as_any(),
             };
             let t0 = Instant::now();
             let reply = agent.turn(&obs);
@@ -558,11 +559,15 @@ pub fn run_preset_with_agent(
         // Frame policy (game YAML `frame_every`): long open-world runs keep a
         // frame every K steps, the last one, and every frame the agent sees.
         let last = matches!(rec_eval.decision, Decision::Stop(_));
-        if agent_needs_png || last || stepper.reset_pending() || rec_step % frame_every == 0 {
+        // An agent that looks only now and then (`wants_frame`) gets the
+        // frame drawn on the steps it looks at and an empty one otherwise.
+        let wanted = agents.iter().any(|a| a.wants_frame());
+        if wanted || last || stepper.reset_pending() || rec_step % frame_every == 0 {
             png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
             frame_written = true;
         } else {
             frame_written = false;
+            png.clear();
         }
         if stepper.reset_pending() {
             let note = episode_end_note(&rec_state, rec_episode + 1);

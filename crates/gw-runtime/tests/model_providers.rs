@@ -11,6 +11,7 @@ use gw_core::registry::Registry;
 use gw_runtime::{RunError, RunOptions, RunResult, run_preset};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use support::jsonl;
 use support::loopback::*;
 
 const PRESET: &str = "01_2048+01_01";
@@ -92,14 +93,6 @@ fn play(
         registry,
         model: id.to_string(),
     }
-}
-
-fn jsonl(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// The summed `latency_ms` of one step's recorded calls.

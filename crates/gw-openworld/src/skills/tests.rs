@@ -83,3 +83,51 @@ fn expert_runs_are_deterministic() {
     assert_eq!(a, trace(21));
     assert_ne!(a.0, trace(22).0);
 }
+
+#[test]
+fn expert_keeps_spare_planks_when_it_crafts_at_a_table_after_mining() {
+    use crate::expert::{PlanAnswer, SPARE_PLANKS, expert_answer};
+    let w = task_world(3);
+    let empty = Default::default();
+    let plain = crate::plan("piston", 1, &empty).unwrap();
+    let PlanAnswer::Plan(spared) = expert_answer(&w, "piston", 1, &empty) else {
+        panic!("no plan")
+    };
+    let count = |p: &[SubGoal], item: &str| p.iter().find(|s| s.item == item).unwrap().count;
+    assert_eq!(
+        count(&spared, "planks"),
+        count(&plain, "planks") + SPARE_PLANKS
+    );
+    assert_eq!(count(&spared, "logs"), count(&plain, "logs") + 1);
+    // A wood-only plan never leaves the surface: no spare.
+    let PlanAnswer::Plan(p) = expert_answer(&w, "wooden_pickaxe", 1, &empty) else {
+        panic!("no plan")
+    };
+    assert_eq!(p, crate::plan("wooden_pickaxe", 1, &empty).unwrap());
+}
+
+#[test]
+fn expert_makes_a_piston_where_it_once_looped_on_crafting_tables() {
+    // Seed 28 left its table on the surface (the hotbar was full, so it could
+    // not be picked up); underground the expert crafted new tables into the
+    // main inventory, out of the hotbar, and re-planned on "missing
+    // ingredients for crafting_table" until the time ran out.
+    let r = run(
+        "piston",
+        1,
+        28,
+        minutes_to_steps(time_limit_minutes("redstone")),
+    );
+    assert!(
+        r.success,
+        "piston seed 28 failed after {} steps: {:?}",
+        r.steps, r.log
+    );
+    assert!(
+        !r.log
+            .iter()
+            .any(|l| l.contains("missing ingredients for crafting_table")),
+        "{:?}",
+        r.log
+    );
+}
