@@ -262,8 +262,9 @@ pub fn run(cmd: EvalCommand, registry: &[PathBuf]) -> Result<(), (u8, String)> {
                         ),
                     )
                 })?;
-            let mut link =
-                Some(gw_agents::model_agent::Link::open(&model, None).map_err(|e| (2, e.to_string()))?);
+            let mut link = Some(
+                gw_agents::model_agent::Link::open(&model, None).map_err(|e| (2, e.to_string()))?,
+            );
             let set_dir = match &a.set {
                 Some(d) => d.clone(),
                 None => {
