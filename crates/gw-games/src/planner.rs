@@ -126,6 +126,29 @@ pub trait Keyed {
     fn over(&self) -> bool;
 }
 
+/// Implements [`Keyed`] for a platformer `World` with inherent `key(&str,
+/// bool)` and `tick()` methods, a `death: Option<_>` field (the attempt is
+/// lost) and a `finished: bool` field (the level was left).
+macro_rules! keyed_platformer {
+    ($world:ty) => {
+        impl $crate::planner::Keyed for $world {
+            fn key(&mut self, key: &str, down: bool) {
+                <$world>::key(self, key, down);
+            }
+            fn tick(&mut self) {
+                <$world>::tick(self);
+            }
+            fn lost(&self) -> bool {
+                self.death.is_some()
+            }
+            fn over(&self) -> bool {
+                self.finished
+            }
+        }
+    };
+}
+pub(crate) use keyed_platformer;
+
 /// Hold `keys` on `w` for `ticks` fixed ticks (fewer once it is over), then
 /// let go: one semantic action as the action layer plays it. False if the
 /// attempt was lost on the way.

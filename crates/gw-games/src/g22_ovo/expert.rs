@@ -31,20 +31,7 @@ const HOLD_MS: u64 = 250;
 
 pub type Plan = planner::Plan<World>;
 
-impl planner::Keyed for World {
-    fn key(&mut self, key: &str, down: bool) {
-        World::key(self, key, down);
-    }
-    fn tick(&mut self) {
-        World::tick(self);
-    }
-    fn lost(&self) -> bool {
-        self.death.is_some()
-    }
-    fn over(&self) -> bool {
-        self.finished
-    }
-}
+planner::keyed_platformer!(World);
 
 /// Play one action on `w` as the action layer would; false if the runner
 /// died.
