@@ -23,7 +23,11 @@ const DIGITS: [[u8; 5]; 10] = [
 struct Canvas<'a> {
     w: usize,
     h: usize,
+    /// RGBA pixels, or one byte per pixel when `mask` is set.
     px: &'a mut [u8],
+    /// Record which pixels the HUD paints opaquely (1) instead of drawing:
+    /// their final colour does not depend on the 3D view under them.
+    mask: bool,
 }
 
 impl Canvas<'_> {
@@ -31,16 +35,25 @@ impl Canvas<'_> {
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
+        if x0 >= x1 {
+            return;
+        }
         for yy in y0..y1 {
-            for xx in x0..x1 {
-                let i = (yy * self.w + xx) * 4;
-                self.px[i..i + 3].copy_from_slice(&c);
+            if self.mask {
+                self.px[yy * self.w + x0..yy * self.w + x1].fill(1);
+                continue;
+            }
+            for p in self.px[(yy * self.w + x0) * 4..(yy * self.w + x1) * 4].chunks_exact_mut(4) {
+                p[..3].copy_from_slice(&c);
             }
         }
     }
 
     /// Darken a rectangle (a translucent black panel).
     fn shade(&mut self, x: i64, y: i64, rw: i64, rh: i64, keep: u32) {
+        if self.mask {
+            return;
+        }
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
@@ -55,6 +68,9 @@ impl Canvas<'_> {
     }
 
     fn invert(&mut self, x: i64, y: i64, rw: i64, rh: i64) {
+        if self.mask {
+            return;
+        }
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
@@ -126,8 +142,38 @@ impl Canvas<'_> {
     }
 }
 
+/// Draw the HUD over the RGBA view `px` (`w*h*4` bytes).
 pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
-    let mut c = Canvas { w, h, px };
+    paint(
+        world,
+        &mut Canvas {
+            w,
+            h,
+            px,
+            mask: false,
+        },
+    );
+}
+
+/// Per pixel (row-major), 1 where [`draw`] paints the pixel opaquely, so
+/// its final colour does not depend on the view under it (the renderer
+/// does not trace those rays), else 0.
+pub fn coverage(world: &World, w: usize, h: usize) -> Vec<u8> {
+    let mut m = vec![0u8; w * h];
+    paint(
+        world,
+        &mut Canvas {
+            w,
+            h,
+            px: &mut m,
+            mask: true,
+        },
+    );
+    m
+}
+
+fn paint(world: &World, c: &mut Canvas) {
+    let (w, h) = (c.w, c.h);
     let s = (h as i64 / 180).max(1);
     let (cx, cy) = (w as i64 / 2, h as i64 / 2);
     let pl = &world.player;

@@ -246,10 +246,15 @@ pub enum Pick {
 /// occlusion by blocks, other mobs and the HUD included.
 pub fn pick(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
     let scene = Scene::new(world, w, h);
+    let covered = hud::coverage(world, w, h);
     let mut out = vec![Pick::Sky; w * h];
     let row = |y: usize, line: &mut [Pick]| {
         for (x, p) in line.iter_mut().enumerate() {
-            *p = scene.pixel_hit(x, y, w, h).1;
+            *p = if covered[y * w + x] != 0 {
+                Pick::Hud
+            } else {
+                scene.pixel_hit(x, y, w, h).1
+            };
         }
     };
     if parallel {
@@ -400,11 +405,22 @@ pub fn render_rgba_blocky(
     assert!(block >= 1, "block is at least 1 pixel");
     let (tw, th) = (w.div_ceil(block), h.div_ceil(block));
     let scene = Scene::new(world, tw, th);
+    // Rays whose whole square the HUD paints over are not traced.
+    let covered = hud::coverage(world, w, h);
+    let hidden = |tx: usize, ty: usize| {
+        let (x0, x1) = (tx * block, ((tx + 1) * block).min(w));
+        (ty * block..((ty + 1) * block).min(h))
+            .all(|y| covered[y * w + x0..y * w + x1].iter().all(|&c| c != 0))
+    };
     let band = |ty: usize, rows: &mut [u8]| {
         // Trace one row of rays into the band's first row, then widen.
         let line = &mut rows[..w * 4];
         for tx in 0..tw {
-            let c = scene.pixel(tx, ty, tw, th);
+            let c = if hidden(tx, ty) {
+                [0, 0, 0]
+            } else {
+                scene.pixel(tx, ty, tw, th)
+            };
             let px = [c[0], c[1], c[2], 255];
             let x1 = ((tx + 1) * block).min(w);
             for x in tx * block..x1 {
