@@ -408,6 +408,9 @@ pub fn render_rgba_blocky(
     // Rays whose whole square the HUD paints over are not traced.
     let covered = hud::coverage(world, w, h);
     let hidden = |tx: usize, ty: usize| {
+        if block == 1 {
+            return covered[ty * w + tx] != 0;
+        }
         let (x0, x1) = (tx * block, ((tx + 1) * block).min(w));
         (ty * block..((ty + 1) * block).min(h))
             .all(|y| covered[y * w + x0..y * w + x1].iter().all(|&c| c != 0))
@@ -674,6 +677,62 @@ impl<'a> Scene<'a> {
             // A block around the eye (e.g. head in leaves) is looked through.
             first = false;
             (axis, t) = walk.advance();
+            // Fast walk: while the ray stays in this chunk, under its 4×4
+            // tile's top and short of the box and the view distance, the
+            // checks above can only find air (stepped over) or water
+            // (noted); anything else goes back to the full checks.
+            if let Some(c) = chunk {
+                let [x, mut y, z] = walk.cell;
+                if x >> 4 != ccx || z >> 4 != ccz {
+                    continue;
+                }
+                let (mut lx, mut lz) = (x & (CHUNK - 1), z & (CHUNK - 1));
+                let mut tile_top = c.tops[((lx >> 2) * 4 + (lz >> 2)) as usize] as i32;
+                let blocks = &c.blocks[..];
+                let mut i = ((lx * CHUNK + lz) * HEIGHT + y) as isize;
+                loop {
+                    if !(t < box_t && t <= VIEW_DISTANCE && y >= 0 && y < tile_top) {
+                        break;
+                    }
+                    let v = blocks[i as usize];
+                    if v == b::WATER {
+                        if water.is_none() {
+                            water = Some(t);
+                        }
+                    } else if v != b::AIR {
+                        break;
+                    }
+                    (axis, t) = walk.advance();
+                    match axis {
+                        1 => {
+                            y += step[1];
+                            i += step[1] as isize;
+                        }
+                        0 => {
+                            let old = lx >> 2;
+                            lx += step[0];
+                            if lx as u32 >= CHUNK as u32 {
+                                break;
+                            }
+                            i += (step[0] * CHUNK * HEIGHT) as isize;
+                            if lx >> 2 != old {
+                                tile_top = c.tops[((lx >> 2) * 4 + (lz >> 2)) as usize] as i32;
+                            }
+                        }
+                        _ => {
+                            let old = lz >> 2;
+                            lz += step[2];
+                            if lz as u32 >= CHUNK as u32 {
+                                break;
+                            }
+                            i += (step[2] * HEIGHT) as isize;
+                            if lz >> 2 != old {
+                                tile_top = c.tops[((lx >> 2) * 4 + (lz >> 2)) as usize] as i32;
+                            }
+                        }
+                    }
+                }
+            }
         };
         // A box is met at its own distance, not at the cell entered after.
         let t = t.min(box_t);
