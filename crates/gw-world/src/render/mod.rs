@@ -380,6 +380,11 @@ struct Scene<'a> {
     /// One above the highest non-air block of any loaded chunk: a ray at
     /// or above it that does not descend meets only sky.
     top: i32,
+    /// One above the highest non-air block of the chunks a ray can enter
+    /// within [`VIEW_DISTANCE`], when all of them are loaded: a ray at or
+    /// above it that does not descend, and does not climb to `top` within
+    /// the view distance, meets only air until it ends in fully fogged sky.
+    sky_floor: Option<i32>,
 }
 
 /// Render the first-person view with HUD into `out` (RGBA, `w*h*4` bytes,
@@ -531,6 +536,33 @@ impl<'a> Scene<'a> {
             .map(|(lo, hi, c, who)| (lo, hi, c, rect(lo, hi), who))
             .collect();
         let top = world.terrain.loaded().map(|c| c.top()).max().unwrap_or(0);
+        // Chunks holding a cell a ray enters at distance ≤ VIEW_DISTANCE:
+        // within that distance plus a cell's diagonal of the eye.
+        let reach = VIEW_DISTANCE + 2.0;
+        let span = |e: f64| {
+            (
+                libm::floor((e - reach) / CHUNK as f64) as i32,
+                libm::floor((e + reach) / CHUNK as f64) as i32,
+            )
+        };
+        let ((x0, x1), (z0, z1)) = (span(eye[0]), span(eye[2]));
+        let mut sky_floor = Some(0);
+        for cx in x0..=x1 {
+            for cz in z0..=z1 {
+                let gap = |e: f64, c: i32| {
+                    let lo = (c * CHUNK) as f64;
+                    (lo - e).max(e - (lo + CHUNK as f64)).max(0.0)
+                };
+                let (gx, gz) = (gap(eye[0], cx), gap(eye[2], cz));
+                if gx * gx + gz * gz > reach * reach {
+                    continue;
+                }
+                sky_floor = match (sky_floor, world.terrain.chunk(cx, cz)) {
+                    (Some(f), Some(c)) => Some(f.max(c.top())),
+                    _ => None,
+                };
+            }
+        }
         Scene {
             terrain: &world.terrain,
             eye,
@@ -548,6 +580,7 @@ impl<'a> Scene<'a> {
                 .map(|s| (s.pos, s.ticks as f32 / s.needed.max(1) as f32)),
             target: world.target().map(|t| t.pos),
             top,
+            sky_floor,
         }
     }
 
@@ -626,6 +659,20 @@ impl<'a> Scene<'a> {
             if clear {
                 // Fogged as far as the ray's way out of the world's top.
                 t = walk.time_to(1, HEIGHT).max(t);
+                break self.sky(d);
+            }
+            // Above every block within reach, not descending, and not up to
+            // `top` within the view distance: the walk would meet only air
+            // until it passes the view distance, where fog is total (with
+            // no box or water on the way, the exact distance is not needed).
+            if let Some(floor) = self.sky_floor
+                && cell[1] >= floor
+                && step[1] >= 0
+                && box_hit.is_none()
+                && water.is_none()
+                && walk.time_to(1, self.top) > VIEW_DISTANCE + 1e-6
+            {
+                t = f64::INFINITY;
                 break self.sky(d);
             }
             if t > VIEW_DISTANCE || (cell[1] < 0 && step[1] < 0) {
