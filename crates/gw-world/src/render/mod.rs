@@ -7,6 +7,25 @@
 //! Pixels depend only on the world state: every pixel is computed on its
 //! own (no reductions across pixels), so rendering rows in parallel gives the
 //! same bytes as rendering them in order.
+//!
+//! Where the time goes and what avoids it (each shortcut returns exactly
+//! what the plain cell-by-cell walk would, so frames hash the same):
+//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]);
+//! - air above a chunk's or a 4×4 column tile's top is left in one jump
+//!   (`VoxelWalk::leave_box`);
+//! - below the tile top, air and water cells of one chunk are stepped in a
+//!   tight inner loop on the chunk's block array (no chunk or tile lookups
+//!   per cell);
+//! - a ray above every chunk top within [`VIEW_DISTANCE`] that does not
+//!   descend and does not reach the world's top within that distance ends
+//!   at once in fully fogged sky (`Scene::sky_floor`);
+//! - screen offsets are computed once per column and per row, textures
+//!   looked up through a reference held by the scene.
+//!
+//! What remains per traced ray (callgrind, 640×360 forest walk, about 1,400
+//! instructions): the DDA steps near the ground (grazing rays cross many
+//! cells under tile tops), the box jumps, the walk set-up (three divisions
+//! and a normalisation) and the texel and fog shading.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
@@ -385,6 +404,7 @@ struct Scene<'a> {
     /// above it that does not descend, and does not climb to `top` within
     /// the view distance, meets only air until it ends in fully fogged sky.
     sky_floor: Option<i32>,
+    tex: &'static Textures,
 }
 
 /// Render the first-person view with HUD into `out` (RGBA, `w*h*4` bytes,
@@ -420,14 +440,16 @@ pub fn render_rgba_blocky(
         (ty * block..((ty + 1) * block).min(h))
             .all(|y| covered[y * w + x0..y * w + x1].iter().all(|&c| c != 0))
     };
+    let cols: Vec<f64> = (0..tw).map(|tx| screen_x(tx, tw, scene.tan_x)).collect();
     let band = |ty: usize, rows: &mut [u8]| {
         // Trace one row of rays into the band's first row, then widen.
         let line = &mut rows[..w * 4];
+        let sy = screen_y(ty, th, scene.tan_y);
         for tx in 0..tw {
             let c = if hidden(tx, ty) {
                 [0, 0, 0]
             } else {
-                scene.pixel(tx, ty, tw, th)
+                scene.ray_hit(tx, ty, cols[tx], sy).0
             };
             let px = [c[0], c[1], c[2], 255];
             let x1 = ((tx + 1) * block).min(w);
@@ -581,17 +603,20 @@ impl<'a> Scene<'a> {
             target: world.target().map(|t| t.pos),
             top,
             sky_floor,
+            tex: textures(),
         }
-    }
-
-    fn pixel(&self, x: usize, y: usize, w: usize, h: usize) -> [u8; 3] {
-        self.pixel_hit(x, y, w, h).0
     }
 
     /// A pixel's colour and what its ray ends on.
     fn pixel_hit(&self, x: usize, y: usize, w: usize, h: usize) -> ([u8; 3], Pick) {
-        let sx = (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * self.tan_x;
-        let sy = (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * self.tan_y;
+        let sx = screen_x(x, w, self.tan_x);
+        let sy = screen_y(y, h, self.tan_y);
+        self.ray_hit(x, y, sx, sy)
+    }
+
+    /// [`pixel_hit`](Self::pixel_hit) with the pixel's screen offsets
+    /// already computed (they depend on the column or the row only).
+    fn ray_hit(&self, x: usize, y: usize, sx: f64, sy: f64) -> ([u8; 3], Pick) {
         let mut d = [
             self.f[0] + self.r[0] * sx + self.u[0] * sy,
             self.f[1] + self.r[1] * sx + self.u[1] * sy,
@@ -801,9 +826,9 @@ impl<'a> Scene<'a> {
         }
         (
             [
-                (c[0] * 255.0).clamp(0.0, 255.0) as u8,
-                (c[1] * 255.0).clamp(0.0, 255.0) as u8,
-                (c[2] * 255.0).clamp(0.0, 255.0) as u8,
+                (c[0] * 255.0) as u8,
+                (c[1] * 255.0) as u8,
+                (c[2] * 255.0) as u8,
             ],
             hit,
         )
@@ -836,7 +861,7 @@ impl<'a> Scene<'a> {
             ((uu * TEX as f64) as usize).min(TEX - 1),
             ((vv * TEX as f64) as usize).min(TEX - 1),
         );
-        let tx = textures().texels[v as usize * 3 + face][tv * TEX + tu];
+        let tx = self.tex.texels[v as usize * 3 + face][tv * TEX + tu];
         if tx[3] == 0 {
             return None;
         }
@@ -861,6 +886,18 @@ impl<'a> Scene<'a> {
             tx[2] as f32 / 255.0 * s,
         ])
     }
+}
+
+/// Horizontal offset of pixel column `x`'s ray on the view plane.
+#[inline]
+fn screen_x(x: usize, w: usize, tan_x: f64) -> f64 {
+    (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * tan_x
+}
+
+/// Vertical offset of pixel row `y`'s ray on the view plane.
+#[inline]
+fn screen_y(y: usize, h: usize, tan_y: f64) -> f64 {
+    (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * tan_y
 }
 
 fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
