@@ -445,11 +445,11 @@ pub fn render_rgba_blocky(
         // Trace one row of rays into the band's first row, then widen.
         let line = &mut rows[..w * 4];
         let sy = screen_y(ty, th, scene.tan_y);
-        for tx in 0..tw {
+        for (tx, &sx) in cols.iter().enumerate() {
             let c = if hidden(tx, ty) {
                 [0, 0, 0]
             } else {
-                scene.ray_hit(tx, ty, cols[tx], sy).0
+                scene.ray_hit(tx, ty, sx, sy).0
             };
             let px = [c[0], c[1], c[2], 255];
             let x1 = ((tx + 1) * block).min(w);
