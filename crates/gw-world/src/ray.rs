@@ -1,6 +1,13 @@
 //! Ray helpers shared by block targeting (`world`) and the renderer: a voxel
 //! walk (Amanatides–Woo DDA) and a ray-against-box (slab) test.
 
+/// `x.floor() as i32` for |x| < 2³¹, without a libm call.
+#[inline]
+fn floor_i32(x: f64) -> i32 {
+    let i = x as i32;
+    if (i as f64) > x { i - 1 } else { i }
+}
+
 /// Steps a ray through the unit cells of the voxel grid in the order it
 /// enters them.
 pub struct VoxelWalk {
@@ -15,11 +22,7 @@ pub struct VoxelWalk {
 impl VoxelWalk {
     /// Starts in the cell holding `o`; `d` is the (unit) direction.
     pub fn new(o: [f64; 3], d: [f64; 3]) -> Self {
-        let cell = [
-            o[0].floor() as i32,
-            o[1].floor() as i32,
-            o[2].floor() as i32,
-        ];
+        let cell = [floor_i32(o[0]), floor_i32(o[1]), floor_i32(o[2])];
         let mut step = [0i32; 3];
         let mut tmax = [f64::INFINITY; 3];
         let mut tdelta = [f64::INFINITY; 3];
@@ -97,7 +100,8 @@ impl VoxelWalk {
                 self.tmax[k] = t + self.tdelta[k];
             } else if self.tmax[k] < t {
                 // Boundaries of the other axes crossed before the exit.
-                let m = ((t - self.tmax[k]) / self.tdelta[k]).floor() + 1.0;
+                // Positive, so truncation is the floor (no libm call).
+                let m = (((t - self.tmax[k]) / self.tdelta[k]) as i64) as f64 + 1.0;
                 self.cell[k] += self.step[k] * m as i32;
                 self.tmax[k] += m * self.tdelta[k];
             }

@@ -241,30 +241,40 @@ fn carve_caves(seed: u64, c: &mut Chunk) {
             }
         }
     }
+    // Per column, the two noises interpolated across x and z at every
+    // lattice level (the same operations, in the same order, as a
+    // trilinear lookup per cell); cells then interpolate along y only.
+    let mut col = [[0.0f32; 2]; NY];
     for x in 0..CHUNK {
         for z in 0..CHUNK {
             let h = c.heights[(x * 16 + z) as usize] as i32;
             let ocean = h < SEA_LEVEL;
             let top = if ocean { h - 6 } else { h - 3 };
+            if top <= 5 {
+                continue;
+            }
             let (i, k) = ((x / S) as usize, (z / S) as usize);
             let (tx, tz) = ((x % S) as f32 / S as f32, (z % S) as f32 / S as f32);
-            for y in 5..top.max(5) {
+            // Levels the cells 5..top read: j and j + 1 for j = y / S.
+            for (j, cj) in col
+                .iter_mut()
+                .enumerate()
+                .take((top - 1) as usize / S as usize + 2)
+            {
+                for (n, v) in cj.iter_mut().enumerate() {
+                    let g = |di: usize, dk: usize| lat[((i + di) * 5 + k + dk) * NY + j][n];
+                    let a = g(0, 0) + (g(1, 0) - g(0, 0)) * tx;
+                    let bb = g(0, 1) + (g(1, 1) - g(0, 1)) * tx;
+                    *v = a + (bb - a) * tz;
+                }
+            }
+            for y in 5..top {
                 let j = (y / S) as usize;
                 let ty = (y % S) as f32 / S as f32;
-                let mut v = [0.0f32; 2];
-                for (n, vn) in v.iter_mut().enumerate() {
-                    let g = |di: usize, dk: usize, dj: usize| {
-                        lat[((i + di) * 5 + k + dk) * NY + j + dj][n]
-                    };
-                    let a = g(0, 0, 0) + (g(1, 0, 0) - g(0, 0, 0)) * tx;
-                    let bb = g(0, 1, 0) + (g(1, 1, 0) - g(0, 1, 0)) * tx;
-                    let cc = g(0, 0, 1) + (g(1, 0, 1) - g(0, 0, 1)) * tx;
-                    let d = g(0, 1, 1) + (g(1, 1, 1) - g(0, 1, 1)) * tx;
-                    let lo = a + (bb - a) * tz;
-                    let hi = cc + (d - cc) * tz;
-                    *vn = lo + (hi - lo) * ty;
-                }
-                if v[0].abs() < 0.075 && v[1].abs() < 0.075 {
+                let (lo, hi) = (col[j], col[j + 1]);
+                let v0 = lo[0] + (hi[0] - lo[0]) * ty;
+                let v1 = lo[1] + (hi[1] - lo[1]) * ty;
+                if v0.abs() < 0.075 && v1.abs() < 0.075 {
                     c.set(x, y, z, if y <= 10 { b::LAVA } else { b::AIR });
                 }
             }

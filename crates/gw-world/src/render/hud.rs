@@ -1,6 +1,9 @@
 //! The HUD over the 3D view: crosshair, hotbar with item icons and counts,
 //! health and hunger bars, the held item, and the inventory screen. Drawn
-//! with plain rectangles and a 3×5 digit font so it works at any size.
+//! with plain rectangles and a 3×5 digit font. Frames under
+//! [`COMPACT_BELOW`] pixels on a side get a compact HUD of a few pixel rows
+//! instead (`paint_compact`). [`coverage`] tells the renderer which pixels
+//! the HUD paints opaquely, so it does not trace rays there.
 
 use super::item_color;
 use crate::inventory::{HOTBAR, SLOTS};
@@ -23,7 +26,11 @@ const DIGITS: [[u8; 5]; 10] = [
 struct Canvas<'a> {
     w: usize,
     h: usize,
+    /// RGBA pixels, or one byte per pixel when `mask` is set.
     px: &'a mut [u8],
+    /// Record which pixels the HUD paints opaquely (1) instead of drawing:
+    /// their final colour does not depend on the 3D view under them.
+    mask: bool,
 }
 
 impl Canvas<'_> {
@@ -31,16 +38,25 @@ impl Canvas<'_> {
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
+        if x0 >= x1 {
+            return;
+        }
         for yy in y0..y1 {
-            for xx in x0..x1 {
-                let i = (yy * self.w + xx) * 4;
-                self.px[i..i + 3].copy_from_slice(&c);
+            if self.mask {
+                self.px[yy * self.w + x0..yy * self.w + x1].fill(1);
+                continue;
+            }
+            for p in self.px[(yy * self.w + x0) * 4..(yy * self.w + x1) * 4].chunks_exact_mut(4) {
+                p[..3].copy_from_slice(&c);
             }
         }
     }
 
     /// Darken a rectangle (a translucent black panel).
     fn shade(&mut self, x: i64, y: i64, rw: i64, rh: i64, keep: u32) {
+        if self.mask {
+            return;
+        }
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
@@ -55,6 +71,9 @@ impl Canvas<'_> {
     }
 
     fn invert(&mut self, x: i64, y: i64, rw: i64, rh: i64) {
+        if self.mask {
+            return;
+        }
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
@@ -126,8 +145,46 @@ impl Canvas<'_> {
     }
 }
 
+/// Draw the HUD over the RGBA view `px` (`w*h*4` bytes).
 pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
-    let mut c = Canvas { w, h, px };
+    paint(
+        world,
+        &mut Canvas {
+            w,
+            h,
+            px,
+            mask: false,
+        },
+    );
+}
+
+/// Per pixel (row-major), 1 where [`draw`] paints the pixel opaquely, so
+/// its final colour does not depend on the view under it (the renderer
+/// does not trace those rays), else 0.
+pub fn coverage(world: &World, w: usize, h: usize) -> Vec<u8> {
+    let mut m = vec![0u8; w * h];
+    paint(
+        world,
+        &mut Canvas {
+            w,
+            h,
+            px: &mut m,
+            mask: true,
+        },
+    );
+    m
+}
+
+/// Frames smaller than this (either side, pixels) get the compact HUD: the
+/// full one is laid out for 180 rows and 180 columns at least, and on a
+/// 64×64 frame it would cover the lower half of the view.
+pub const COMPACT_BELOW: usize = 180;
+
+fn paint(world: &World, c: &mut Canvas) {
+    let (w, h) = (c.w, c.h);
+    if w < COMPACT_BELOW || h < COMPACT_BELOW {
+        return paint_compact(world, c);
+    }
     let s = (h as i64 / 180).max(1);
     let (cx, cy) = (w as i64 / 2, h as i64 / 2);
     let pl = &world.player;
@@ -251,6 +308,73 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
         for i in 0..HOTBAR {
             let (x, y) = (px0 + 4 * s + i as i64 * size, py0 + 6 * size + 4 * s);
             c.slot(world, i, x, y, size, s, i == pl.selected);
+        }
+    }
+}
+
+/// The HUD for small frames (learning agents' 64×64 views), a few pixel
+/// rows at the bottom so the view stays visible: a hotbar strip of nine
+/// slots in their item colours (a white top edge on the selected one, dark
+/// grey where empty), above it a one-pixel status row with health growing
+/// from the left and food from the right, and a small inverted crosshair.
+/// The inventory screen is a 9×4 grid of slot colours over the darkened
+/// view (hotbar the bottom row). Counts and wear are not drawn at this size
+/// (the privileged state has them).
+fn paint_compact(world: &World, c: &mut Canvas) {
+    let (w, h) = (c.w as i64, c.h as i64);
+    let pl = &world.player;
+    if pl.hurt_ticks > 0 {
+        c.shade(0, 0, w, h, 200);
+    }
+    let colour = |i: usize| pl.inventory.slots[i].map_or([60, 60, 60], |st| item_color(st.item));
+    // Crosshair: a plus of arm `arm` around the centre.
+    let arm = (h.min(w) / 32).max(1);
+    let (cx, cy) = (w / 2, h / 2);
+    c.invert(cx - arm, cy, 2 * arm + 1, 1);
+    c.invert(cx, cy - arm, 1, arm);
+    c.invert(cx, cy + 1, 1, arm);
+    // Hotbar strip: `rows` tall, slot i spans [i*w/9, (i+1)*w/9).
+    let rows = (h / 20).max(3);
+    let y0 = h - rows;
+    for i in 0..HOTBAR {
+        let (x0, x1) = (i as i64 * w / 9, (i as i64 + 1) * w / 9);
+        let edge = if i == pl.selected {
+            [255, 255, 255]
+        } else {
+            [30, 30, 30]
+        };
+        c.rect(x0, y0, x1 - x0, 1, edge);
+        c.rect(x0, y0 + 1, 1, rows - 1, [30, 30, 30]);
+        c.rect(x0 + 1, y0 + 1, x1 - x0 - 1, rows - 1, colour(i));
+    }
+    // Status row: health from the left half, food from the right half.
+    let by = y0 - 1;
+    let half = w / 2;
+    let hp = ((pl.health.clamp(0.0, 20.0) / 20.0) * half as f32).round() as i64;
+    c.rect(0, by, half, 1, [40, 10, 10]);
+    c.rect(0, by, hp, 1, [220, 30, 30]);
+    let food = ((pl.food.clamp(0.0, 20.0) / 20.0) * (w - half) as f32).round() as i64;
+    c.rect(half, by, w - half, 1, [40, 25, 10]);
+    c.rect(w - food, by, food, 1, [190, 120, 50]);
+    if pl.inventory_open {
+        c.shade(0, 0, w, h, 110);
+        let cell = (w / 9).min((by - 1) / 4).max(2);
+        let (gx, gy) = ((w - 9 * cell) / 2, (by - 4 * cell) / 2);
+        for i in 0..SLOTS {
+            // Storage rows on top, the hotbar as the bottom row.
+            let (col, row) = if i < HOTBAR {
+                (i as i64, 3)
+            } else {
+                (((i - HOTBAR) % 9) as i64, ((i - HOTBAR) / 9) as i64)
+            };
+            let (x, y) = (gx + col * cell, gy + row * cell);
+            let frame = if i == pl.selected {
+                [255, 255, 255]
+            } else {
+                [198, 198, 198]
+            };
+            c.rect(x, y, cell, cell, frame);
+            c.rect(x + 1, y + 1, cell - 2, cell - 2, colour(i));
         }
     }
 }

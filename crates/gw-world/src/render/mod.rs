@@ -7,6 +7,25 @@
 //! Pixels depend only on the world state: every pixel is computed on its
 //! own (no reductions across pixels), so rendering rows in parallel gives the
 //! same bytes as rendering them in order.
+//!
+//! Where the time goes and what avoids it (each shortcut returns exactly
+//! what the plain cell-by-cell walk would, so frames hash the same):
+//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]);
+//! - air above a chunk's or a 4×4 column tile's top is left in one jump
+//!   (`VoxelWalk::leave_box`);
+//! - below the tile top, air and water cells of one chunk are stepped in a
+//!   tight inner loop on the chunk's block array (no chunk or tile lookups
+//!   per cell);
+//! - a ray above every chunk top within [`VIEW_DISTANCE`] that does not
+//!   descend and does not reach the world's top within that distance ends
+//!   at once in fully fogged sky (`Scene::sky_floor`);
+//! - screen offsets are computed once per column and per row, textures
+//!   looked up through a reference held by the scene.
+//!
+//! What remains per traced ray (callgrind, 640×360 forest walk, about 1,400
+//! instructions): the DDA steps near the ground (grazing rays cross many
+//! cells under tile tops), the box jumps, the walk set-up (three divisions
+//! and a normalisation) and the texel and fog shading.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
@@ -246,10 +265,15 @@ pub enum Pick {
 /// occlusion by blocks, other mobs and the HUD included.
 pub fn pick(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
     let scene = Scene::new(world, w, h);
+    let covered = hud::coverage(world, w, h);
     let mut out = vec![Pick::Sky; w * h];
     let row = |y: usize, line: &mut [Pick]| {
         for (x, p) in line.iter_mut().enumerate() {
-            *p = scene.pixel_hit(x, y, w, h).1;
+            *p = if covered[y * w + x] != 0 {
+                Pick::Hud
+            } else {
+                scene.pixel_hit(x, y, w, h).1
+            };
         }
     };
     if parallel {
@@ -375,6 +399,12 @@ struct Scene<'a> {
     /// One above the highest non-air block of any loaded chunk: a ray at
     /// or above it that does not descend meets only sky.
     top: i32,
+    /// One above the highest non-air block of the chunks a ray can enter
+    /// within [`VIEW_DISTANCE`], when all of them are loaded: a ray at or
+    /// above it that does not descend, and does not climb to `top` within
+    /// the view distance, meets only air until it ends in fully fogged sky.
+    sky_floor: Option<i32>,
+    tex: &'static Textures,
 }
 
 /// Render the first-person view with HUD into `out` (RGBA, `w*h*4` bytes,
@@ -400,11 +430,27 @@ pub fn render_rgba_blocky(
     assert!(block >= 1, "block is at least 1 pixel");
     let (tw, th) = (w.div_ceil(block), h.div_ceil(block));
     let scene = Scene::new(world, tw, th);
+    // Rays whose whole square the HUD paints over are not traced.
+    let covered = hud::coverage(world, w, h);
+    let hidden = |tx: usize, ty: usize| {
+        if block == 1 {
+            return covered[ty * w + tx] != 0;
+        }
+        let (x0, x1) = (tx * block, ((tx + 1) * block).min(w));
+        (ty * block..((ty + 1) * block).min(h))
+            .all(|y| covered[y * w + x0..y * w + x1].iter().all(|&c| c != 0))
+    };
+    let cols: Vec<f64> = (0..tw).map(|tx| screen_x(tx, tw, scene.tan_x)).collect();
     let band = |ty: usize, rows: &mut [u8]| {
         // Trace one row of rays into the band's first row, then widen.
         let line = &mut rows[..w * 4];
-        for tx in 0..tw {
-            let c = scene.pixel(tx, ty, tw, th);
+        let sy = screen_y(ty, th, scene.tan_y);
+        for (tx, &sx) in cols.iter().enumerate() {
+            let c = if hidden(tx, ty) {
+                [0, 0, 0]
+            } else {
+                scene.ray_hit(tx, ty, sx, sy).0
+            };
             let px = [c[0], c[1], c[2], 255];
             let x1 = ((tx + 1) * block).min(w);
             for x in tx * block..x1 {
@@ -512,6 +558,33 @@ impl<'a> Scene<'a> {
             .map(|(lo, hi, c, who)| (lo, hi, c, rect(lo, hi), who))
             .collect();
         let top = world.terrain.loaded().map(|c| c.top()).max().unwrap_or(0);
+        // Chunks holding a cell a ray enters at distance ≤ VIEW_DISTANCE:
+        // within that distance plus a cell's diagonal of the eye.
+        let reach = VIEW_DISTANCE + 2.0;
+        let span = |e: f64| {
+            (
+                libm::floor((e - reach) / CHUNK as f64) as i32,
+                libm::floor((e + reach) / CHUNK as f64) as i32,
+            )
+        };
+        let ((x0, x1), (z0, z1)) = (span(eye[0]), span(eye[2]));
+        let mut sky_floor = Some(0);
+        for cx in x0..=x1 {
+            for cz in z0..=z1 {
+                let gap = |e: f64, c: i32| {
+                    let lo = (c * CHUNK) as f64;
+                    (lo - e).max(e - (lo + CHUNK as f64)).max(0.0)
+                };
+                let (gx, gz) = (gap(eye[0], cx), gap(eye[2], cz));
+                if gx * gx + gz * gz > reach * reach {
+                    continue;
+                }
+                sky_floor = match (sky_floor, world.terrain.chunk(cx, cz)) {
+                    (Some(f), Some(c)) => Some(f.max(c.top())),
+                    _ => None,
+                };
+            }
+        }
         Scene {
             terrain: &world.terrain,
             eye,
@@ -529,17 +602,21 @@ impl<'a> Scene<'a> {
                 .map(|s| (s.pos, s.ticks as f32 / s.needed.max(1) as f32)),
             target: world.target().map(|t| t.pos),
             top,
+            sky_floor,
+            tex: textures(),
         }
-    }
-
-    fn pixel(&self, x: usize, y: usize, w: usize, h: usize) -> [u8; 3] {
-        self.pixel_hit(x, y, w, h).0
     }
 
     /// A pixel's colour and what its ray ends on.
     fn pixel_hit(&self, x: usize, y: usize, w: usize, h: usize) -> ([u8; 3], Pick) {
-        let sx = (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * self.tan_x;
-        let sy = (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * self.tan_y;
+        let sx = screen_x(x, w, self.tan_x);
+        let sy = screen_y(y, h, self.tan_y);
+        self.ray_hit(x, y, sx, sy)
+    }
+
+    /// [`pixel_hit`](Self::pixel_hit) with the pixel's screen offsets
+    /// already computed (they depend on the column or the row only).
+    fn ray_hit(&self, x: usize, y: usize, sx: f64, sy: f64) -> ([u8; 3], Pick) {
         let mut d = [
             self.f[0] + self.r[0] * sx + self.u[0] * sy,
             self.f[1] + self.r[1] * sx + self.u[1] * sy,
@@ -609,6 +686,20 @@ impl<'a> Scene<'a> {
                 t = walk.time_to(1, HEIGHT).max(t);
                 break self.sky(d);
             }
+            // Above every block within reach, not descending, and not up to
+            // `top` within the view distance: the walk would meet only air
+            // until it passes the view distance, where fog is total (with
+            // no box or water on the way, the exact distance is not needed).
+            if let Some(floor) = self.sky_floor
+                && cell[1] >= floor
+                && step[1] >= 0
+                && box_hit.is_none()
+                && water.is_none()
+                && walk.time_to(1, self.top) > VIEW_DISTANCE + 1e-6
+            {
+                t = f64::INFINITY;
+                break self.sky(d);
+            }
             if t > VIEW_DISTANCE || (cell[1] < 0 && step[1] < 0) {
                 break self.sky(d);
             }
@@ -658,6 +749,62 @@ impl<'a> Scene<'a> {
             // A block around the eye (e.g. head in leaves) is looked through.
             first = false;
             (axis, t) = walk.advance();
+            // Fast walk: while the ray stays in this chunk, under its 4×4
+            // tile's top and short of the box and the view distance, the
+            // checks above can only find air (stepped over) or water
+            // (noted); anything else goes back to the full checks.
+            if let Some(c) = chunk {
+                let [x, mut y, z] = walk.cell;
+                if x >> 4 != ccx || z >> 4 != ccz {
+                    continue;
+                }
+                let (mut lx, mut lz) = (x & (CHUNK - 1), z & (CHUNK - 1));
+                let mut tile_top = c.tops[((lx >> 2) * 4 + (lz >> 2)) as usize] as i32;
+                let blocks = &c.blocks[..];
+                let mut i = ((lx * CHUNK + lz) * HEIGHT + y) as isize;
+                loop {
+                    if !(t < box_t && t <= VIEW_DISTANCE && y >= 0 && y < tile_top) {
+                        break;
+                    }
+                    let v = blocks[i as usize];
+                    if v == b::WATER {
+                        if water.is_none() {
+                            water = Some(t);
+                        }
+                    } else if v != b::AIR {
+                        break;
+                    }
+                    (axis, t) = walk.advance();
+                    match axis {
+                        1 => {
+                            y += step[1];
+                            i += step[1] as isize;
+                        }
+                        0 => {
+                            let old = lx >> 2;
+                            lx += step[0];
+                            if lx as u32 >= CHUNK as u32 {
+                                break;
+                            }
+                            i += (step[0] * CHUNK * HEIGHT) as isize;
+                            if lx >> 2 != old {
+                                tile_top = c.tops[((lx >> 2) * 4 + (lz >> 2)) as usize] as i32;
+                            }
+                        }
+                        _ => {
+                            let old = lz >> 2;
+                            lz += step[2];
+                            if lz as u32 >= CHUNK as u32 {
+                                break;
+                            }
+                            i += (step[2] * HEIGHT) as isize;
+                            if lz >> 2 != old {
+                                tile_top = c.tops[((lx >> 2) * 4 + (lz >> 2)) as usize] as i32;
+                            }
+                        }
+                    }
+                }
+            }
         };
         // A box is met at its own distance, not at the cell entered after.
         let t = t.min(box_t);
@@ -679,9 +826,9 @@ impl<'a> Scene<'a> {
         }
         (
             [
-                (c[0] * 255.0).clamp(0.0, 255.0) as u8,
-                (c[1] * 255.0).clamp(0.0, 255.0) as u8,
-                (c[2] * 255.0).clamp(0.0, 255.0) as u8,
+                (c[0] * 255.0) as u8,
+                (c[1] * 255.0) as u8,
+                (c[2] * 255.0) as u8,
             ],
             hit,
         )
@@ -714,7 +861,7 @@ impl<'a> Scene<'a> {
             ((uu * TEX as f64) as usize).min(TEX - 1),
             ((vv * TEX as f64) as usize).min(TEX - 1),
         );
-        let tx = textures().texels[v as usize * 3 + face][tv * TEX + tu];
+        let tx = self.tex.texels[v as usize * 3 + face][tv * TEX + tu];
         if tx[3] == 0 {
             return None;
         }
@@ -739,6 +886,18 @@ impl<'a> Scene<'a> {
             tx[2] as f32 / 255.0 * s,
         ])
     }
+}
+
+/// Horizontal offset of pixel column `x`'s ray on the view plane.
+#[inline]
+fn screen_x(x: usize, w: usize, tan_x: f64) -> f64 {
+    (2.0 * (x as f64 + 0.5) / w as f64 - 1.0) * tan_x
+}
+
+/// Vertical offset of pixel row `y`'s ray on the view plane.
+#[inline]
+fn screen_y(y: usize, h: usize, tan_y: f64) -> f64 {
+    (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * tan_y
 }
 
 fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
