@@ -560,6 +560,15 @@ fn dispatch(cli: Cli) -> CmdResult {
                 return Ok(());
             }
             // The open world's row was measured above; it has no tasks to run.
+            if !args.json {
+                println!(
+                    "bench: {} games; per game {:.2} s of simulation only, then {} full runtime steps (step + render + PNG at the game's viewport; medians in ms); load average at start: {}",
+                    games.len(),
+                    args.sim_seconds.max(0.05),
+                    args.steps.max(5),
+                    load_average()
+                );
+            }
             for g in games.iter().filter(|g| *g != gw_runtime::bench::OPENWORLD) {
                 let row = gw_runtime::bench::bench_game(
                     &reg,
@@ -586,10 +595,21 @@ fn dispatch(cli: Cli) -> CmdResult {
                     "{}",
                     serde_json::to_string_pretty(&rows).expect("rows serialize")
                 );
+            } else {
+                println!("load average at end: {}", load_average());
             }
             Ok(())
         }
     }
+}
+
+/// The 1, 5 and 15 minute load averages (Linux), so a bench table says how
+/// busy the machine was; "unknown" elsewhere.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".to_string())
 }
 
 fn list(reg: &Registry, args: ListArgs) -> CmdResult {

@@ -311,6 +311,27 @@ fn bench_reports_each_game() {
     }
     let o = run(&["bench", "--games", "nope"]);
     assert_eq!(o.status.code(), Some(2));
+    // The text table says what it measured and how busy the machine was.
+    let o = run(&[
+        "bench",
+        "--games",
+        "01_2048",
+        "--sim-seconds",
+        "0.05",
+        "--steps",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "bench: 1 games; per game 0.05 s of simulation only, then 5 full runtime steps"
+        ) && lines[0].contains("load average at start: "),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("01_2048 "), "{text}");
+    assert!(lines[2].starts_with("load average at end: "), "{text}");
 }
 
 /// JSON lines of a run file.

@@ -13,8 +13,6 @@
 //! Coordinates are in tiles: x grows to the right (east), y grows downwards
 //! (south); tile (c, r) spans [c, c+1] × [r, r+1].
 
-use rayon::prelude::*;
-
 /// A square RGBA texture; texels with alpha 0 are transparent (sprites).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Texture {
@@ -303,6 +301,11 @@ pub struct Sprite {
 pub struct Scratch {
     pub zbuf: Vec<f64>,
     spans: Vec<Span>,
+    /// The texture column of every screen column's wall slice, shaded as
+    /// drawn (the widest texture's size texels per column).
+    column: Vec<u32>,
+    /// The texture row of every screen row a sprite covers (-1: none).
+    rows: Vec<i64>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -397,29 +400,56 @@ pub fn render_walls(
             dark: hit.y_side,
         });
     }
-    let ceiling = u32::from_le_bytes(ceiling);
-    let floor = u32::from_le_bytes(floor);
-    let spans = &scratch.spans;
-    // Rows are filled in parallel: every pixel depends only on its span.
-    let rows = &mut data[view.y * stride * 4..(view.y + view.h) * stride * 4];
-    rows.par_chunks_mut(stride * 4)
-        .enumerate()
-        .for_each(|(y, line)| {
-            let y = y as i32;
-            let plain = if y < half { ceiling } else { floor };
-            let out = &mut line[view.x * 4..(view.x + view.w) * 4];
-            for (px, span) in out.chunks_exact_mut(4).zip(spans.iter()) {
-                let c = if y >= span.start && y < span.end {
-                    let t = &textures[span.tex as usize];
-                    let ty = ((((y - span.top) as u64) * span.step as u64) >> 16) as usize;
-                    let texel = t.texels[ty.min(t.size - 1) * t.size + span.col as usize];
-                    if span.dark { shade(texel) } else { texel }
-                } else {
-                    plain
-                };
-                px.copy_from_slice(&c.to_le_bytes());
+    let s4 = stride * 4;
+    let region = &mut data[view.y * s4..(view.y + view.h) * s4];
+    let column = &mut scratch.column;
+    let half = half.max(0) as usize;
+    let h = view.h;
+    // Every wall slice reads one texture column: fetch it (shaded for
+    // y-facing walls) once per frame into `column`, `size` texels a column.
+    let size = textures.iter().map(|t| t.size).max().unwrap_or(1);
+    column.clear();
+    for span in &scratch.spans {
+        let t = &textures[span.tex as usize];
+        column.extend((0..size).map(|ty| {
+            let texel = t.texels[ty.min(t.size - 1) * t.size + span.col as usize];
+            if span.dark { shade(texel) } else { texel }
+        }));
+    }
+    // Row by row on one thread (sequential writes; a parallel fill lost to
+    // the waits for the other thread on a busy machine). Rows that no wall
+    // reaches are one plain colour and copied whole from a filled row.
+    let (mut reach_top, mut reach_bottom) = (h, 0);
+    for span in &scratch.spans {
+        if span.end > span.start {
+            reach_top = reach_top.min(span.start.max(0) as usize);
+            reach_bottom = reach_bottom.max(span.end.max(0) as usize);
+        }
+    }
+    let plain_row = |c: [u8; 4]| c.repeat(view.w);
+    let (ceiling_row, floor_row) = (plain_row(ceiling), plain_row(floor));
+    let last = size - 1;
+    for (y, line) in region.chunks_exact_mut(s4).take(h).enumerate() {
+        let out = &mut line[view.x * 4..(view.x + view.w) * 4];
+        let plain = if y < half { &ceiling } else { &floor };
+        if y < reach_top || y >= reach_bottom {
+            out.copy_from_slice(if y < half { &ceiling_row } else { &floor_row });
+            continue;
+        }
+        let yi = y as i32;
+        for ((px, span), texels) in out
+            .chunks_exact_mut(4)
+            .zip(&scratch.spans)
+            .zip(column.chunks_exact(size))
+        {
+            if yi >= span.start && yi < span.end {
+                let ty = ((((yi - span.top) as u64) * span.step as u64) >> 16) as usize;
+                px.copy_from_slice(&texels[ty.min(last)].to_le_bytes());
+            } else {
+                px.copy_from_slice(plain);
             }
-        });
+        }
+    }
 }
 
 /// Draw sprites over the walls, farthest first, each column clipped by the
@@ -431,7 +461,7 @@ pub fn render_sprites(
     cam: &Camera,
     sprites: &[Sprite],
     textures: &[Texture],
-    scratch: &Scratch,
+    scratch: &mut Scratch,
 ) {
     let f = focal(view, cam);
     let half = view.h as f64 / 2.0;
@@ -469,6 +499,15 @@ pub fn render_sprites(
         if x0 >= x1 || y0 >= y1 {
             continue;
         }
+        // The texture row of every screen row, computed once per sprite
+        // (the same expression per pixel would give the same values).
+        let rows = &mut scratch.rows;
+        rows.clear();
+        rows.extend((y0..y1).map(|y| {
+            let v = ((y as f64 + 0.5 - top) / h_px * tex.size as f64) as i64;
+            if v < 0 || v >= tex.size as i64 { -1 } else { v }
+        }));
+        let s4 = stride * 4;
         for x in x0..x1 {
             if depth >= scratch.zbuf[x as usize] {
                 continue;
@@ -477,17 +516,15 @@ pub fn render_sprites(
             if u < 0 || u >= tex.size as i64 {
                 continue;
             }
-            for y in y0..y1 {
-                let v = ((y as f64 + 0.5 - top) / h_px * tex.size as f64) as i64;
-                if v < 0 || v >= tex.size as i64 {
-                    continue;
+            let mut i = ((view.y + y0 as usize) * stride + view.x + x as usize) * 4;
+            for &v in rows.iter() {
+                if v >= 0 {
+                    let texel = tex.texels[v as usize * tex.size + u as usize];
+                    if texel >> 24 != 0 {
+                        data[i..i + 4].copy_from_slice(&texel.to_le_bytes());
+                    }
                 }
-                let texel = tex.texels[v as usize * tex.size + u as usize];
-                if texel >> 24 == 0 {
-                    continue;
-                }
-                let i = ((view.y + y as usize) * stride + view.x + x as usize) * 4;
-                data[i..i + 4].copy_from_slice(&texel.to_le_bytes());
+                i += s4;
             }
         }
     }
@@ -625,7 +662,7 @@ mod tests {
                 },
             ],
             &textures,
-            &scratch,
+            &mut scratch,
         );
         assert_eq!(px(&data, 32, 30), [0, 255, 0, 255]);
     }

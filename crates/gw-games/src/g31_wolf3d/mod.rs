@@ -1133,7 +1133,7 @@ impl Game for Wolf3d {
                 &cam,
                 &sprites,
                 art::sprites(),
-                &scratch,
+                &mut scratch,
             );
         }
         if self

@@ -335,6 +335,29 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert play (guards, doors, shots, pickups) and of a
+/// random one, hashed with the drawing code before the renderer was tuned
+/// for speed: pins the pixels across many states.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "31_05", 1, 120, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(4, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "31_03",
+        4,
+        120,
+        testkit::random_policy(&CONTROLS, &mut rng),
+    );
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "c21b2ed8bf2b503bf801184c428130c78e57bb6464f5505935cf2f8e70a4f727",
+            "c93b98170fda41dcb7623d434c6d9f0f3b23bbaae87d7c326f7f3e095c4d9d3e",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {
