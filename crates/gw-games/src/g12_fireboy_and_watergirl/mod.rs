@@ -250,6 +250,7 @@ pub fn parse_level(text: &str) -> Result<LevelData, String> {
         .map(|&g| g as u8)
         .collect();
     let lift_lines = meta_numbers(text, "lift");
+    let tiles = map.clone();
     let mut lifts = Vec::new();
     let mut boxes = Vec::new();
     let (mut lever_i, mut button_i) = (0, 0);
@@ -263,13 +264,13 @@ pub fn parse_level(text: &str) -> Result<LevelData, String> {
                 b'r' => gem_slots.push((Hero::Fireboy, x, y)),
                 b'X' => {
                     let bx = x as f64 + (1.0 - BOX_W) / 2.0;
-                    boxes.push(PushBox {
-                        body: Body::new(bx, y as f64 + 1.0 - BOX_H, BOX_W, BOX_H),
-                    });
+                    let mut body = Body::new(bx, y as f64 + 1.0 - BOX_H, BOX_W, BOX_H);
+                    body.on_ground = true;
+                    boxes.push(PushBox { body });
                 }
-                b'_' if map.at(x - 1, y, b'#') != b'_' => {
+                b'_' if tiles.at(x - 1, y, b'#') != b'_' => {
                     let mut w = 1;
-                    while map.at(x + w, y, b'#') == b'_' {
+                    while tiles.at(x + w, y, b'#') == b'_' {
                         w += 1;
                     }
                     let line = lift_lines.get(lifts.len()).ok_or_else(|| {
