@@ -214,7 +214,7 @@ pub fn plan_map(w: &World) -> TileMap {
 /// open or shut, its lifts at the matching end.
 fn with_mech(w: &World, id: u8, on: bool) -> TileMap {
     let mut map = plan_map(w);
-    let base = &super::level_data(w.level).map;
+    let base = &w.base;
     for g in w.gates.iter().filter(|g| g.id == id) {
         for &(x, y) in &g.cells {
             map.set(x, y, if on { base.at(x, y, b'#') } else { b'=' });

@@ -453,6 +453,8 @@ pub struct World {
     pub level: u32,
     /// Walls, pools and the gates that are solid now (`=`).
     pub map: TileMap,
+    /// The level's walls and pools with every gate open.
+    pub base: TileMap,
     pub chars: [Character; 2],
     pub gems: Vec<Gem>,
     pub switches: Vec<Switch>,
@@ -467,7 +469,11 @@ pub struct World {
 
 impl World {
     pub fn new(level: u32, seed: u64, episode: u32) -> World {
-        let data = level_data(level);
+        World::from_data(level, level_data(level), seed, episode)
+    }
+
+    /// A world on any parsed level (`level` is only the number shown).
+    pub fn from_data(level: u32, data: &LevelData, seed: u64, episode: u32) -> World {
         let mut rng = Rng::new(seed, 0x12F0_0000 + episode as u64);
         let mut gems = Vec::new();
         for h in Hero::BOTH {
@@ -492,6 +498,7 @@ impl World {
         let mut w = World {
             level,
             map: data.map.clone(),
+            base: data.map.clone(),
             chars: [
                 Character::new(Hero::Watergirl, data.starts[0]),
                 Character::new(Hero::Fireboy, data.starts[1]),
@@ -511,7 +518,7 @@ impl World {
     }
 
     fn stamp_gates(&mut self) {
-        let base = &level_data(self.level).map;
+        let base = &self.base;
         for g in &self.gates {
             for &(x, y) in &g.cells {
                 let t = if g.solid() { b'=' } else { base.at(x, y, b'#') };
@@ -622,7 +629,18 @@ impl World {
                 .collect();
             let blocked = |a: &Aabb| collider.hits_solid(a) || lifts.iter().any(|o| o.overlaps(a));
             let dx = dir as f64 * PUSH_SPEED * DT;
-            platform::move_carrier(&mut pushed.body.aabb, dx, 0.0, &mut bodies, blocked);
+            if !platform::move_carrier(&mut pushed.body.aabb, dx, 0.0, &mut bodies, &blocked) {
+                // Short of a wall: slide the rest of the way to the tile edge.
+                let a = pushed.body.aabb;
+                let gap = if dir > 0 {
+                    a.right().ceil() - a.right()
+                } else {
+                    a.x.floor() - a.x
+                };
+                if gap.abs() > 1e-9 && gap.abs() < dx.abs() {
+                    platform::move_carrier(&mut pushed.body.aabb, gap, 0.0, &mut bodies, &blocked);
+                }
+            }
         }
         for bi in 0..self.boxes.len() {
             let solids: Vec<Aabb> = lifts
