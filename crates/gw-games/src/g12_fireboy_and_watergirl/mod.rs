@@ -6,10 +6,25 @@
 //! Fire pools kill Watergirl, water pools kill Fireboy, green goo kills
 //! both; each character walks safely through its own element. Red diamonds
 //! are Fireboy's, blue ones Watergirl's: only that character picks them up.
-//! Levers latch open when pushed to the right; buttons hold while someone
-//! stands on them; both slide their gates (numbered blocks in the level
-//! data) out of the way. The level is complete when each character stands
-//! in its own door. A death ends the episode.
+//! Levers latch on when pushed to the right; buttons hold while a character
+//! or a box stands on them. A switch drives the mechanisms with its id:
+//! gates (numbered blocks in the level data) slide out of the way, lifts
+//! (`_` slabs, half a tile thick) travel to their other end (`@lift ID DX
+//! DY`) and come back when the switch goes off. A lift carries what stands
+//! on it, is solid from every side, and waits rather than crush anyone
+//! (the shared [`platform::move_carrier`]). Boxes (`X`, a tile tall) fall,
+//! are pushed at 2.5 tiles/s by a character walking into their side, stop at
+//! walls, lifts, boxes and characters, and can be stood on; a box rests on
+//! a pool's surface like on a floor (a character standing on it is safe).
+//! The level is complete when each character stands in its own door. A
+//! death ends the episode.
+//!
+//! Level format (`levels/N.txt`): `#` wall, `F`/`W`/`G` fire/water/goo
+//! pool, `r`/`b` red/blue diamond slot, `R`/`B` doors, `f`/`w` starts, `L`
+//! lever, `P` button, `1`-`9` gate blocks, `_` lift at its rest end, `X`
+//! box; meta lines `; @diamonds WATER FIRE`, `; @gate ID`, `; @lever ID` /
+//! `; @button ID` (in reading order of the `L`/`P` tiles), `; @lift ID DX
+//! DY` (in reading order of the lifts).
 //!
 //! Seeds choose which of a level's diamond slots hold diamonds (the count
 //! per colour is the level's `@diamonds`), so the routes differ per seed.
@@ -19,7 +34,8 @@
 //!
 //! State: `game_state.{score, level, completion_progress, diamonds.{fireboy,
 //! watergirl}.{collected,total}, fireboy, watergirl, player, board,
-//! entities}`, `metrics.{coins, coins_total, fireboy_distance_to_goal,
+//! entities.{diamonds, switches, gates, lifts (x, y, target_x, target_y,
+//! on, moving), boxes (x, y)}}`, `metrics.{coins, coins_total, fireboy_distance_to_goal,
 //! watergirl_distance_to_goal, deaths}`.
 
 mod expert;
@@ -629,7 +645,7 @@ impl World {
                 .collect();
             let blocked = |a: &Aabb| collider.hits_solid(a) || lifts.iter().any(|o| o.overlaps(a));
             let dx = dir as f64 * PUSH_SPEED * DT;
-            if !platform::move_carrier(&mut pushed.body.aabb, dx, 0.0, &mut bodies, &blocked) {
+            if !platform::move_carrier(&mut pushed.body.aabb, dx, 0.0, &mut bodies, blocked) {
                 // Short of a wall: slide the rest of the way to the tile edge.
                 let a = pushed.body.aabb;
                 let gap = if dir > 0 {
@@ -638,7 +654,7 @@ impl World {
                     a.x.floor() - a.x
                 };
                 if gap.abs() > 1e-9 && gap.abs() < dx.abs() {
-                    platform::move_carrier(&mut pushed.body.aabb, gap, 0.0, &mut bodies, &blocked);
+                    platform::move_carrier(&mut pushed.body.aabb, gap, 0.0, &mut bodies, blocked);
                 }
             }
         }
