@@ -288,6 +288,131 @@ pub fn for_each_overlapping(map: &TileMap, b: &Aabb, mut f: impl FnMut(i64, i64,
     }
 }
 
+/// Move `body` like [`move_body`], and also stop it at the free-standing
+/// solid boxes `solids` (moving platforms, crates: solids that are not
+/// tiles). Each axis moves through the tiles first and is then cut back at
+/// the first solid box it entered, so the body ends touching it; landing on a
+/// box's top sets `on_ground`. The step-up only climbs tiles.
+pub fn move_body_among<F: Fn(u8) -> Solidity>(
+    body: &mut Body,
+    world: &Collider<F>,
+    solids: &[Aabb],
+    dt: f64,
+) -> Contacts {
+    // Horizontal pass.
+    let vy = body.vy;
+    body.vy = 0.0;
+    let x0 = body.aabb.x;
+    let mut c = move_body(body, world, dt);
+    body.vy = vy;
+    let dx = body.aabb.x - x0;
+    for s in solids {
+        if body.aabb.overlaps(s) {
+            if dx > 0.0 {
+                body.aabb.x = s.x - body.aabb.w;
+                c.right = true;
+            } else if dx < 0.0 {
+                body.aabb.x = s.right();
+                c.left = true;
+            }
+            body.vx = 0.0;
+        }
+    }
+    // Vertical pass.
+    let vx = body.vx;
+    body.vx = 0.0;
+    let y0 = body.aabb.y;
+    let v = move_body(body, world, dt);
+    body.vx = vx;
+    c.top |= v.top;
+    c.bottom = v.bottom;
+    c.head_tile = v.head_tile;
+    let dy = body.aabb.y - y0;
+    for s in solids {
+        if body.aabb.overlaps(s) {
+            if dy > 0.0 {
+                body.aabb.y = s.y - body.aabb.h;
+                c.bottom = true;
+                body.on_ground = true;
+            } else if dy < 0.0 {
+                body.aabb.y = s.bottom();
+                c.top = true;
+            }
+            body.vy = 0.0;
+        }
+    }
+    c
+}
+
+/// Whether box `b` rests on top of box `s`: its bottom on `s`'s top and the
+/// two overlapping horizontally.
+pub fn rests_on(b: &Aabb, s: &Aabb) -> bool {
+    (b.bottom() - s.y).abs() < 1e-6 && b.right() > s.x + EPS && b.x < s.right() - EPS
+}
+
+/// Move a free-standing solid box (a moving platform, a pushed crate) by
+/// `(dx, dy)`, carrying the bodies that rest on it, and those resting on
+/// them in turn. `bodies` are the movable boxes around it (not the solid
+/// itself); `blocked` says whether a box would overlap the fixed world
+/// (tiles, other platforms; not this solid).
+///
+/// All or nothing: the move is refused (nothing moves, `false`) when the
+/// solid is blocked or would overlap a body that does not ride it, or when
+/// moving up would press a rider into something (a lift stops rather than
+/// crush). A rider that cannot follow a sideways or downward move stays
+/// where it is (it slides off, or keeps standing on the ledge it also
+/// touches).
+pub fn move_carrier(
+    solid: &mut Aabb,
+    dx: f64,
+    dy: f64,
+    bodies: &mut [&mut Body],
+    blocked: impl Fn(&Aabb) -> bool,
+) -> bool {
+    let shift = |a: &Aabb| Aabb::new(a.x + dx, a.y + dy, a.w, a.h);
+    let moved = shift(solid);
+    if blocked(&moved) {
+        return false;
+    }
+    let n = bodies.len();
+    let mut decided = vec![false; n];
+    let mut carried = vec![false; n];
+    // Riders layer by layer: on the solid, then on the riders carried.
+    let mut supports = vec![*solid];
+    while !supports.is_empty() {
+        let mut next = Vec::new();
+        for i in 0..n {
+            let a = bodies[i].aabb;
+            if decided[i] || !supports.iter().any(|s| rests_on(&a, s)) {
+                continue;
+            }
+            decided[i] = true;
+            if blocked(&shift(&a)) {
+                if dy < 0.0 {
+                    return false;
+                }
+            } else {
+                carried[i] = true;
+                next.push(a);
+            }
+        }
+        supports = next;
+    }
+    for i in (0..n).filter(|&i| !carried[i]) {
+        let a = bodies[i].aabb;
+        if moved.overlaps(&a) || (0..n).any(|j| carried[j] && shift(&bodies[j].aabb).overlaps(&a)) {
+            return false;
+        }
+    }
+    *solid = moved;
+    for (i, b) in bodies.iter_mut().enumerate() {
+        if carried[i] {
+            b.aabb = shift(&b.aabb);
+        }
+    }
+    true
+}
+
 /// Landing on a free-standing one-way platform (one that is not a tile, such
 /// as the moving platforms of a vertical climber): true when a falling body
 /// whose bottom was at or above `top` last tick is now at or below it while
@@ -671,6 +796,86 @@ mod tests {
         assert!(!lands_on(2.2, &b, 2.0, 0.5, 2.0, 2.0), "came from below");
         assert!(!lands_on(1.98, &b, -2.0, 0.5, 2.0, 2.0), "rising");
         assert!(!lands_on(1.98, &b, 2.0, 1.0, 2.0, 2.0), "beside it");
+    }
+
+    #[test]
+    fn bodies_stop_at_and_land_on_free_solids() {
+        let map = TileMap::parse("........\n........\n........\n########").unwrap();
+        let w = world(&map, 0.0);
+        let crate_box = Aabb::new(4.0, 2.0, 1.0, 1.0);
+        let mut b = Body::new(1.0, 2.2, 0.8, 0.8);
+        b.vx = 5.0;
+        let c = run_among(&mut b, &w, &[crate_box], 100);
+        assert!(c.right);
+        assert!((b.aabb.right() - 4.0).abs() < 1e-9, "{:?}", b.aabb);
+        let mut b = Body::new(4.1, 0.0, 0.8, 0.8);
+        run_among(&mut b, &w, &[crate_box], 100);
+        assert!(b.on_ground);
+        assert!((b.aabb.bottom() - 2.0).abs() < 1e-9, "stands on the box");
+    }
+
+    fn run_among(
+        b: &mut Body,
+        w: &Collider<fn(u8) -> Solidity>,
+        solids: &[Aabb],
+        ticks: u32,
+    ) -> Contacts {
+        let mut last = Contacts::default();
+        for _ in 0..ticks {
+            b.vy += 30.0 * 0.01;
+            let c = move_body_among(b, w, solids, 0.01);
+            last.right |= c.right;
+            last.bottom |= c.bottom;
+        }
+        last
+    }
+
+    #[test]
+    fn carriers_lift_riders_and_stop_instead_of_crushing() {
+        let map = TileMap::parse("..#...\n......\n......\n......\n######").unwrap();
+        let w = world(&map, 0.0);
+        let blocked = |a: &Aabb| w.hits_solid(a);
+        let mut lift = Aabb::new(0.0, 3.0, 2.0, 0.5);
+        let mut rider = Body::new(0.2, 2.0, 0.6, 1.0);
+        let mut stander = Body::new(4.0, 3.0, 0.6, 1.0);
+        let mut stack = Body::new(0.3, 1.0, 0.5, 1.0);
+        {
+            let mut bodies = [&mut rider, &mut stander, &mut stack];
+            assert!(move_carrier(&mut lift, 0.0, -0.5, &mut bodies, blocked));
+        }
+        assert_eq!(lift.y, 2.5);
+        assert_eq!(rider.aabb.y, 1.5, "the rider went up with it");
+        assert_eq!(stack.aabb.y, 0.5, "and what stands on the rider");
+        assert_eq!(stander.aabb.y, 3.0, "a body beside it stays");
+        // A rider under a ceiling: the lift refuses to crush it.
+        let mut lift = Aabb::new(2.0, 3.0, 1.0, 0.5);
+        let mut rider = Body::new(2.1, 1.0, 0.6, 2.0);
+        let before = (lift, rider.aabb);
+        assert!(!move_carrier(
+            &mut lift,
+            0.0,
+            -0.2,
+            &mut [&mut rider],
+            blocked
+        ));
+        assert_eq!((lift, rider.aabb), before);
+        // Moving sideways into a body that does not ride it: refused.
+        let mut lift = Aabb::new(0.0, 3.5, 2.0, 0.5);
+        let mut side = Body::new(2.05, 3.0, 0.6, 1.0);
+        assert!(!move_carrier(
+            &mut lift,
+            0.1,
+            0.0,
+            &mut [&mut side],
+            blocked
+        ));
+        assert!(move_carrier(
+            &mut lift,
+            0.05,
+            0.0,
+            &mut [&mut side],
+            blocked
+        ));
     }
 
     #[test]

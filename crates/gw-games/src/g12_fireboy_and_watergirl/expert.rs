@@ -4,14 +4,18 @@
 //! Navigation is a shortest-path search over standing cells (a character is
 //! two cells tall and stands on a solid tile that is not deadly to it) with
 //! walk, jump (up to 3 rows up and 3 columns across, or across a gap) and
-//! drop edges, rebuilt from the live map every step. Coordination: a
-//! character whose diamonds can only be reached with a gate open "depends"
-//! on that gate's switch; its partner holds a button for as long as the
-//! dependency lasts and pushes a lever the dependent one cannot reach.
+//! drop edges, rebuilt every step from the live map with the lifts and
+//! boxes stamped in as solid blocks where they are. Coordination: a
+//! character whose diamonds can only be reached with a mechanism on (a gate
+//! slid open, a lift at its other end) "depends" on that mechanism's switch.
+//! A lever is pushed by the nearer character; a button is held down by a
+//! box when one stands on the button's floor (the nearer character pushes
+//! it there), otherwise by the partner for as long as the dependency lasts.
+//! A character waiting for a lift waits standing on it, so it rides up.
 //! Every chosen action is checked on a copy of the world (the game's own
 //! physics, no random draws involved) and replaced when it would kill.
 
-use super::{Hero, World, deadly, solidity};
+use super::{Hero, Lift, SwitchKind, World, deadly, solidity};
 use crate::platform::Solidity;
 use crate::tilemap::TileMap;
 use std::cmp::Reverse;
@@ -178,13 +182,50 @@ impl Paths {
     }
 }
 
-/// The map with gate `id` forced open or closed.
-fn with_gate(w: &World, id: u8, open: bool) -> TileMap {
+/// The cells a lift whose top-left corner is at `pos` blocks (to the
+/// nearest whole cell).
+fn lift_cells(l: &Lift, pos: (f64, f64)) -> impl Iterator<Item = Cell> {
+    let (x0, y) = (pos.0.round() as i64, pos.1.round() as i64);
+    (0..l.aabb.w.round() as i64).map(move |i| (x0 + i, y))
+}
+
+/// The cell a box blocks.
+fn box_cell(b: &super::PushBox) -> Cell {
+    let a = &b.body.aabb;
+    (a.center_x().floor() as i64, a.center_y().floor() as i64)
+}
+
+/// The live map with the lifts and boxes stamped in as solid blocks.
+pub fn plan_map(w: &World) -> TileMap {
     let mut map = w.map.clone();
-    let base = &super::level_data(w.level).map;
+    for l in &w.lifts {
+        for (x, y) in lift_cells(l, (l.aabb.x, l.aabb.y)) {
+            map.set(x, y, b'=');
+        }
+    }
+    for b in &w.boxes {
+        let (x, y) = box_cell(b);
+        map.set(x, y, b'=');
+    }
+    map
+}
+
+/// The planning map with mechanism `id` forced on or off: its gates slid
+/// open or shut, its lifts at the matching end.
+fn with_mech(w: &World, id: u8, on: bool) -> TileMap {
+    let mut map = plan_map(w);
+    let base = &w.base;
     for g in w.gates.iter().filter(|g| g.id == id) {
         for &(x, y) in &g.cells {
-            map.set(x, y, if open { base.at(x, y, b'#') } else { b'=' });
+            map.set(x, y, if on { base.at(x, y, b'#') } else { b'=' });
+        }
+    }
+    for l in w.lifts.iter().filter(|l| l.id == id) {
+        for (x, y) in lift_cells(l, (l.aabb.x, l.aabb.y)) {
+            map.set(x, y, base.at(x, y, b'#'));
+        }
+        for (x, y) in lift_cells(l, l.at(if on { 1.0 } else { 0.0 })) {
+            map.set(x, y, b'=');
         }
     }
     map
@@ -207,23 +248,31 @@ fn own_gems(w: &World, hero: Hero) -> Vec<Cell> {
         .collect()
 }
 
-/// The switch `hero` needs operated: one whose gate, open, lets it reach a
-/// diamond it cannot reach with that gate closed.
-fn dependency(w: &World, hero: Hero) -> Option<usize> {
+/// What `hero` still has to reach: its diamonds, or its door once they
+/// are all taken.
+fn targets(w: &World, hero: Hero) -> Vec<Cell> {
     let gems = own_gems(w, hero);
     if gems.is_empty() {
-        return None;
+        vec![w.doors[hero as usize]]
+    } else {
+        gems
     }
+}
+
+/// The switch `hero` needs operated: one whose mechanism, on, lets it reach
+/// a target it cannot reach with the mechanism off.
+fn dependency(w: &World, hero: Hero) -> Option<usize> {
+    let goals = targets(w, hero);
     let start = start_cell(w, hero);
     for (i, s) in w.switches.iter().enumerate() {
-        if s.kind == super::SwitchKind::Lever && s.on {
+        if s.kind == SwitchKind::Lever && s.on {
             continue;
         }
-        let open = Paths::new(&with_gate(w, s.gate, true), hero, start);
-        let closed_map = with_gate(w, s.gate, false);
+        let open = Paths::new(&with_mech(w, s.gate, true), hero, start);
+        let closed_map = with_mech(w, s.gate, false);
         let closed = Paths::new(&closed_map, hero, start);
         let stands = standable(&closed_map, hero, start.0, start.1);
-        let gain = gems
+        let gain = goals
             .iter()
             .any(|&g| open.dist(g).is_some() && (!stands || closed.dist(g).is_none()));
         if gain {
@@ -233,12 +282,58 @@ fn dependency(w: &World, hero: Hero) -> Option<usize> {
     None
 }
 
+/// Whether a box stands on button `i` (and so holds it down).
+fn box_holds(w: &World, i: usize) -> bool {
+    let s = &w.switches[i];
+    let cell = super::Aabb::new(s.x as f64, s.y as f64, 1.0, 1.0);
+    w.boxes.iter().any(|b| {
+        let a = &b.body.aabb;
+        b.body.on_ground && a.overlaps(&cell) && (a.bottom() - 0.01).floor() as i64 == s.y
+    })
+}
+
+/// A box that can be pushed along a flat, clear floor onto button `i`:
+/// the box, the cell to push it from and the direction.
+fn box_push(w: &World, map: &TileMap, i: usize) -> Option<(usize, Cell, i64)> {
+    let s = &w.switches[i];
+    w.boxes.iter().enumerate().find_map(|(bi, b)| {
+        let a = &b.body.aabb;
+        let row = (a.bottom() - 0.01).floor() as i64;
+        if !b.body.on_ground || row != s.y {
+            return None;
+        }
+        let dir = if s.x as f64 + 0.5 > a.center_x() {
+            1
+        } else {
+            -1
+        };
+        let (bx, _) = box_cell(b);
+        let clear = (bx.min(s.x)..=bx.max(s.x)).all(|x| {
+            solidity(map.at(x, row + 1, b'#')) == Solidity::Solid && (x == bx || empty(map, x, row))
+        });
+        let from = if dir == 1 { a.x - 0.5 } else { a.right() + 0.5 };
+        clear.then_some((bi, (from.floor() as i64, row), dir))
+    })
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Goal {
     Go(Cell),
     Hold(Cell),
     PushLever(Cell),
+    /// Push box `.0` from cell `.1` in direction `.2`.
+    PushBox(usize, Cell, i64),
     Wait,
+}
+
+/// Whether `hero`, at path distance `mine`, is the one to go (the partner
+/// is at `theirs`; ties go to Watergirl, so both halves agree).
+fn nearer(hero: Hero, mine: Option<u32>, theirs: Option<u32>) -> bool {
+    match (mine, theirs) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(a), Some(b)) => a < b || (a == b && hero == Hero::Watergirl),
+    }
 }
 
 fn goal(w: &World, hero: Hero, paths: &Paths) -> Goal {
@@ -247,42 +342,66 @@ fn goal(w: &World, hero: Hero, paths: &Paths) -> Goal {
     } else {
         Hero::Watergirl
     };
+    let map = plan_map(w);
+    let partner_paths = Paths::new(&map, partner, start_cell(w, partner));
     let lever_cell = |i: usize| (w.switches[i].x - 1, w.switches[i].y);
-    if let Some(i) = dependency(w, partner) {
-        let s = &w.switches[i];
-        match s.kind {
-            super::SwitchKind::Button if paths.dist((s.x, s.y)).is_some() => {
-                return Goal::Hold((s.x, s.y));
-            }
-            super::SwitchKind::Lever => {
-                let partner_paths = Paths::new(&w.map, partner, start_cell(w, partner));
-                if partner_paths.dist(lever_cell(i)).is_none()
-                    && paths.dist(lever_cell(i)).is_some()
-                {
-                    return Goal::PushLever(lever_cell(i));
-                }
-            }
-            _ => {}
-        }
-    }
-    let gems = own_gems(w, hero);
-    let nearest = gems
+    let goals = targets(w, hero);
+    let nearest = goals
         .iter()
         .filter_map(|&g| paths.dist(g).map(|d| (d, g.1, g.0)))
         .min();
+    let mine = dependency(w, hero);
+    for (who, dep) in [(partner, dependency(w, partner)), (hero, mine)] {
+        let Some(i) = dep else { continue };
+        let s = &w.switches[i];
+        match s.kind {
+            SwitchKind::Button => {
+                if box_holds(w, i) {
+                    continue;
+                }
+                if let Some((bi, from, dir)) = box_push(w, &map, i) {
+                    if nearer(hero, paths.dist(from), partner_paths.dist(from)) {
+                        return Goal::PushBox(bi, from, dir);
+                    }
+                } else if who == partner && paths.dist((s.x, s.y)).is_some() {
+                    return Goal::Hold((s.x, s.y));
+                }
+            }
+            SwitchKind::Lever => {
+                let at = lever_cell(i);
+                let d = paths.dist(at);
+                // Its own lever waits for the targets nearer than it.
+                let now = who == partner || nearest.is_none_or(|n| d.is_some_and(|d| d <= n.0));
+                if now && nearer(hero, d, partner_paths.dist(at)) {
+                    return Goal::PushLever(at);
+                }
+            }
+        }
+    }
     if let Some((_, y, x)) = nearest {
         return Goal::Go((x, y));
     }
-    if !gems.is_empty() {
-        if let Some(i) = dependency(w, hero)
-            && w.switches[i].kind == super::SwitchKind::Lever
-            && paths.dist(lever_cell(i)).is_some()
-        {
+    if let Some(i) = mine {
+        let s = &w.switches[i];
+        if s.kind == SwitchKind::Lever && paths.dist(lever_cell(i)).is_some() {
             return Goal::PushLever(lever_cell(i));
         }
-        return Goal::Wait;
+        // Wait for a lift standing on it, to ride it to the other end.
+        for l in w
+            .lifts
+            .iter()
+            .filter(|l| l.id == s.gate && !l.moving && l.t == 0.0)
+        {
+            let board = lift_cells(l, (l.aabb.x, l.aabb.y))
+                .map(|(x, y)| (x, y - 1))
+                .filter(|&c| paths.dist(c).is_some())
+                .min_by_key(|&c| paths.dist(c));
+            if let Some(c) = board {
+                return Goal::Hold(c);
+            }
+        }
     }
-    Goal::Go(w.doors[hero as usize])
+    Goal::Wait
 }
 
 const ACTIONS: [&str; 5] = ["wait", "move_left", "move_right", "jump_left", "jump_right"];
@@ -349,20 +468,37 @@ pub fn choose(w: &World, hero: Hero) -> &'static str {
         return "wait";
     }
     let start = start_cell(w, hero);
-    let paths = Paths::new(&w.map, hero, start);
+    let paths = Paths::new(&plan_map(w), hero, start);
     let g = goal(w, hero, &paths);
     let cx = c.body.aabb.center_x();
     let (target, at_goal_action) = match g {
         Goal::Wait => (None, "wait"),
         Goal::Go(t) | Goal::Hold(t) => (Some(t), "wait"),
         Goal::PushLever(t) => (Some(t), "move_right"),
+        Goal::PushBox(_, t, dir) => (Some(t), if dir > 0 { "move_right" } else { "move_left" }),
     };
+    // Pushing: keep walking into the box while touching its side.
+    if let Goal::PushBox(bi, _, dir) = g {
+        let (a, b) = (&c.body.aabb, &w.boxes[bi].body.aabb);
+        let gap = if dir > 0 {
+            b.x - a.right()
+        } else {
+            a.x - b.right()
+        };
+        if c.body.on_ground && (a.bottom() - b.bottom()).abs() < 0.05 && (-0.05..0.3).contains(&gap)
+        {
+            let push = at_goal_action;
+            if survives(w, hero, push) {
+                return push;
+            }
+        }
+    }
     let wanted = match target {
         None => "wait",
         Some(t) if t == start && c.body.on_ground => {
             // Centre on the goal cell first.
             let off = t.0 as f64 + 0.5 - cx;
-            if at_goal_action == "move_right" || off.abs() <= 0.3 {
+            if at_goal_action != "wait" || off.abs() <= 0.3 {
                 at_goal_action
             } else {
                 toward(off)

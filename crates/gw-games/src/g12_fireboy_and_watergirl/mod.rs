@@ -6,10 +6,25 @@
 //! Fire pools kill Watergirl, water pools kill Fireboy, green goo kills
 //! both; each character walks safely through its own element. Red diamonds
 //! are Fireboy's, blue ones Watergirl's: only that character picks them up.
-//! Levers latch open when pushed to the right; buttons hold while someone
-//! stands on them; both slide their gates (numbered blocks in the level
-//! data) out of the way. The level is complete when each character stands
-//! in its own door. A death ends the episode.
+//! Levers latch on when pushed to the right; buttons hold while a character
+//! or a box stands on them. A switch drives the mechanisms with its id:
+//! gates (numbered blocks in the level data) slide out of the way, lifts
+//! (`_` slabs, half a tile thick) travel to their other end (`@lift ID DX
+//! DY`) and come back when the switch goes off. A lift carries what stands
+//! on it, is solid from every side, and waits rather than crush anyone
+//! (the shared [`platform::move_carrier`]). Boxes (`X`, a tile tall) fall,
+//! are pushed at 2.5 tiles/s by a character walking into their side, stop at
+//! walls, lifts, boxes and characters, and can be stood on; a box rests on
+//! a pool's surface like on a floor (a character standing on it is safe).
+//! The level is complete when each character stands in its own door. A
+//! death ends the episode.
+//!
+//! Level format (`levels/N.txt`): `#` wall, `F`/`W`/`G` fire/water/goo
+//! pool, `r`/`b` red/blue diamond slot, `R`/`B` doors, `f`/`w` starts, `L`
+//! lever, `P` button, `1`-`9` gate blocks, `_` lift at its rest end, `X`
+//! box; meta lines `; @diamonds WATER FIRE`, `; @gate ID`, `; @lever ID` /
+//! `; @button ID` (in reading order of the `L`/`P` tiles), `; @lift ID DX
+//! DY` (in reading order of the lifts).
 //!
 //! Seeds choose which of a level's diamond slots hold diamonds (the count
 //! per colour is the level's `@diamonds`), so the routes differ per seed.
@@ -19,7 +34,8 @@
 //!
 //! State: `game_state.{score, level, completion_progress, diamonds.{fireboy,
 //! watergirl}.{collected,total}, fireboy, watergirl, player, board,
-//! entities}`, `metrics.{coins, coins_total, fireboy_distance_to_goal,
+//! entities.{diamonds, switches, gates, lifts (x, y, target_x, target_y,
+//! on, moving), boxes (x, y)}}`, `metrics.{coins, coins_total, fireboy_distance_to_goal,
 //! watergirl_distance_to_goal, deaths}`.
 
 mod expert;
@@ -46,6 +62,15 @@ pub const JUMP_SPEED: f64 = 18.0;
 const MAX_FALL: f64 = 22.0;
 /// Gates slide this fraction of their travel per second.
 const GATE_RATE: f64 = 5.0;
+/// Lifts travel this many tiles per second.
+pub const LIFT_SPEED: f64 = 4.0;
+/// A lift's thickness: a slab in the top half of its cells.
+pub const LIFT_H: f64 = 0.5;
+/// A box is one tile tall and a little narrower than a tile.
+pub const BOX_W: f64 = 0.96;
+pub const BOX_H: f64 = 1.0;
+/// A character pushing a box walks at this speed.
+pub const PUSH_SPEED: f64 = 2.5;
 pub const HERO_W: f64 = 0.7;
 pub const HERO_H: f64 = 1.6;
 const TILE_PX: f32 = 32.0;
@@ -140,6 +165,45 @@ impl Gate {
     }
 }
 
+/// A moving platform: a slab that slides between its home position and
+/// home + `travel` while a switch driving its id is on, carrying whatever
+/// stands on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lift {
+    pub id: u8,
+    pub aabb: Aabb,
+    /// Top-left corner at rest (switch off).
+    pub home: (f64, f64),
+    /// Offset to the other end (switch on), tiles.
+    pub travel: (f64, f64),
+    /// Position along the track: 0 home, 1 the other end.
+    pub t: f64,
+    /// Heading for the other end (a switch drives it).
+    pub on: bool,
+    /// Moved during the last tick.
+    pub moving: bool,
+}
+
+impl Lift {
+    fn length(&self) -> f64 {
+        self.travel.0.abs() + self.travel.1.abs()
+    }
+    /// Top-left corner at track position `t`.
+    pub fn at(&self, t: f64) -> (f64, f64) {
+        (
+            self.home.0 + t * self.travel.0,
+            self.home.1 + t * self.travel.1,
+        )
+    }
+}
+
+/// A pushable box: falls, rests on floors, pools, lifts and other boxes, and
+/// slides (slower than walking) when a character walks into its side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PushBox {
+    pub body: Body,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gem {
     pub hero: Hero,
@@ -159,6 +223,8 @@ pub struct LevelData {
     pub doors: [(i64, i64); 2],
     pub switches: Vec<Switch>,
     pub gates: Vec<Gate>,
+    pub lifts: Vec<Lift>,
+    pub boxes: Vec<PushBox>,
 }
 
 fn meta_numbers(text: &str, key: &str) -> Vec<Vec<i64>> {
@@ -199,6 +265,10 @@ pub fn parse_level(text: &str) -> Result<LevelData, String> {
         .iter()
         .map(|&g| g as u8)
         .collect();
+    let lift_lines = meta_numbers(text, "lift");
+    let tiles = map.clone();
+    let mut lifts = Vec::new();
+    let mut boxes = Vec::new();
     let (mut lever_i, mut button_i) = (0, 0);
     let mut starts = [None; 2];
     let mut doors = [None; 2];
@@ -208,6 +278,37 @@ pub fn parse_level(text: &str) -> Result<LevelData, String> {
             let mut clear = true;
             match t {
                 b'r' => gem_slots.push((Hero::Fireboy, x, y)),
+                b'X' => {
+                    let bx = x as f64 + (1.0 - BOX_W) / 2.0;
+                    let mut body = Body::new(bx, y as f64 + 1.0 - BOX_H, BOX_W, BOX_H);
+                    body.on_ground = true;
+                    boxes.push(PushBox { body });
+                }
+                b'_' if tiles.at(x - 1, y, b'#') != b'_' => {
+                    let mut w = 1;
+                    while tiles.at(x + w, y, b'#') == b'_' {
+                        w += 1;
+                    }
+                    let line = lift_lines.get(lifts.len()).ok_or_else(|| {
+                        format!("lift at ({x}, {y}) has no `; @lift ID DX DY` line")
+                    })?;
+                    let &[id, dx, dy] = line.as_slice() else {
+                        return Err(format!(
+                            "lift at ({x}, {y}): write `; @lift ID DX DY` (three integers)"
+                        ));
+                    };
+                    let home = (x as f64, y as f64);
+                    lifts.push(Lift {
+                        id: id as u8,
+                        aabb: Aabb::new(home.0, home.1, w as f64, LIFT_H),
+                        home,
+                        travel: (dx as f64, dy as f64),
+                        t: 0.0,
+                        on: false,
+                        moving: false,
+                    });
+                }
+                b'_' => {}
                 b'b' => gem_slots.push((Hero::Watergirl, x, y)),
                 b'L' | b'P' => {
                     let (kind, list, i) = if t == b'L' {
@@ -269,6 +370,14 @@ pub fn parse_level(text: &str) -> Result<LevelData, String> {
             ));
         }
     }
+    for s in &switches {
+        if !gates.iter().any(|g| g.id == s.gate) && !lifts.iter().any(|l| l.id == s.gate) {
+            return Err(format!(
+                "switch at ({}, {}) drives {}, which is neither a `; @gate` nor a `; @lift` id",
+                s.x, s.y, s.gate
+            ));
+        }
+    }
     Ok(LevelData {
         map,
         gem_slots,
@@ -277,6 +386,8 @@ pub fn parse_level(text: &str) -> Result<LevelData, String> {
         doors: need(doors, "door")?,
         switches,
         gates,
+        lifts,
+        boxes,
     })
 }
 
@@ -292,6 +403,15 @@ pub fn level_data(level: u32) -> &'static LevelData {
     &all[(level.clamp(1, LEVELS) - 1) as usize]
 }
 
+fn collider(map: &TileMap) -> Collider<'_, fn(u8) -> Solidity> {
+    Collider {
+        map,
+        kind: solidity as fn(u8) -> Solidity,
+        outside: b'#',
+        step_up: 0.0,
+    }
+}
+
 fn solidity(t: u8) -> Solidity {
     match t {
         b'#' | b'F' | b'W' | b'G' | b'=' => Solidity::Solid,
@@ -305,6 +425,8 @@ pub struct Character {
     pub body: Body,
     pub jump: JumpAssist,
     held: [bool; 3],
+    /// Walking into a box's side this tick (walks at the push speed).
+    pushing: bool,
     pub alive: bool,
     pub at_door: bool,
     pub collected: u32,
@@ -324,6 +446,7 @@ impl Character {
             body,
             jump: JumpAssist::new(0.08, 0.12),
             held: [false; 3],
+            pushing: false,
             alive: true,
             at_door: false,
             collected: 0,
@@ -346,10 +469,14 @@ pub struct World {
     pub level: u32,
     /// Walls, pools and the gates that are solid now (`=`).
     pub map: TileMap,
+    /// The level's walls and pools with every gate open.
+    pub base: TileMap,
     pub chars: [Character; 2],
     pub gems: Vec<Gem>,
     pub switches: Vec<Switch>,
     pub gates: Vec<Gate>,
+    pub lifts: Vec<Lift>,
+    pub boxes: Vec<PushBox>,
     pub doors: [(i64, i64); 2],
     pub terminal: Terminal,
     pub game_time_ms: u64,
@@ -358,7 +485,11 @@ pub struct World {
 
 impl World {
     pub fn new(level: u32, seed: u64, episode: u32) -> World {
-        let data = level_data(level);
+        World::from_data(level, level_data(level), seed, episode)
+    }
+
+    /// A world on any parsed level (`level` is only the number shown).
+    pub fn from_data(level: u32, data: &LevelData, seed: u64, episode: u32) -> World {
         let mut rng = Rng::new(seed, 0x12F0_0000 + episode as u64);
         let mut gems = Vec::new();
         for h in Hero::BOTH {
@@ -383,6 +514,7 @@ impl World {
         let mut w = World {
             level,
             map: data.map.clone(),
+            base: data.map.clone(),
             chars: [
                 Character::new(Hero::Watergirl, data.starts[0]),
                 Character::new(Hero::Fireboy, data.starts[1]),
@@ -390,6 +522,8 @@ impl World {
             gems,
             switches: data.switches.clone(),
             gates: data.gates.clone(),
+            lifts: data.lifts.clone(),
+            boxes: data.boxes.clone(),
             doors: data.doors,
             terminal: Terminal::running(),
             game_time_ms: 0,
@@ -400,7 +534,7 @@ impl World {
     }
 
     fn stamp_gates(&mut self) {
-        let base = &level_data(self.level).map;
+        let base = &self.base;
         for g in &self.gates {
             for &(x, y) in &g.cells {
                 let t = if g.solid() { b'=' } else { base.at(x, y, b'#') };
@@ -438,23 +572,135 @@ impl World {
         }
     }
 
+    /// Lifts head for the end their switches ask for, carrying riders; a
+    /// lift that would crush someone or run into a body waits.
+    fn move_lifts(&mut self) {
+        let collider = collider(&self.map);
+        for li in 0..self.lifts.len() {
+            let others: Vec<Aabb> = (0..self.lifts.len())
+                .filter(|&j| j != li)
+                .map(|j| self.lifts[j].aabb)
+                .collect();
+            let l = &mut self.lifts[li];
+            l.on = self.switches.iter().any(|s| s.gate == l.id && s.on);
+            l.moving = false;
+            let goal = if l.on { 1.0 } else { 0.0 };
+            let step = LIFT_SPEED * DT / l.length().max(1e-9);
+            let t = if l.t < goal {
+                (l.t + step).min(goal)
+            } else {
+                (l.t - step).max(goal)
+            };
+            if t == l.t {
+                continue;
+            }
+            let (nx, ny) = l.at(t);
+            let (dx, dy) = (nx - l.aabb.x, ny - l.aabb.y);
+            let blocked = |a: &Aabb| collider.hits_solid(a) || others.iter().any(|o| o.overlaps(a));
+            let mut bodies: Vec<&mut Body> = self
+                .chars
+                .iter_mut()
+                .map(|c| &mut c.body)
+                .chain(self.boxes.iter_mut().map(|b| &mut b.body))
+                .collect();
+            if platform::move_carrier(&mut l.aabb, dx, dy, &mut bodies, blocked) {
+                l.t = t;
+                (l.aabb.x, l.aabb.y) = (nx, ny);
+                l.moving = true;
+            }
+        }
+    }
+
+    /// Characters walking into a box's side push it (it carries what stands
+    /// on it and stops at walls, lifts, other boxes and characters); then
+    /// boxes fall.
+    fn move_boxes(&mut self) {
+        let collider = collider(&self.map);
+        let lifts: Vec<Aabb> = self.lifts.iter().map(|l| l.aabb).collect();
+        for ci in 0..self.chars.len() {
+            let c = &mut self.chars[ci];
+            let dir = c.held[1] as i32 - c.held[0] as i32;
+            c.pushing = false;
+            if dir == 0 || !c.body.on_ground {
+                continue;
+            }
+            let a = c.body.aabb;
+            let probe = Aabb::new(a.x + dir as f64 * 0.02, a.y + 0.1, a.w, a.h - 0.2);
+            let Some(bi) = self.boxes.iter().position(|b| b.body.aabb.overlaps(&probe)) else {
+                continue;
+            };
+            c.pushing = true;
+            let (before, rest) = self.boxes.split_at_mut(bi);
+            let (pushed, after) = rest.split_first_mut().expect("the box found");
+            let mut bodies: Vec<&mut Body> = self
+                .chars
+                .iter_mut()
+                .map(|c| &mut c.body)
+                .chain(
+                    before
+                        .iter_mut()
+                        .chain(after.iter_mut())
+                        .map(|b| &mut b.body),
+                )
+                .collect();
+            let blocked = |a: &Aabb| collider.hits_solid(a) || lifts.iter().any(|o| o.overlaps(a));
+            let dx = dir as f64 * PUSH_SPEED * DT;
+            if !platform::move_carrier(&mut pushed.body.aabb, dx, 0.0, &mut bodies, blocked) {
+                // Short of a wall: slide the rest of the way to the tile edge.
+                let a = pushed.body.aabb;
+                let gap = if dir > 0 {
+                    a.right().ceil() - a.right()
+                } else {
+                    a.x.floor() - a.x
+                };
+                if gap.abs() > 1e-9 && gap.abs() < dx.abs() {
+                    platform::move_carrier(&mut pushed.body.aabb, gap, 0.0, &mut bodies, blocked);
+                }
+            }
+        }
+        for bi in 0..self.boxes.len() {
+            let solids: Vec<Aabb> = lifts
+                .iter()
+                .copied()
+                .chain(
+                    (0..self.boxes.len())
+                        .filter(|&j| j != bi)
+                        .map(|j| self.boxes[j].body.aabb),
+                )
+                .chain(self.chars.iter().map(|c| c.body.aabb))
+                .collect();
+            let b = &mut self.boxes[bi].body;
+            b.vx = 0.0;
+            b.vy = (b.vy + GRAVITY * DT).min(MAX_FALL);
+            platform::move_body_among(b, &collider, &solids, DT);
+        }
+    }
+
+    /// The free-standing solids characters collide with: lifts and boxes.
+    fn solids(&self) -> Vec<Aabb> {
+        self.lifts
+            .iter()
+            .map(|l| l.aabb)
+            .chain(self.boxes.iter().map(|b| b.body.aabb))
+            .collect()
+    }
+
     fn tick(&mut self) {
+        self.move_lifts();
+        self.move_boxes();
+        let solids = self.solids();
         let map = &self.map;
-        let collider = Collider {
-            map,
-            kind: solidity,
-            outside: b'#',
-            step_up: 0.0,
-        };
+        let collider = collider(map);
         for c in self.chars.iter_mut() {
             let dir = c.held[1] as i32 - c.held[0] as i32;
-            c.body.vx = dir as f64 * WALK_SPEED;
+            let speed = if c.pushing { PUSH_SPEED } else { WALK_SPEED };
+            c.body.vx = dir as f64 * speed;
             c.jump.update(c.body.on_ground, DT);
             if c.jump.take() {
                 c.body.vy = -JUMP_SPEED;
             }
             c.body.vy = (c.body.vy + GRAVITY * DT).min(MAX_FALL);
-            platform::move_body(&mut c.body, &collider, DT);
+            platform::move_body_among(&mut c.body, &collider, &solids, DT);
             if c.body.on_ground {
                 c.last_ground = c.cell();
             }
@@ -501,9 +747,13 @@ impl World {
                     }
                 }
                 SwitchKind::Button => {
-                    s.on = self.chars.iter().any(|c| {
-                        c.body.on_ground && c.body.aabb.overlaps(&cell) && c.cell().1 == s.y
-                    });
+                    let presses = |b: &Body| {
+                        b.on_ground
+                            && b.aabb.overlaps(&cell)
+                            && (b.aabb.bottom() - 0.01).floor() as i64 == s.y
+                    };
+                    s.on = self.chars.iter().any(|c| presses(&c.body))
+                        || self.boxes.iter().any(|b| presses(&b.body));
                 }
             }
         }
@@ -514,10 +764,11 @@ impl World {
             if want {
                 g.open = (g.open + GATE_RATE * DT).min(1.0);
             } else if g.open > 0.0 {
-                // A gate does not close on a character.
+                // A gate does not close on a character or a box.
                 let blocked = g.cells.iter().any(|&(x, y)| {
                     let cell = Aabb::new(x as f64, y as f64, 1.0, 1.0);
                     self.chars.iter().any(|c| c.body.aabb.overlaps(&cell))
+                        || self.boxes.iter().any(|b| b.body.aabb.overlaps(&cell))
                 });
                 if !blocked {
                     g.open = (g.open - GATE_RATE * DT).max(0.0);
@@ -643,10 +894,25 @@ impl Game for FireboyWatergirl {
             .iter()
             .map(|g| json!({"id": g.id, "open": round2(g.open), "cells": g.cells}))
             .collect();
+        let lifts: Vec<Value> = w
+            .lifts
+            .iter()
+            .map(|l| {
+                let target = l.at(if l.on { 1.0 } else { 0.0 });
+                json!({"kind": "lift", "id": l.id, "x": round2(l.aabb.x), "y": round2(l.aabb.y),
+                       "w": l.aabb.w, "target_x": round2(target.0), "target_y": round2(target.1),
+                       "on": l.on, "moving": l.moving})
+            })
+            .collect();
+        let boxes: Vec<Value> = w
+            .boxes
+            .iter()
+            .map(|b| json!({"kind": "box", "x": round2(b.body.aabb.x), "y": round2(b.body.aabb.y)}))
+            .collect();
         set(
             &mut s.game_state,
             "entities",
-            json!({"diamonds": gems, "switches": switches, "gates": gates}),
+            json!({"diamonds": gems, "switches": switches, "gates": gates, "lifts": lifts, "boxes": boxes}),
         );
         let coins_total = total;
         set(&mut s.metrics, "coins", w.score());
@@ -740,6 +1006,42 @@ fn render(w: &World, pm: &mut Pixmap) {
                 draw::rect_outline(pm, sx + 2.0, sy, TILE_PX - 4.0, h, 2.0, rgb(90, 70, 20));
             }
         }
+    }
+    for l in &w.lifts {
+        // The track: a thin rail from end to end, then the slab.
+        let (h, e) = (l.at(0.0), l.at(1.0));
+        let (ax, ay) = px(h.0 + l.aabb.w / 2.0, h.1 + LIFT_H / 2.0);
+        let (bx, by) = px(e.0 + l.aabb.w / 2.0, e.1 + LIFT_H / 2.0);
+        draw::line(pm, ax, ay, bx, by, 2.0, rgb(120, 110, 90));
+        let (sx, sy) = px(l.aabb.x, l.aabb.y);
+        let (lw, lh) = (l.aabb.w as f32 * TILE_PX, LIFT_H as f32 * TILE_PX);
+        draw::rect(pm, sx, sy, lw, lh, rgb(150, 120, 200));
+        draw::rect_outline(pm, sx, sy, lw, lh, 2.0, rgb(70, 50, 110));
+    }
+    for b in &w.boxes {
+        let a = &b.body.aabb;
+        let (sx, sy) = px(a.x, a.y);
+        let (bw, bh) = (a.w as f32 * TILE_PX, a.h as f32 * TILE_PX);
+        draw::rect(pm, sx, sy, bw, bh, rgb(150, 150, 140));
+        draw::rect_outline(pm, sx, sy, bw, bh, 3.0, rgb(80, 80, 72));
+        draw::line(
+            pm,
+            sx + 3.0,
+            sy + 3.0,
+            sx + bw - 3.0,
+            sy + bh - 3.0,
+            2.0,
+            rgb(80, 80, 72),
+        );
+        draw::line(
+            pm,
+            sx + bw - 3.0,
+            sy + 3.0,
+            sx + 3.0,
+            sy + bh - 3.0,
+            2.0,
+            rgb(80, 80, 72),
+        );
     }
     for s in &w.switches {
         let (sx, sy) = px(s.x as f64, s.y as f64);

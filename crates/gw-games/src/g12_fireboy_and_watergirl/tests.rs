@@ -236,6 +236,215 @@ fn expert_play_is_deterministic() {
     assert_eq!(a.len(), 40);
 }
 
+/// A small room: a three-wide lift (1) resting at row 5 that a button at
+/// (8, 6) raises two rows, a box at (7, 6); `ceiling` adds a block over
+/// the lift's middle.
+fn lift_room(ceiling: bool) -> World {
+    let row2 = if ceiling {
+        "#...#......#"
+    } else {
+        "#..........#"
+    };
+    let text = format!(
+        "; @diamonds 0 0\n; @lift 1 0 -2\n; @button 1\n############\n#..........#\n{row2}\n\
+         #..........#\n#..........#\n#..___.....#\n#BR....XPwf#\n############\n"
+    );
+    World::from_data(1, &parse_level(&text).unwrap(), 1, 0)
+}
+
+fn stand_on_lift(w: &mut World, hero: Hero, x: f64) {
+    let top = w.lifts[0].aabb.y;
+    let c = &mut w.chars[hero as usize];
+    c.body.aabb.x = x;
+    c.body.aabb.y = top - HERO_H;
+    c.body.vy = 0.0;
+    w.advance(50);
+    assert!(w.chars[hero as usize].body.on_ground);
+}
+
+#[test]
+fn a_lift_carries_its_rider_up_and_goes_back_when_the_button_is_released() {
+    let mut w = lift_room(false);
+    assert_eq!(w.lifts[0].aabb, Aabb::new(3.0, 5.0, 3.0, LIFT_H));
+    stand_on_lift(&mut w, Hero::Fireboy, 4.1);
+    place(&mut w, Hero::Watergirl, (8, 6));
+    let mut bottoms = Vec::new();
+    for _ in 0..80 {
+        w.advance(TICK_MS);
+        bottoms.push(w.chars[1].body.aabb.bottom() - w.lifts[0].aabb.y);
+    }
+    assert!(w.switches[0].on);
+    assert_eq!(w.lifts[0].aabb.y, 3.0, "at its other end");
+    assert_eq!(w.lifts[0].t, 1.0);
+    let rider = &w.chars[1].body;
+    assert!(
+        (rider.aabb.bottom() - 3.0).abs() < 1e-9,
+        "carried to the top"
+    );
+    assert!((rider.aabb.x - 4.1).abs() < 1e-9, "straight up");
+    assert!(rider.on_ground);
+    assert!(
+        bottoms.iter().all(|d| d.abs() < 1e-6),
+        "the rider's feet never leave the lift: {bottoms:?}"
+    );
+    // Release the button: the lift and its rider go back down.
+    place(&mut w, Hero::Watergirl, (10, 6));
+    w.advance(1000);
+    assert!(!w.switches[0].on && !w.lifts[0].on);
+    assert_eq!(w.lifts[0].aabb.y, 5.0);
+    assert!((w.chars[1].body.aabb.bottom() - 5.0).abs() < 1e-9);
+    let state = {
+        let mut g = FireboyWatergirl::new();
+        g.world = w.clone();
+        g.state()
+    };
+    let lift = &state.game_state["entities"]["lifts"][0];
+    assert_eq!(lift["kind"], "lift");
+    assert_eq!(
+        (lift["y"].as_f64(), lift["target_y"].as_f64()),
+        (Some(5.0), Some(5.0))
+    );
+    assert_eq!(lift["moving"], false);
+}
+
+#[test]
+fn a_lift_stops_rather_than_crush_and_characters_collide_with_it() {
+    let mut w = lift_room(true);
+    stand_on_lift(&mut w, Hero::Fireboy, 4.1);
+    place(&mut w, Hero::Watergirl, (8, 6));
+    w.advance(1000);
+    assert!(w.lifts[0].on && w.lifts[0].t < 1.0);
+    let rider = &w.chars[1];
+    assert!(rider.alive);
+    assert!(
+        (rider.body.aabb.y - 3.0).abs() < 0.05,
+        "head under the block: {:?}",
+        rider.body.aabb
+    );
+    assert!((w.lifts[0].aabb.y - (3.0 + HERO_H)).abs() < 0.05);
+    // Walking into the lift's side is stopped by it.
+    let mut w = lift_room(false);
+    place(&mut w, Hero::Watergirl, (1, 6));
+    w.advance(50);
+    hold(&mut w, &["d"], 600);
+    assert!(
+        (w.chars[0].body.aabb.right() - 3.0).abs() < 1e-9,
+        "{:?}",
+        w.chars[0].body.aabb
+    );
+    // Characters stand on boxes.
+    place(&mut w, Hero::Fireboy, (7, 5));
+    w.chars[1].body.aabb.y -= 0.5;
+    w.advance(500);
+    let fb = &w.chars[1].body;
+    assert!(
+        fb.on_ground && (fb.aabb.bottom() - 6.0).abs() < 1e-9,
+        "{:?}",
+        fb.aabb
+    );
+}
+
+#[test]
+fn a_pushed_box_slides_slower_than_walking_and_stops_at_the_wall() {
+    // Level 3: Watergirl starts right of the box at (10, 18).
+    let mut w = world(3, 1);
+    let x0 = w.boxes[0].body.aabb.x;
+    assert_eq!(x0, 10.02);
+    hold(&mut w, &["a"], 400);
+    let moved = x0 - w.boxes[0].body.aabb.x;
+    assert!(
+        moved > 0.5 && moved <= PUSH_SPEED * 0.4 + 1e-9,
+        "box moved {moved}"
+    );
+    assert!(w.chars[0].pushing);
+    hold(&mut w, &["a"], 4000);
+    let b = &w.boxes[0].body.aabb;
+    assert!((b.x - 1.0).abs() < 1e-9, "against the wall: {b:?}");
+    assert!(
+        (w.chars[0].body.aabb.x - b.right()).abs() < 1e-6,
+        "Watergirl behind it"
+    );
+}
+
+#[test]
+fn a_box_on_the_button_holds_the_gate_open_for_both() {
+    let mut w = world(3, 1);
+    let gate_cells = [(17, 16), (18, 16), (21, 16), (22, 16)];
+    assert!(
+        gate_cells
+            .iter()
+            .all(|&(x, y)| w.map.at(x, y, b'#') == b'=')
+    );
+    hold(&mut w, &["a"], 700);
+    w.advance(400);
+    // Nobody on the button: Watergirl walks off to the right.
+    hold(&mut w, &["d"], 1000);
+    w.advance(400);
+    assert!(w.chars.iter().all(|c| (c.cell().0 - 8).abs() > 1));
+    assert!(w.switches[0].on, "the box holds the button");
+    assert!(
+        gate_cells
+            .iter()
+            .all(|&(x, y)| w.map.at(x, y, b'#') == b'.')
+    );
+    let mut g = FireboyWatergirl::new();
+    g.world = w;
+    let state = g.state();
+    let b = &state.game_state["entities"]["boxes"][0];
+    assert_eq!(b["kind"], "box");
+    assert!(b["x"].as_f64().unwrap() < 9.0);
+}
+
+#[test]
+fn the_expert_uses_the_box_and_the_lift_where_levels_need_them() {
+    // Level 3: the ground floors open only while the box holds the button.
+    let mut s = testkit::stepper(ID, "12_04", 1);
+    let mut box_x = Vec::new();
+    while s.finished().is_none() {
+        let st = testkit::expert_step(&mut s);
+        box_x.push(
+            st["game_state"]["entities"]["boxes"][0]["x"]
+                .as_f64()
+                .unwrap(),
+        );
+    }
+    assert!(s.evaluator().success());
+    assert!(box_x.last().unwrap() < &9.0, "the box ended on the button");
+    // Level 2, seed 4: all four chamber slots hold diamonds; Fireboy needs
+    // the lift to reach at least two of them.
+    let mut s = testkit::stepper(ID, "12_03", 4);
+    let mut rode = false;
+    while s.finished().is_none() {
+        let st = testkit::expert_step(&mut s);
+        let lift = &st["game_state"]["entities"]["lifts"][0];
+        rode |= lift["y"] == 7.0;
+    }
+    assert!(s.evaluator().success() && rode);
+    let st = s.state_value();
+    let chamber = st["game_state"]["entities"]["diamonds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["y"] == 3 && d["x"].as_i64().unwrap() >= 27 && d["taken"] == true)
+        .count();
+    assert!(chamber >= 2, "{chamber} chamber diamonds taken");
+}
+
+#[test]
+fn play_with_lifts_and_boxes_is_deterministic() {
+    for task in ["12_03", "12_04"] {
+        let a = testkit::expert_states(ID, task, 3, 90);
+        assert_eq!(a, testkit::expert_states(ID, task, 3, 90));
+        let first = &a[0]["game_state"]["entities"];
+        let last = &a[a.len() - 1]["game_state"]["entities"];
+        assert_ne!(
+            (&first["lifts"], &first["boxes"]),
+            (&last["lifts"], &last["boxes"]),
+            "{task}: a lift or a box moved"
+        );
+    }
+}
+
 #[test]
 fn golden_frame() {
     let h = testkit::frame_hash_after(ID, 1, 6);
