@@ -431,9 +431,13 @@ pub fn render_walls(
     let last = size - 1;
     for (y, line) in region.chunks_exact_mut(s4).take(h).enumerate() {
         let out = &mut line[view.x * 4..(view.x + view.w) * 4];
-        let plain = if y < half { &ceiling } else { &floor };
+        let (plain, plain_row) = if y < half {
+            (&ceiling, &ceiling_row)
+        } else {
+            (&floor, &floor_row)
+        };
         if y < reach_top || y >= reach_bottom {
-            out.copy_from_slice(if y < half { &ceiling_row } else { &floor_row });
+            out.copy_from_slice(plain_row);
             continue;
         }
         let yi = y as i32;

@@ -577,10 +577,6 @@ impl World {
     fn move_lifts(&mut self) {
         let collider = collider(&self.map);
         for li in 0..self.lifts.len() {
-            let others: Vec<Aabb> = (0..self.lifts.len())
-                .filter(|&j| j != li)
-                .map(|j| self.lifts[j].aabb)
-                .collect();
             let l = &mut self.lifts[li];
             l.on = self.switches.iter().any(|s| s.gate == l.id && s.on);
             l.moving = false;
@@ -594,6 +590,11 @@ impl World {
             if t == l.t {
                 continue;
             }
+            let others: Vec<Aabb> = (0..self.lifts.len())
+                .filter(|&j| j != li)
+                .map(|j| self.lifts[j].aabb)
+                .collect();
+            let l = &mut self.lifts[li];
             let (nx, ny) = l.at(t);
             let (dx, dy) = (nx - l.aabb.x, ny - l.aabb.y);
             let blocked = |a: &Aabb| collider.hits_solid(a) || others.iter().any(|o| o.overlaps(a));
