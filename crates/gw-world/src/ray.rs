@@ -75,6 +75,27 @@ impl VoxelWalk {
         self.tmax[k] + (n - 1) as f64 * self.tdelta[k]
     }
 
+    /// Moves past every cell boundary the ray crosses before distance `t`
+    /// (the cells in between are known to be empty), as repeated
+    /// [`advance`](Self::advance) calls would up to rounding: the axis and
+    /// distance of the last crossing passed, `None` when there is none.
+    pub fn skip_to(&mut self, t: f64) -> Option<(usize, f64)> {
+        let mut last: Option<(usize, f64)> = None;
+        for k in 0..3 {
+            if self.tmax[k] < t {
+                // Positive, so truncation is the floor (no libm call).
+                let m = (((t - self.tmax[k]) / self.tdelta[k]) as i64) as f64;
+                let at = self.tmax[k] + m * self.tdelta[k];
+                self.cell[k] += self.step[k] * (m as i32 + 1);
+                self.tmax[k] = at + self.tdelta[k];
+                if last.is_none_or(|(_, lt)| at > lt) {
+                    last = Some((k, at));
+                }
+            }
+        }
+        last
+    }
+
     /// Jumps out of the box of cells `lo..=hi` (which holds the current
     /// cell and is known to be empty) into the first cell outside it, as
     /// repeated [`advance`](Self::advance) calls would up to rounding: the
@@ -174,6 +195,35 @@ mod tests {
             for _ in 0..20 {
                 assert_eq!(jump.advance().0, walk.advance().0);
                 assert_eq!(jump.cell, walk.cell);
+            }
+        }
+    }
+
+    #[test]
+    fn skip_to_lands_where_stepping_does() {
+        let o = [-7.6, 70.3, 12.45];
+        for d in dirs() {
+            for target in [0.3, 2.0, 7.77, 19.5] {
+                let mut jump = VoxelWalk::new(o, d);
+                let got = jump.skip_to(target);
+                let mut walk = VoxelWalk::new(o, d);
+                let mut last = None;
+                while walk.tmax.iter().cloned().fold(f64::INFINITY, f64::min) < target {
+                    last = Some(walk.advance());
+                }
+                assert_eq!(jump.cell, walk.cell, "{d:?} to {target}");
+                match (got, last) {
+                    (Some((ga, gt)), Some((wa, wt))) => {
+                        assert_eq!(ga, wa, "{d:?} to {target}");
+                        assert!((gt - wt).abs() < 1e-9, "{d:?}: {gt} vs {wt}");
+                    }
+                    (None, None) => {}
+                    other => panic!("{d:?} to {target}: {other:?}"),
+                }
+                for _ in 0..20 {
+                    assert_eq!(jump.advance().0, walk.advance().0);
+                    assert_eq!(jump.cell, walk.cell);
+                }
             }
         }
     }

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 
 pub const CHUNK: i32 = 16;
 pub const HEIGHT: i32 = 128;
+// `Chunk::filled` holds one column per u128.
+const _: () = assert!(HEIGHT == 128);
 pub const SEA_LEVEL: i32 = 62;
 /// Chunk slots kept loaded (a ring of RING × RING chunks).
 const RING: i32 = 16;
@@ -96,6 +98,10 @@ pub struct Chunk {
     /// above it is air. Raised by every write through `set`; the renderer
     /// skips the air above it.
     pub tops: [u8; 16],
+    /// Per column (index `x * 16 + z`): bit `y` is set where the block is
+    /// not air (`HEIGHT` is 128). Kept exact by every write through `set`;
+    /// the renderer's beam pre-pass tests boxes of cells against it.
+    pub filled: [u128; 256],
 }
 
 #[inline]
@@ -114,6 +120,12 @@ impl Chunk {
         if v != b::AIR {
             let t = &mut self.tops[((x >> 2) * 4 + (z >> 2)) as usize];
             *t = (*t).max(y as u8 + 1);
+        }
+        let m = &mut self.filled[(x * CHUNK + z) as usize];
+        if v == b::AIR {
+            *m &= !(1u128 << y);
+        } else {
+            *m |= 1u128 << y;
         }
     }
 
@@ -171,6 +183,7 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         heights: [0; 256],
         dirty: false,
         tops: [0; 16],
+        filled: [0; 256],
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.

@@ -685,3 +685,62 @@ fn small_frames_get_the_compact_hud() {
             > 300
     );
 }
+
+/// The per-column occupancy masks match the blocks exactly after
+/// generation and after placing and breaking blocks, and a fresh build of a
+/// chunk gives the masks the loaded one had before any edit.
+#[test]
+fn occupancy_masks_follow_block_edits() {
+    use crate::terrain::{CHUNK, HEIGHT};
+    let mut w = World::new(WorldConfig {
+        seed: 4,
+        ..Default::default()
+    });
+    let check = |w: &World, what: &str| {
+        for c in w.terrain.loaded() {
+            for x in 0..CHUNK {
+                for z in 0..CHUNK {
+                    let want = (0..HEIGHT)
+                        .filter(|&y| c.get(x, y, z) != b::AIR)
+                        .fold(0u128, |m, y| m | 1 << y);
+                    assert_eq!(
+                        c.filled[(x * CHUNK + z) as usize],
+                        want,
+                        "{what}: column ({x}, {z}) of chunk ({}, {})",
+                        c.cx,
+                        c.cz
+                    );
+                }
+            }
+        }
+    };
+    check(&w, "generated");
+    let (cx, cz) = {
+        let c = w.terrain.loaded().next().unwrap();
+        (c.cx, c.cz)
+    };
+    assert_eq!(
+        generate(4, cx, cz).filled,
+        w.terrain.chunk(cx, cz).unwrap().filled,
+        "a fresh build"
+    );
+    let (x, z) = (cx * 16 + 5, cz * 16 + 9);
+    let column = |w: &World| w.terrain.chunk(cx, cz).unwrap().filled[5 * 16 + 9];
+    assert!(w.terrain.set(x, 120, z, b::STONE));
+    assert_eq!(column(&w) >> 120, 1, "placed at 120");
+    assert!(w.terrain.set(x, 120, z, b::AIR));
+    assert_eq!(column(&w) >> 100, 0, "broken again");
+    // Break the column's surface block and place one in the air beside it.
+    let surface = (0..HEIGHT)
+        .rev()
+        .find(|&y| w.terrain.get(x, y, z) != b::AIR)
+        .unwrap();
+    assert!(w.terrain.set(x, surface, z, b::AIR));
+    assert!(w.terrain.set(x + 1, surface + 5, z, b::DIRT));
+    check(&w, "edited");
+    assert_eq!(
+        column(&w) >> surface,
+        0,
+        "no block at or above the old surface"
+    );
+}
