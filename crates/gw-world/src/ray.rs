@@ -3,7 +3,7 @@
 
 /// `x.floor() as i32` for |x| < 2³¹, without a libm call.
 #[inline]
-fn floor_i32(x: f64) -> i32 {
+pub(crate) fn floor_i32(x: f64) -> i32 {
     let i = x as i32;
     if (i as f64) > x { i - 1 } else { i }
 }
@@ -22,7 +22,13 @@ pub struct VoxelWalk {
 impl VoxelWalk {
     /// Starts in the cell holding `o`; `d` is the (unit) direction.
     pub fn new(o: [f64; 3], d: [f64; 3]) -> Self {
-        let cell = [floor_i32(o[0]), floor_i32(o[1]), floor_i32(o[2])];
+        Self::at(o.map(floor_i32), o, d)
+    }
+
+    /// [`new`](Self::new) with the cell holding `o` already known (many
+    /// rays from one eye share it).
+    #[inline]
+    pub fn at(cell: [i32; 3], o: [f64; 3], d: [f64; 3]) -> Self {
         let mut step = [0i32; 3];
         let mut tmax = [f64::INFINITY; 3];
         let mut tdelta = [f64::INFINITY; 3];

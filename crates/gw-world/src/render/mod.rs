@@ -29,7 +29,7 @@
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
-use crate::ray::{VoxelWalk, ray_aabb};
+use crate::ray::{VoxelWalk, floor_i32, ray_aabb};
 use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain};
 use crate::world::{Body, World};
 use rayon::prelude::*;
@@ -418,27 +418,26 @@ struct Scene<'a> {
     /// the view distance, meets only air until it ends in fully fogged sky.
     sky_floor: Option<i32>,
     tex: &'static Textures,
+    /// The cell holding the eye, where every walk starts.
+    eye_cell: [i32; 3],
     /// Whether rays start where [`Scene::beam_start`] allows (off only to
     /// check in tests that it changes no pixel).
     beam: bool,
 }
 
 /// The rays of a view: screen offsets per column and per row, and per tile
-/// of `tile` × `tile` rays (`gw` tiles a row) the distance their walks
-/// start at.
+/// of [`BEAM_TILE`] × [`BEAM_TILE`] rays (`gw` tiles a row) the distance
+/// their walks start at.
 struct RayGrid {
     cols: Vec<f64>,
     rows: Vec<f64>,
-    tile: usize,
     gw: usize,
     starts: Vec<f64>,
 }
 
-/// Rays per side of a beam pre-pass tile: narrow beams for small views
-/// (their rays spread wider apart).
-fn beam_tile(w: usize, h: usize) -> usize {
-    if w.max(h) <= 128 { 4 } else { 8 }
-}
+/// Rays per side of a beam pre-pass tile (8 measured best at 64×64 and at
+/// 640×360: smaller tiles start rays later but cost more beams).
+const BEAM_TILE: usize = 8;
 
 /// Render the first-person view with HUD into `out` (RGBA, `w*h*4` bytes,
 /// alpha 255). `parallel` splits rows over rayon's pool.
@@ -652,17 +651,18 @@ impl<'a> Scene<'a> {
             sky_floor,
             tex: textures(),
             beam: true,
+            eye_cell: eye.map(floor_i32),
         }
     }
 
     /// The screen offsets of a `w` × `h` grid of rays and, per tile of
-    /// [`beam_tile`] × [`beam_tile`] rays, the distance their walks may
+    /// [`BEAM_TILE`] × [`BEAM_TILE`] rays, the distance their walks may
     /// start at ([`beam_start`](Self::beam_start)).
     fn grid(&self, w: usize, h: usize, parallel: bool) -> RayGrid {
         let cols: Vec<f64> = (0..w).map(|x| screen_x(x, w, self.tan_x)).collect();
         let rows: Vec<f64> = (0..h).map(|y| screen_y(y, h, self.tan_y)).collect();
-        let tile = beam_tile(w, h);
-        let (gw, gh) = (w.div_ceil(tile), h.div_ceil(tile));
+        let (gw, gh) = (w.div_ceil(BEAM_TILE), h.div_ceil(BEAM_TILE));
+        let tile = BEAM_TILE;
         let one = |i: usize| {
             let (gx, gy) = (i % gw, i / gw);
             let (x0, x1) = (gx * tile, ((gx + 1) * tile).min(w) - 1);
@@ -680,7 +680,6 @@ impl<'a> Scene<'a> {
         RayGrid {
             cols,
             rows,
-            tile,
             gw,
             starts,
         }
@@ -721,6 +720,7 @@ impl<'a> Scene<'a> {
         let mut cached: (i32, i32, Option<&Chunk>) = (i32::MIN, i32::MIN, None);
         let mut ta = 0.0f64;
         while ta < VIEW_DISTANCE {
+            // Longer steps further out, where the beam is wide anyway.
             let tb = (ta + 1.0 + 0.1 * ta).min(VIEW_DISTANCE);
             let (la, lb) = (ta / len_max, tb / len_min);
             let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
@@ -734,7 +734,7 @@ impl<'a> Scene<'a> {
                 }
             }
             let e = 1e-6;
-            let cell = |v: f64| libm::floor(v) as i32;
+            let cell = floor_i32;
             let (y0, y1) = (cell(lo[1] - e), cell(hi[1] + e));
             if y0 < 0 || y1 >= self.top {
                 return ta;
@@ -764,7 +764,7 @@ impl<'a> Scene<'a> {
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
         let (sx, sy) = (grid.cols[x], grid.rows[y]);
-        let t0 = grid.starts[(y / grid.tile) * grid.gw + x / grid.tile];
+        let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
         let mut d = [
             self.f[0] + self.r[0] * sx + self.u[0] * sy,
             self.f[1] + self.r[1] * sx + self.u[1] * sy,
@@ -790,15 +790,6 @@ impl<'a> Scene<'a> {
     /// walk starts at distance `t0` ([`beam_start`](Self::beam_start)).
     fn trace(&self, d: [f64; 3], px: i32, py: i32, t0: f64) -> ([u8; 3], Pick) {
         let o = self.eye;
-        let mut walk = VoxelWalk::new(o, d);
-        let mut axis = 0usize;
-        let mut t = 0.0f64;
-        let mut first = true;
-        if t0 > 0.0
-            && let Some((ax, tt)) = walk.skip_to(t0)
-        {
-            (axis, t, first) = (ax, tt, false);
-        }
         // Nearest box (mob or item) along the ray.
         let mut box_hit: Option<(f64, usize, usize)> = None;
         for (i, (lo, hi, _, rc, _)) in self.boxes.iter().enumerate() {
@@ -812,6 +803,21 @@ impl<'a> Scene<'a> {
             }
         }
         let box_t = box_hit.map_or(f64::INFINITY, |(bt, _, _)| bt);
+        // Only air up to the view distance and no box: the walk would end
+        // in fully fogged sky (past the view distance, or at once by
+        // `sky_floor`), as here.
+        if t0 >= VIEW_DISTANCE && box_hit.is_none() {
+            return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
+        }
+        let mut walk = VoxelWalk::at(self.eye_cell, o, d);
+        let mut axis = 0usize;
+        let mut t = 0.0f64;
+        let mut first = true;
+        if t0 > 0.0
+            && let Some((ax, tt)) = walk.skip_to(t0)
+        {
+            (axis, t, first) = (ax, tt, false);
+        }
         let mut water: Option<f64> = None;
         let mut chunk: Option<&Chunk> = None;
         let mut chunk_top = 0;
@@ -962,8 +968,12 @@ impl<'a> Scene<'a> {
             }
         };
         // A box is met at its own distance, not at the cell entered after.
-        let t = t.min(box_t);
-        // Fog towards the horizon colour.
+        (self.fogged(color, t.min(box_t), water), hit)
+    }
+
+    /// `color` seen at distance `t`, fogged towards the horizon colour, and
+    /// through water from distance `water` on, as bytes.
+    fn fogged(&self, color: [f32; 3], t: f64, water: Option<f64>) -> [u8; 3] {
         let fog_t = ((t / VIEW_DISTANCE).min(1.0) as f32).powi(2);
         let fog = self.sky_horizon;
         let mut c = [
@@ -979,14 +989,11 @@ impl<'a> Scene<'a> {
                 c[k] = c[k] * (1.0 - a) + wc[k] * a;
             }
         }
-        (
-            [
-                (c[0] * 255.0) as u8,
-                (c[1] * 255.0) as u8,
-                (c[2] * 255.0) as u8,
-            ],
-            hit,
-        )
+        [
+            (c[0] * 255.0) as u8,
+            (c[1] * 255.0) as u8,
+            (c[2] * 255.0) as u8,
+        ]
     }
 
     /// Colour of block `v` hit on its face across `axis` at distance `t`, or
@@ -1139,7 +1146,7 @@ mod tests {
             let grid = scene.grid(48, 27, false);
             for y in 0..27 {
                 for x in 0..48 {
-                    let t0 = grid.starts[(y / grid.tile) * grid.gw + x / grid.tile];
+                    let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
                     let (sx, sy) = (grid.cols[x], grid.rows[y]);
                     let mut d = [
                         scene.f[0] + scene.r[0] * sx + scene.u[0] * sy,
