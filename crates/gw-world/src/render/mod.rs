@@ -719,9 +719,11 @@ impl<'a> Scene<'a> {
         let eye = self.eye;
         let mut cached: (i32, i32, Option<&Chunk>) = (i32::MIN, i32::MIN, None);
         let mut ta = 0.0f64;
+        // A blocked step is retried at half the length, down to an eighth.
+        let mut part = 1.0f64;
         while ta < VIEW_DISTANCE {
             // Longer steps further out, where the beam is wide anyway.
-            let tb = (ta + 1.0 + 0.1 * ta).min(VIEW_DISTANCE);
+            let tb = (ta + (1.0 + 0.1 * ta) * part).min(VIEW_DISTANCE);
             let (la, lb) = (ta / len_max, tb / len_min);
             let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
             for c in &corners {
@@ -736,27 +738,36 @@ impl<'a> Scene<'a> {
             let e = 1e-6;
             let cell = floor_i32;
             let (y0, y1) = (cell(lo[1] - e), cell(hi[1] + e));
-            if y0 < 0 || y1 >= self.top {
-                return ta;
-            }
-            // Bits y0..=y1 (y1 < top ≤ HEIGHT = 128).
-            let span = (u128::MAX >> (127 - y1)) & (u128::MAX << y0);
-            for x in cell(lo[0] - e)..=cell(hi[0] + e) {
-                for z in cell(lo[2] - e)..=cell(hi[2] + e) {
-                    let (cx, cz) = (x >> 4, z >> 4);
-                    if (cx, cz) != (cached.0, cached.1) {
-                        cached = (cx, cz, self.terrain.chunk(cx, cz));
-                    }
-                    let Some(c) = cached.2 else {
-                        return ta;
-                    };
-                    let column = ((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize;
-                    if c.filled[column] & span != 0 {
-                        return ta;
+            let clear = 'check: {
+                if y0 < 0 || y1 >= self.top {
+                    break 'check false;
+                }
+                // Bits y0..=y1 (y1 < top ≤ HEIGHT = 128).
+                let span = (u128::MAX >> (127 - y1)) & (u128::MAX << y0);
+                for x in cell(lo[0] - e)..=cell(hi[0] + e) {
+                    for z in cell(lo[2] - e)..=cell(hi[2] + e) {
+                        let (cx, cz) = (x >> 4, z >> 4);
+                        if (cx, cz) != (cached.0, cached.1) {
+                            cached = (cx, cz, self.terrain.chunk(cx, cz));
+                        }
+                        let Some(c) = cached.2 else {
+                            break 'check false;
+                        };
+                        let column = ((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize;
+                        if c.filled[column] & span != 0 {
+                            break 'check false;
+                        }
                     }
                 }
+                true
+            };
+            if clear {
+                ta = tb;
+            } else if part < 0.2 {
+                return ta;
+            } else {
+                part *= 0.5;
             }
-            ta = tb;
         }
         VIEW_DISTANCE
     }
