@@ -491,16 +491,15 @@ pub(crate) fn render_with(
     let band = |ty: usize, rows: &mut [u8]| {
         // Trace one row of rays into the band's first row, then widen.
         let line = &mut rows[..w * 4];
-        for tx in 0..tw {
+        for (tx, square) in line.chunks_mut(block * 4).enumerate() {
             let c = if hidden(tx, ty) {
                 [0, 0, 0]
             } else {
                 scene.ray_hit(tx, ty, &grid).0
             };
             let px = [c[0], c[1], c[2], 255];
-            let x1 = ((tx + 1) * block).min(w);
-            for x in tx * block..x1 {
-                line[x * 4..x * 4 + 4].copy_from_slice(&px);
+            for p in square.chunks_exact_mut(4) {
+                p.copy_from_slice(&px);
             }
         }
         let (first, rest) = rows.split_at_mut(w * 4);
@@ -1030,9 +1029,11 @@ impl<'a> Scene<'a> {
         } else {
             1
         };
+        // uu, vv < 1: the products are below TEX (through i32, the
+        // cheaper conversion).
         let (tu, tv) = (
-            ((uu * TEX as f64) as usize).min(TEX - 1),
-            ((vv * TEX as f64) as usize).min(TEX - 1),
+            ((uu * TEX as f64) as i32 as usize).min(TEX - 1),
+            ((vv * TEX as f64) as i32 as usize).min(TEX - 1),
         );
         let tx = self.tex.texels[v as usize * 3 + face][tv * TEX + tu];
         if tx[3] == 0 {
