@@ -4,13 +4,24 @@
 //! outline, the held item, and a HUD (crosshair, hotbar with counts, health,
 //! hunger) or the inventory screen when open.
 //!
-//! Pixels depend only on the world state: every pixel is computed on its
-//! own (no reductions across pixels), so rendering rows in parallel gives the
-//! same bytes as rendering them in order.
+//! Pixels depend only on the world state: every pixel's colour is computed
+//! from its own ray (the beam pre-pass below shares only where a tile's
+//! rays may start walking, never a colour), so rendering rows in parallel
+//! gives the same bytes as rendering them in order.
 //!
-//! Where the time goes and what avoids it (each shortcut returns exactly
-//! what the plain cell-by-cell walk would, so frames hash the same):
+//! Where the time goes and what avoids it (each shortcut returns what the
+//! plain cell-by-cell walk would, up to last-bit rounding of the distance,
+//! so frames hash the same; `render::tests` compares with the pre-pass off):
 //! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]);
+//! - a beam pre-pass (`Scene::grid`, `Scene::beam_start`): per tile of 8×8
+//!   rays, the box bounding the tile's rays over a stretch of distance is
+//!   tested against per-column occupancy bits (`Chunk::filled`, one `u128`
+//!   per column, exact after every edit); while the box is all air the beam
+//!   goes on (a blocked step is retried at half length down to an eighth),
+//!   and every ray of the tile starts its walk where the beam stopped
+//!   (`VoxelWalk::skip_to`). Tiles clear to [`VIEW_DISTANCE`] with no mob
+//!   or item on a ray are fully fogged sky at once. This also skips the air
+//!   under leaves and in caves that the tops below cannot;
 //! - air above a chunk's or a 4×4 column tile's top is left in one jump
 //!   (`VoxelWalk::leave_box`);
 //! - below the tile top, air and water cells of one chunk are stepped in a
@@ -19,13 +30,17 @@
 //! - a ray above every chunk top within [`VIEW_DISTANCE`] that does not
 //!   descend and does not reach the world's top within that distance ends
 //!   at once in fully fogged sky (`Scene::sky_floor`);
-//! - screen offsets are computed once per column and per row, textures
-//!   looked up through a reference held by the scene.
+//! - screen offsets are computed once per column and per row, the eye's
+//!   cell once per frame, textures looked up through a reference held by
+//!   the scene.
 //!
-//! What remains per traced ray (callgrind, 640×360 forest walk, about 1,400
-//! instructions): the DDA steps near the ground (grazing rays cross many
-//! cells under tile tops), the box jumps, the walk set-up (three divisions
-//! and a normalisation) and the texel and fog shading.
+//! Measured (callgrind, `examples/render_frames`, forest walk of seed 1):
+//! the pre-pass took 640×360 from about 1,100 to 850 instructions per
+//! traced ray; finer beams (4×4, 2×2 tiles, or a second pass of them from
+//! the coarse start) cost more than they save. What remains per ray, spread
+//! thinly: the walk set-up (normalisation, three divisions, the jump to the
+//! start), a few DDA steps and box jumps near the hit, the mob/item box
+//! tests, and the texel and fog shading (roughly a third each).
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
