@@ -89,10 +89,12 @@ impl VoxelWalk {
         let mut last: Option<(usize, f64)> = None;
         for k in 0..3 {
             if self.tmax[k] < t {
-                // Positive, so truncation is the floor (no libm call).
-                let m = (((t - self.tmax[k]) / self.tdelta[k]) as i64) as f64;
-                let at = self.tmax[k] + m * self.tdelta[k];
-                self.cell[k] += self.step[k] * (m as i32 + 1);
+                // Positive, so truncation is the floor (no libm call); a
+                // ray within the view distance crosses far fewer than 2³¹
+                // boundaries.
+                let m = ((t - self.tmax[k]) / self.tdelta[k]) as i32;
+                let at = self.tmax[k] + m as f64 * self.tdelta[k];
+                self.cell[k] += self.step[k] * (m + 1);
                 self.tmax[k] = at + self.tdelta[k];
                 if last.is_none_or(|(_, lt)| at > lt) {
                     last = Some((k, at));
