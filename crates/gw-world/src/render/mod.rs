@@ -731,6 +731,13 @@ impl<'a> Scene<'a> {
         let len_min = (1.0 + nx * nx + ny * ny).sqrt() * (1.0 - 1e-9);
         let len_max = (1.0 + fx * fx + fy * fy).sqrt() * (1.0 + 1e-9);
         let eye = self.eye;
+        let (mut cmin, mut cmax) = ([f64::MAX; 3], [f64::MIN; 3]);
+        for c in &corners {
+            for k in 0..3 {
+                cmin[k] = cmin[k].min(c[k]);
+                cmax[k] = cmax[k].max(c[k]);
+            }
+        }
         let mut cached: (i32, i32, Option<&Chunk>) = (i32::MIN, i32::MIN, None);
         let mut ta = 0.0f64;
         // A blocked step is retried at half the length, down to an eighth.
@@ -739,15 +746,12 @@ impl<'a> Scene<'a> {
             // Longer steps further out, where the beam is wide anyway.
             let tb = (ta + (1.0 + 0.1 * ta) * part).min(VIEW_DISTANCE);
             let (la, lb) = (ta / len_max, tb / len_min);
-            let (mut lo, mut hi) = ([f64::MAX; 3], [f64::MIN; 3]);
-            for c in &corners {
-                for l in [la, lb] {
-                    for k in 0..3 {
-                        let p = eye[k] + c[k] * l;
-                        lo[k] = lo[k].min(p);
-                        hi[k] = hi[k].max(p);
-                    }
-                }
+            // Scales are positive: each axis' extremes come from the
+            // corners' least and greatest component.
+            let (mut lo, mut hi) = ([0.0; 3], [0.0; 3]);
+            for k in 0..3 {
+                lo[k] = eye[k] + (cmin[k] * la).min(cmin[k] * lb);
+                hi[k] = eye[k] + (cmax[k] * la).max(cmax[k] * lb);
             }
             let e = 1e-6;
             let cell = floor_i32;
