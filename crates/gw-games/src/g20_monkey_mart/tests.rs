@@ -209,6 +209,49 @@ fn golden_frame() {
     );
 }
 
+/// The produce and stock of a slot stay inside its region (so its cached
+/// patch is the whole of what they change), for every count and every
+/// static layer the slot is drawn on.
+#[test]
+fn slot_items_stay_inside_their_regions() {
+    for apples_pad in [false, true] {
+        let key = LayerKey {
+            cashier: false,
+            apples: true,
+            cashier_pad: apples_pad,
+            apples_pad: false,
+        };
+        let layer = Layer::new(key, 1280, 720);
+        for slot in 0..SLOTS {
+            let r = slot_region(slot);
+            for other in (0..SLOTS).filter(|&o| o != slot) {
+                assert!(r.intersect(&slot_region(other)).is_none(), "{slot} {other}");
+            }
+            // The cash on the counter (up to 8 bills) is drawn after.
+            let cash =
+                tiny_skia::IntRect::from_xywh(COUNTER.x as i32 - 24, COUNTER.y as i32 + 10, 46, 30)
+                    .unwrap();
+            assert!(r.intersect(&cash).is_none(), "{slot} and the cash");
+            for n in 1..=slot_capacity(slot) {
+                let mut pm = layer.frame.clone();
+                draw_slot(&mut pm, slot, n);
+                let (w, a, b) = (1280usize, layer.frame.data(), pm.data());
+                let mut inside = 0;
+                for (i, (pa, pb)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
+                    let (x, y) = ((i % w) as i32, (i / w) as i32);
+                    let within = x >= r.x() && x < r.right() && y >= r.y() && y < r.bottom();
+                    if within {
+                        inside += usize::from(pa != pb);
+                    } else {
+                        assert_eq!(pa, pb, "slot {slot}, {n} items: pixel ({x}, {y})");
+                    }
+                }
+                assert!(inside > 0, "slot {slot}, {n} items drew nothing");
+            }
+        }
+    }
+}
+
 /// Hash every frame of a play driven straight on the game: `setup` changes
 /// the fresh shop (e.g. buys stations), then each step holds the expert's
 /// arrow key for 0.5 s (or waits 0.5 s).
