@@ -544,8 +544,12 @@ fn dispatch(cli: Cli) -> CmdResult {
                     if !args.json {
                         for r in &rows {
                             println!(
-                                "{:<28} {:<10} encode median {:>6.2} ms  {:>9.0} bytes/frame",
-                                r.game_id, r.filter, r.encode_ms_median, r.bytes_mean
+                                "{:<28} {:<10} encode median {:>6.2} ms  {:>9.0} bytes/frame{}",
+                                r.game_id,
+                                r.filter,
+                                r.encode_ms_median,
+                                r.bytes_mean,
+                                if r.chosen { "  (chosen)" } else { "" }
                             );
                         }
                     }

@@ -257,6 +257,17 @@ impl Stepper {
         self.game.render(pixmap)
     }
 
+    /// The PNG row filter the game's frames are encoded with.
+    pub fn frame_filter(&self) -> crate::frame::RowFilter {
+        self.game.frame_filter()
+    }
+
+    /// The game's frame in `pixmap` (as [`Self::render`] drew it) encoded
+    /// as PNG with the game's filter.
+    pub fn encode_frame(&self, pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
+        crate::frame::encode_frame(pixmap, self.frame_filter())
+    }
+
     /// The scripted expert's next payload.
     pub fn expert_payload(&self) -> Value {
         self.game.expert_action(&self.task_info)

@@ -65,19 +65,23 @@ impl RowFilter {
 /// time on non-zero bytes) and largest. Re-measured on 34 games (2026-11,
 /// load ≈ 9 on 2 cores): `PerFrame` lost to `Up` on 33 of them (its row
 /// sample costs more than it saves) and won only on Temple Run 2, whose
-/// frames `Sub` shrinks from 349 kB to 108 kB.
+/// frames `Sub` shrinks from 349 kB to 108 kB. This is the default of
+/// [`crate::Game::frame_filter`]; a game whose frames another filter encodes
+/// clearly faster and no larger names it there (2026-11-26, 34 games, load
+/// ≈ 4: only Temple Run 2, `Sub` at 1.5 ms against 2.4 ms for `Up`).
 pub const FRAME_FILTER: RowFilter = RowFilter::Up;
 
 /// Encode a pixmap's pixels as an RGB PNG straight from its RGBA rows (no
-/// whole-frame RGB copy), with the frame filter and fast deflate.
+/// whole-frame RGB copy), with the frame filter and fast deflate. A game's
+/// frames go through [`encode_frame`] with the game's own filter.
 pub fn encode_pixmap_png(pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
-    encode_pixels(
-        pixmap.data(),
-        4,
-        pixmap.width(),
-        pixmap.height(),
-        FRAME_FILTER,
-    )
+    encode_frame(pixmap, FRAME_FILTER)
+}
+
+/// [`encode_pixmap_png`] with the row filter `filter`: how a game's frame is
+/// encoded, `filter` being its [`crate::Game::frame_filter`].
+pub fn encode_frame(pixmap: &tiny_skia::Pixmap, filter: RowFilter) -> Vec<u8> {
+    encode_pixels(pixmap.data(), 4, pixmap.width(), pixmap.height(), filter)
 }
 
 /// Encode RGB8 pixels as PNG with fast compression.

@@ -6,6 +6,7 @@
 //! [`GameConfig::seed`].
 
 use crate::action::InputEvent;
+use crate::frame::{FRAME_FILTER, RowFilter};
 use crate::state::GameApiState;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -63,6 +64,15 @@ pub trait Game: Send {
 
     /// Draw the current frame into `pixmap` (sized to the viewport).
     fn render(&self, pixmap: &mut tiny_skia::Pixmap);
+
+    /// The PNG row filter this game's frames are written with (run frames,
+    /// the PNG an agent sees, `gameworld bench`). Every filter decodes to the
+    /// same pixels; a game whose frames `gameworld bench --png-filters`
+    /// encodes clearly faster and no larger with another filter names it
+    /// here. Default: [`FRAME_FILTER`].
+    fn frame_filter(&self) -> RowFilter {
+        FRAME_FILTER
+    }
 
     /// The scripted expert's next semantic action (a payload such as
     /// `{"action": "move_up"}`) from privileged state. It must not look at

@@ -236,7 +236,7 @@ pub fn save_frame(stepper: &Stepper, path: &std::path::Path) {
     let (w, h) = stepper.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     stepper.render(&mut pm);
-    let png = gw_core::frame::encode_pixmap_png(&pm);
+    let png = stepper.encode_frame(&pm);
     std::fs::write(path, png).unwrap();
 }
 
@@ -390,6 +390,6 @@ pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
     let (w, h) = game.viewport();
     let mut pm = tiny_skia::Pixmap::new(w, h).unwrap();
     game.render(&mut pm);
-    let png = gw_core::frame::encode_pixmap_png(&pm);
+    let png = gw_core::frame::encode_frame(&pm, game.frame_filter());
     std::fs::write(path, png).unwrap();
 }

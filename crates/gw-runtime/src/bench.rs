@@ -9,7 +9,7 @@
 
 use gw_agents::Observation;
 use gw_core::action::TimedEvent;
-use gw_core::frame::{FRAME_FILTER, RowFilter, encode_pixels, encode_pixmap_png};
+use gw_core::frame::{FRAME_FILTER, RowFilter, encode_pixels};
 use gw_core::registry::{Interface, Registry};
 use gw_core::{Game, Stepper};
 use serde::Serialize;
@@ -233,7 +233,7 @@ pub fn bench_game(
         let t1 = Instant::now();
         stepper.render(&mut pixmap);
         let t2 = Instant::now();
-        let bytes = encode_pixmap_png(&pixmap);
+        let bytes = stepper.encode_frame(&pixmap);
         let t3 = Instant::now();
         std::hint::black_box(bytes);
         step_t.push(ms(t1 - t0));
@@ -260,6 +260,9 @@ pub fn bench_game(
 pub struct PngFilterRow {
     pub game_id: String,
     pub filter: String,
+    /// Whether this is the filter the game's frames are written with
+    /// (`Game::frame_filter`).
+    pub chosen: bool,
     pub encode_ms_median: f64,
     pub bytes_mean: f64,
     pub frames: usize,
@@ -267,7 +270,8 @@ pub struct PngFilterRow {
 
 /// Encode `frames` frames of a game (random agent, full runtime steps) with
 /// every [`RowFilter`], so the frame filter is chosen by measurement. All of
-/// them decode to the same pixels (checked here on every frame).
+/// them decode to the same pixels (`gw_core::frame` tests round-trip each
+/// filter); `chosen` marks the one the game writes its frames with.
 pub fn bench_png_filters(
     registry: &Registry,
     game_id: &str,
@@ -285,6 +289,7 @@ pub fn bench_png_filters(
     let mut agent = gw_agents::builtin::create("random", &preset, 1).expect("random agent exists");
     let mut stepper = Stepper::new(game, &preset, 1)?;
     let (w, h) = stepper.viewport();
+    let chosen = stepper.frame_filter();
     let null = Value::Null;
     let no_expert = || Value::Null;
     let obs = Observation {
@@ -321,6 +326,7 @@ pub fn bench_png_filters(
         rows.push(PngFilterRow {
             game_id: game_id.to_string(),
             filter: filter.as_str().to_string(),
+            chosen: filter == chosen,
             encode_ms_median: median(times),
             bytes_mean: bytes as f64 / shots.len().max(1) as f64,
             frames: shots.len(),

@@ -13,7 +13,7 @@
 //! to drain and reports the first write error; the run writes `result.json`
 //! only after it returned `Ok`.
 
-use gw_core::frame::encode_pixmap_png;
+use gw_core::frame::{RowFilter, encode_frame};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread::JoinHandle;
@@ -40,6 +40,8 @@ struct Background {
 pub struct FrameSink {
     dir: PathBuf,
     canvas: Pixmap,
+    /// The PNG row filter canvases are encoded with (the game's).
+    filter: RowFilter,
     background: Option<Background>,
     written: usize,
     /// The writer's error, once it stopped on one.
@@ -65,9 +67,9 @@ pub fn write_replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
-fn write_job(job: &Job) -> Result<(), String> {
+fn write_job(job: &Job, filter: RowFilter) -> Result<(), String> {
     let (path, bytes) = match job {
-        Job::Canvas(path, canvas) => (path, encode_pixmap_png(canvas)),
+        Job::Canvas(path, canvas) => (path, encode_frame(canvas, filter)),
         Job::Png(path, bytes) => (path, bytes.clone()),
     };
     write_replace(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -75,8 +77,15 @@ fn write_job(job: &Job) -> Result<(), String> {
 
 impl FrameSink {
     /// A sink writing under `run_dir/frames/` with a `width × height`
-    /// canvas; `background` starts the writer thread.
-    pub fn new(run_dir: &Path, width: u32, height: u32, background: bool) -> Result<Self, String> {
+    /// canvas whose frames are encoded with `filter` (the game's
+    /// `frame_filter`); `background` starts the writer thread.
+    pub fn new(
+        run_dir: &Path,
+        width: u32,
+        height: u32,
+        filter: RowFilter,
+        background: bool,
+    ) -> Result<Self, String> {
         let dir = run_dir.join("frames");
         std::fs::create_dir_all(&dir)
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -89,7 +98,7 @@ impl FrameSink {
                 .spawn(move || {
                     let mut written = 0;
                     for job in rx {
-                        write_job(&job)?;
+                        write_job(&job, filter)?;
                         written += 1;
                         if let Job::Canvas(_, canvas) = job {
                             // A full return queue just means enough spares.
@@ -108,6 +117,7 @@ impl FrameSink {
         Ok(FrameSink {
             dir,
             canvas,
+            filter,
             background,
             written: 0,
             failed: None,
@@ -159,7 +169,7 @@ impl FrameSink {
             return Err(e.clone());
         }
         let Some(bg) = &self.background else {
-            write_replace(&path, &encode_pixmap_png(&self.canvas))
+            write_replace(&path, &encode_frame(&self.canvas, self.filter))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             self.written += 1;
             return Ok(());
@@ -242,13 +252,13 @@ mod tests {
     #[test]
     fn background_sink_writes_every_frame_in_order() {
         let dir = tempfile::tempdir().unwrap();
-        let mut sink = FrameSink::new(dir.path(), 40, 30, true).unwrap();
+        let mut sink = FrameSink::new(dir.path(), 40, 30, RowFilter::Up, true).unwrap();
         assert!(sink.is_background());
         let n = 3 * QUEUE_FRAMES as u32 + 5;
         for step in 0..n {
             paint(sink.canvas(), step);
             if step % 5 == 4 {
-                let png = encode_pixmap_png(sink.canvas());
+                let png = encode_frame(sink.canvas(), RowFilter::Up);
                 sink.submit_png(&step_file(step), &png).unwrap();
             } else {
                 sink.submit_canvas(&step_file(step)).unwrap();
@@ -277,7 +287,7 @@ mod tests {
     fn foreground_and_background_write_the_same_bytes() {
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         for (dir, bg) in [(&a, false), (&b, true)] {
-            let mut sink = FrameSink::new(dir.path(), 16, 16, bg).unwrap();
+            let mut sink = FrameSink::new(dir.path(), 16, 16, RowFilter::Up, bg).unwrap();
             for step in 0..6 {
                 paint(sink.canvas(), step);
                 sink.submit_canvas(&step_file(step)).unwrap();
@@ -296,7 +306,7 @@ mod tests {
     #[test]
     fn a_write_error_surfaces_and_leaves_no_partial_frame() {
         let dir = tempfile::tempdir().unwrap();
-        let mut sink = FrameSink::new(dir.path(), 32, 32, true).unwrap();
+        let mut sink = FrameSink::new(dir.path(), 32, 32, RowFilter::Up, true).unwrap();
         for step in 0..3 {
             paint(sink.canvas(), step);
             sink.submit_canvas(&step_file(step)).unwrap();

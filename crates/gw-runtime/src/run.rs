@@ -13,7 +13,7 @@
 use crate::agents::make_agent;
 use crate::frames::FrameSink;
 use gw_agents::Observation;
-use gw_core::frame::{encode_pixmap_png, write_atomic};
+use gw_core::frame::write_atomic;
 use gw_core::registry::Registry;
 use gw_core::{Decision, StepRecord, Stepper, StopReason};
 use serde::{Deserialize, Serialize};
@@ -189,7 +189,7 @@ fn observe_frame(
         (None, None) => Ok(Vec::new()),
         (Some(pixmap), sink) => {
             stepper.render(pixmap);
-            let png = encode_pixmap_png(pixmap);
+            let png = stepper.encode_frame(pixmap);
             if let Some(sink) = sink {
                 sink.submit_png(file, &png).map_err(RunError::Runtime)?;
             }
@@ -372,7 +372,10 @@ pub fn run_preset_with_agent(
         None
     };
     let mut sink = if opts.frames {
-        Some(FrameSink::new(&opts.out, w, h, !agent_needs_png).map_err(RunError::Runtime)?)
+        Some(
+            FrameSink::new(&opts.out, w, h, stepper.frame_filter(), !agent_needs_png)
+                .map_err(RunError::Runtime)?,
+        )
     } else {
         None
     };
@@ -469,7 +472,7 @@ pub fn run_preset_with_agent(
                         result.latency_ms = result.latency_ms.saturating_add(measured_ms);
                         if let Some(pixmap) = pixmap.as_mut() {
                             stepper.render(pixmap);
-                            png = encode_pixmap_png(pixmap);
+                            png = stepper.encode_frame(pixmap);
                         }
                     }
                     continue 'run;

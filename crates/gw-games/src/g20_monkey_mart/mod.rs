@@ -31,6 +31,7 @@ use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
@@ -254,6 +255,8 @@ pub struct MonkeyMart {
     spent: u32,
     clock: FixedStep,
     game_time_ms: u64,
+    /// The static layer of the last frame (see [`draw_static`]).
+    layer: RefCell<Option<Layer>>,
 }
 
 impl Default for MonkeyMart {
@@ -301,6 +304,7 @@ impl MonkeyMart {
             spent: 0,
             clock: FixedStep::new(TICK_MS),
             game_time_ms: 0,
+            layer: RefCell::new(None),
         };
         g.build();
         g
@@ -776,68 +780,283 @@ fn label(pm: &mut Pixmap, s: &str, x: f32, y: f32) {
     draw::text(pm, s, x, y + 3.0, 18.0, rgb(255, 255, 255), Align::Center);
 }
 
+/// The corn stalk `k` (0..6, two rows of three) of the field at `(cx, cy)`.
+fn corn_stalk(cx: f32, cy: f32, k: usize) -> (f32, f32) {
+    (
+        cx - 60.0 + (k % 3) as f32 * 60.0,
+        cy - 30.0 + (k / 3) as f32 * 55.0,
+    )
+}
+
+/// Height of the HUD strip across the top of the frame.
+const HUD_H: u32 = 56;
+
+/// What the static layer shows besides the fixed furniture: the stations
+/// bought and the pads that are shown in green (affordable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LayerKey {
+    cashier: bool,
+    apples: bool,
+    cashier_pad: bool,
+    apples_pad: bool,
+}
+
+/// The cached static layer of a frame and its HUD strip.
+struct Layer {
+    key: LayerKey,
+    frame: Pixmap,
+    /// Rows `0..HUD_H` of `frame` (bar and title), copied back over people
+    /// that walk up into the strip.
+    hud: Pixmap,
+    /// `patches[slot][n]`: the slot's region of `frame` with `n` items
+    /// drawn on it, made when first needed.
+    patches: [Vec<Option<Pixmap>>; SLOTS],
+}
+
+impl Layer {
+    fn new(key: LayerKey, width: u32, height: u32) -> Self {
+        let mut frame = Pixmap::new(width, height).expect("layer pixmap");
+        draw_static(&mut frame, key);
+        let strip = tiny_skia::IntRect::from_xywh(0, 0, width, HUD_H.min(height))
+            .expect("strip inside the frame");
+        let hud = frame.clone_rect(strip).expect("strip inside the frame");
+        Layer {
+            key,
+            frame,
+            hud,
+            patches: Default::default(),
+        }
+    }
+
+    /// Copy `slot`'s region with `n` items onto `pm` (a frame that starts
+    /// from this layer).
+    fn put_slot(&mut self, pm: &mut Pixmap, slot: usize, n: u32) {
+        let n = n as usize;
+        let patches = &mut self.patches[slot];
+        if patches.len() <= n {
+            patches.resize(n + 1, None);
+        }
+        let r = slot_region(slot);
+        let patch = patches[n].get_or_insert_with(|| {
+            let mut scratch = self.frame.clone();
+            draw_slot(&mut scratch, slot, n as u32);
+            scratch.clone_rect(r).expect("region inside the frame")
+        });
+        draw::copy_layer(pm, patch, 0, patch.width(), r.x() as u32, r.y() as u32);
+    }
+}
+
+/// Produce and stock lie in fixed places: slot `i < 3` is the crop of
+/// `PRODUCTS[i]` (its ripe items), slot `3 + i` its shelf (the stock).
+const SLOTS: usize = 6;
+
+fn slot_product(slot: usize) -> Product {
+    PRODUCTS[slot % 3]
+}
+
+/// The rectangle around everything `slot`'s items can cover (their
+/// anti-aliased edges included). The regions are disjoint and miss the
+/// cash on the counter, so each is drawn over the bare layer.
+fn slot_region(slot: usize) -> tiny_skia::IntRect {
+    let p = slot_product(slot);
+    let (x, y, w, h) = if slot >= 3 {
+        let s = SHELF[p.idx()];
+        (s.x - 90.0, s.y - 24.0, 180, 48)
+    } else if p == Product::Corn {
+        let c = CROP[p.idx()];
+        (c.x - 66.0, c.y - 52.0, 150, 92)
+    } else {
+        let c = CROP[p.idx()];
+        (c.x - 64.0, c.y - 90.0, 128, 116)
+    };
+    tiny_skia::IntRect::from_xywh(x as i32, y as i32, w, h).expect("a region")
+}
+
+/// The most items `slot` shows.
+fn slot_capacity(slot: usize) -> u32 {
+    if slot >= 3 { SHELF_MAX } else { TREE_MAX }
+}
+
+/// Draw `n` items of `slot` in their places.
+fn draw_slot(pm: &mut Pixmap, slot: usize, n: u32) {
+    let p = slot_product(slot);
+    if slot >= 3 {
+        let s = SHELF[p.idx()];
+        let (sx, sy) = (s.x as f32, s.y as f32);
+        for k in 0..n {
+            draw_item(pm, p, sx - 62.0 + k as f32 * 18.0, sy, 10.0);
+        }
+        return;
+    }
+    let c = CROP[p.idx()];
+    let (cx, cy) = (c.x as f32, c.y as f32);
+    for k in 0..n.min(6) {
+        if p == Product::Corn {
+            let (x, y) = corn_stalk(cx, cy, k as usize);
+            draw_item(pm, p, x + 8.0, y - 4.0, 12.0);
+        } else {
+            let a = k as f32 * 1.25;
+            draw_item(
+                pm,
+                p,
+                cx + 34.0 * libm::cosf(a),
+                cy - 30.0 + 30.0 * libm::sinf(a),
+                13.0,
+            );
+        }
+    }
+}
+
+/// Everything in a frame that stays put while `key` holds: the floor, the
+/// trees and corn stalks, the shelves, the counter, the serving ring, the
+/// labels, the cashier once hired, the unlock pads and the HUD bar with the
+/// title. Drawn in the order of a whole frame; what [`MonkeyMart::render`]
+/// adds on top (produce, stock, cash, people, HUD values) never lies under a
+/// later part of this layer, so the frame is the same as drawing everything
+/// in one pass.
+fn draw_static(pm: &mut Pixmap, key: LayerKey) {
+    let floor = floor_layer();
+    draw::copy_layer(pm, floor, 0, floor.width(), 0, HUD_H);
+    for &p in &PRODUCTS {
+        let (c, s) = (CROP[p.idx()], SHELF[p.idx()]);
+        let (cx, cy) = (c.x as f32, c.y as f32);
+        if p == Product::Apple && !key.apples {
+            label(pm, "apple tree (locked)", cx, cy - 10.0);
+            continue;
+        }
+        if p == Product::Corn {
+            for k in 0..6 {
+                let (x, y) = corn_stalk(cx, cy, k);
+                draw::line(pm, x, y + 20.0, x, y - 18.0, 5.0, rgb(80, 150, 60));
+            }
+        } else {
+            draw::rect(pm, cx - 10.0, cy - 10.0, 20.0, 60.0, rgb(110, 76, 40));
+            let leaf = if p == Product::Banana {
+                rgb(60, 150, 60)
+            } else {
+                rgb(50, 130, 70)
+            };
+            draw::circle(pm, cx, cy - 30.0, 58.0, leaf);
+        }
+        let (sx, sy) = (s.x as f32, s.y as f32);
+        draw::rounded_rect(
+            pm,
+            sx - 80.0,
+            sy - 22.0,
+            160.0,
+            44.0,
+            6.0,
+            rgb(150, 104, 62),
+        );
+        draw::rect(pm, sx - 74.0, sy - 16.0, 148.0, 32.0, rgb(190, 140, 90));
+        label(pm, &format!("{} shelf", p.name()), sx, sy + 26.0);
+    }
+    let (kx, ky) = (COUNTER.x as f32, COUNTER.y as f32);
+    draw::rounded_rect(pm, kx - 40.0, ky - 60.0, 80.0, 120.0, 8.0, rgb(90, 90, 110));
+    draw::rect(pm, kx - 30.0, ky - 50.0, 60.0, 40.0, rgb(40, 40, 50));
+    label(pm, "counter", kx, ky + 64.0);
+    let (sx, sy) = (SERVE.x as f32, SERVE.y as f32);
+    draw::ring(pm, sx, sy, 30.0, 3.0, rgba(60, 60, 160, 160));
+    if key.cashier {
+        draw::circle(pm, kx + 2.0, ky - 80.0, 18.0, rgb(150, 110, 70));
+        draw::rect(pm, kx - 14.0, ky - 102.0, 30.0, 8.0, rgb(60, 110, 200));
+    }
+    // Unlock pads.
+    for (pad, cost, done, green, name) in [
+        (
+            PAD_CASHIER,
+            CASHIER_COST,
+            key.cashier,
+            key.cashier_pad,
+            "cashier",
+        ),
+        (
+            PAD_APPLES,
+            APPLES_COST,
+            key.apples,
+            key.apples_pad,
+            "apples",
+        ),
+    ] {
+        if done {
+            continue;
+        }
+        let (px, py) = (pad.x as f32, pad.y as f32);
+        let c = if green {
+            rgb(80, 190, 90)
+        } else {
+            rgb(150, 150, 150)
+        };
+        draw::rounded_rect(pm, px - 40.0, py - 30.0, 80.0, 60.0, 10.0, c);
+        draw::text(
+            pm,
+            &format!("${cost}"),
+            px,
+            py - 26.0,
+            22.0,
+            rgb(255, 255, 255),
+            Align::Center,
+        );
+        draw::text(
+            pm,
+            name,
+            px,
+            py + 2.0,
+            16.0,
+            rgb(255, 255, 255),
+            Align::Center,
+        );
+    }
+    draw::hud_bar(pm, "Monkey Mart");
+}
+
+/// `n` as text without allocating for the small counts bubbles show.
+fn count_text(n: u32, buf: &mut String) -> &str {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    match DIGITS.get(n as usize) {
+        Some(d) => d,
+        None => {
+            *buf = n.to_string();
+            buf
+        }
+    }
+}
+
 impl MonkeyMart {
-    fn draw_stations(&self, pm: &mut Pixmap) {
-        for &p in &PRODUCTS {
-            let unlocked = p != Product::Apple || self.apples;
-            let (c, s) = (CROP[p.idx()], SHELF[p.idx()]);
-            let (cx, cy) = (c.x as f32, c.y as f32);
-            if !unlocked {
-                label(pm, "apple tree (locked)", c.x as f32, c.y as f32 - 10.0);
+    fn layer_key(&self) -> LayerKey {
+        LayerKey {
+            cashier: self.cashier,
+            apples: self.apples,
+            cashier_pad: !self.cashier && self.money >= CASHIER_COST,
+            apples_pad: !self.apples && self.money >= APPLES_COST,
+        }
+    }
+
+    /// How many items `slot` shows now.
+    fn slot_count(&self, slot: usize) -> u32 {
+        let p = slot_product(slot);
+        if slot >= 3 {
+            self.shelf[p.idx()]
+        } else {
+            self.ripe[p.idx()].min(TREE_MAX)
+        }
+    }
+
+    /// What the stations hold: ripe produce and shelf stock (each slot's
+    /// region from the layer's patches), cash on the counter.
+    fn draw_stock(&self, pm: &mut Pixmap, layer: &mut Layer) {
+        for slot in 0..SLOTS {
+            if slot_product(slot) == Product::Apple && !self.apples {
                 continue;
             }
-            match p {
-                Product::Corn => {
-                    for k in 0..6 {
-                        let x = cx - 60.0 + (k % 3) as f32 * 60.0;
-                        let y = cy - 30.0 + (k / 3) as f32 * 55.0;
-                        draw::line(pm, x, y + 20.0, x, y - 18.0, 5.0, rgb(80, 150, 60));
-                        if (k as u32) < self.ripe[p.idx()] {
-                            draw_item(pm, p, x + 8.0, y - 4.0, 12.0);
-                        }
-                    }
-                }
-                _ => {
-                    draw::rect(pm, cx - 10.0, cy - 10.0, 20.0, 60.0, rgb(110, 76, 40));
-                    let leaf = if p == Product::Banana {
-                        rgb(60, 150, 60)
-                    } else {
-                        rgb(50, 130, 70)
-                    };
-                    draw::circle(pm, cx, cy - 30.0, 58.0, leaf);
-                    for k in 0..self.ripe[p.idx()].min(TREE_MAX) {
-                        let a = k as f32 * 1.25;
-                        draw_item(
-                            pm,
-                            p,
-                            cx + 34.0 * libm::cosf(a),
-                            cy - 30.0 + 30.0 * libm::sinf(a),
-                            13.0,
-                        );
-                    }
-                }
+            match self.slot_count(slot) {
+                0 => {}
+                n if n <= slot_capacity(slot) => layer.put_slot(pm, slot, n),
+                // More than the game ever puts there (a test's setup).
+                n => draw_slot(pm, slot, n),
             }
-            // Shelf with its stock.
-            let (sx, sy) = (s.x as f32, s.y as f32);
-            draw::rounded_rect(
-                pm,
-                sx - 80.0,
-                sy - 22.0,
-                160.0,
-                44.0,
-                6.0,
-                rgb(150, 104, 62),
-            );
-            draw::rect(pm, sx - 74.0, sy - 16.0, 148.0, 32.0, rgb(190, 140, 90));
-            for k in 0..self.shelf[p.idx()] {
-                draw_item(pm, p, sx - 62.0 + k as f32 * 18.0, sy, 10.0);
-            }
-            label(pm, &format!("{} shelf", p.name()), sx, sy + 26.0);
         }
-        // Counter and cash.
         let (kx, ky) = (COUNTER.x as f32, COUNTER.y as f32);
-        draw::rounded_rect(pm, kx - 40.0, ky - 60.0, 80.0, 120.0, 8.0, rgb(90, 90, 110));
-        draw::rect(pm, kx - 30.0, ky - 50.0, 60.0, 40.0, rgb(40, 40, 50));
         for k in 0..self.cash_on_counter.div_ceil(5).min(8) {
             draw::rect(
                 pm,
@@ -846,47 +1065,6 @@ impl MonkeyMart {
                 10.0,
                 14.0,
                 rgb(70, 170, 70),
-            );
-        }
-        label(pm, "counter", kx, ky + 64.0);
-        let (sx, sy) = (SERVE.x as f32, SERVE.y as f32);
-        draw::ring(pm, sx, sy, 30.0, 3.0, rgba(60, 60, 160, 160));
-        if self.cashier {
-            draw::circle(pm, kx + 2.0, ky - 80.0, 18.0, rgb(150, 110, 70));
-            draw::rect(pm, kx - 14.0, ky - 102.0, 30.0, 8.0, rgb(60, 110, 200));
-        }
-        // Unlock pads.
-        for (pad, cost, done, name) in [
-            (PAD_CASHIER, CASHIER_COST, self.cashier, "cashier"),
-            (PAD_APPLES, APPLES_COST, self.apples, "apples"),
-        ] {
-            if done {
-                continue;
-            }
-            let (px, py) = (pad.x as f32, pad.y as f32);
-            let c = if self.money >= cost {
-                rgb(80, 190, 90)
-            } else {
-                rgb(150, 150, 150)
-            };
-            draw::rounded_rect(pm, px - 40.0, py - 30.0, 80.0, 60.0, 10.0, c);
-            draw::text(
-                pm,
-                &format!("${cost}"),
-                px,
-                py - 26.0,
-                22.0,
-                rgb(255, 255, 255),
-                Align::Center,
-            );
-            draw::text(
-                pm,
-                name,
-                px,
-                py + 2.0,
-                16.0,
-                rgb(255, 255, 255),
-                Align::Center,
             );
         }
     }
@@ -925,6 +1103,7 @@ impl MonkeyMart {
             rgb(90, 170, 120),
             rgb(170, 120, 200),
         ];
+        let mut buf = String::new();
         for c in &self.customers {
             let (x, y) = (c.x as f32, c.y as f32);
             draw::circle(pm, x, y, 20.0, coats[c.look as usize % 4]);
@@ -937,7 +1116,7 @@ impl MonkeyMart {
                 draw_item(pm, c.want, x - 12.0, y - 45.0, 9.0);
                 draw::text(
                     pm,
-                    &format!("{}", c.count - c.got),
+                    count_text(c.count - c.got, &mut buf),
                     x + 14.0,
                     y - 58.0,
                     20.0,
@@ -1085,17 +1264,24 @@ impl Game for MonkeyMart {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        let layer = floor_layer();
-        draw::copy_layer(pm, layer, 0, layer.width(), 0, 56);
-        self.draw_stations(pm);
+        let key = self.layer_key();
+        let mut cache = self.layer.borrow_mut();
+        let fresh = matches!(&*cache, Some(l) if l.key == key
+            && (l.frame.width(), l.frame.height()) == (pm.width(), pm.height()));
+        if !fresh {
+            *cache = Some(Layer::new(key, pm.width(), pm.height()));
+        }
+        let layer = cache.as_mut().expect("built above");
+        draw::copy_frame(pm, &layer.frame);
+        self.draw_stock(pm, layer);
         self.draw_people(pm);
+        draw::copy_layer(pm, &layer.hud, 0, layer.hud.width(), 0, 0);
         let carrying = match self.carrying {
             Some((p, n)) => format!("{n} {}", p.name()),
             None => "nothing".into(),
         };
-        draw::hud(
+        draw::hud_items(
             pm,
-            "Monkey Mart",
             &[
                 ("Carrying", carrying),
                 ("Money", format!("${}", self.money)),

@@ -209,6 +209,104 @@ fn golden_frame() {
     );
 }
 
+/// The produce and stock of a slot stay inside its region (so its cached
+/// patch is the whole of what they change), for every count and every
+/// static layer the slot is drawn on.
+#[test]
+fn slot_items_stay_inside_their_regions() {
+    for apples_pad in [false, true] {
+        let key = LayerKey {
+            cashier: false,
+            apples: true,
+            cashier_pad: apples_pad,
+            apples_pad: false,
+        };
+        let layer = Layer::new(key, 1280, 720);
+        for slot in 0..SLOTS {
+            let r = slot_region(slot);
+            for other in (0..SLOTS).filter(|&o| o != slot) {
+                assert!(r.intersect(&slot_region(other)).is_none(), "{slot} {other}");
+            }
+            // The cash on the counter (up to 8 bills) is drawn after.
+            let cash =
+                tiny_skia::IntRect::from_xywh(COUNTER.x as i32 - 24, COUNTER.y as i32 + 10, 46, 30)
+                    .unwrap();
+            assert!(r.intersect(&cash).is_none(), "{slot} and the cash");
+            for n in 1..=slot_capacity(slot) {
+                let mut pm = layer.frame.clone();
+                draw_slot(&mut pm, slot, n);
+                let (w, a, b) = (1280usize, layer.frame.data(), pm.data());
+                let mut inside = 0;
+                for (i, (pa, pb)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
+                    let (x, y) = ((i % w) as i32, (i / w) as i32);
+                    let within = x >= r.x() && x < r.right() && y >= r.y() && y < r.bottom();
+                    if within {
+                        inside += usize::from(pa != pb);
+                    } else {
+                        assert_eq!(pa, pb, "slot {slot}, {n} items: pixel ({x}, {y})");
+                    }
+                }
+                assert!(inside > 0, "slot {slot}, {n} items drew nothing");
+            }
+        }
+    }
+}
+
+/// Hash every frame of a play driven straight on the game: `setup` changes
+/// the fresh shop (e.g. buys stations), then each step holds the expert's
+/// arrow key for 0.5 s (or waits 0.5 s).
+fn direct_digest(seed: u64, steps: u32, setup: impl Fn(&mut MonkeyMart)) -> String {
+    use gw_core::frame::{frame_hash, pixmap_rgb};
+    let mut g = game(seed);
+    setup(&mut g);
+    let mut pm = Pixmap::new(1280, 720).unwrap();
+    let mut all = String::new();
+    for step in 0..=steps {
+        if step > 0 {
+            match expert::choose(&g) {
+                "move_up" => testkit::hold_key(&mut g, "ArrowUp", 500),
+                "move_down" => testkit::hold_key(&mut g, "ArrowDown", 500),
+                "move_left" => testkit::hold_key(&mut g, "ArrowLeft", 500),
+                "move_right" => testkit::hold_key(&mut g, "ArrowRight", 500),
+                _ => g.advance(500),
+            }
+        }
+        g.render(&mut pm);
+        all.push_str(&frame_hash(&pixmap_rgb(&pm)));
+    }
+    frame_hash(all.as_bytes())
+}
+
+/// Every frame of an expert play (harvest, stock, serve, the cashier bought
+/// on a pad that turned green), of a random one, and of a shop whose apple
+/// tree is bought with the cashier pad affordable, hashed with the drawing
+/// code from before the renderer was tuned for speed: pins the pixels
+/// across many states.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "20_05", 1, 120, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(2, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "20_03",
+        2,
+        120,
+        testkit::random_policy(&testkit::WAIT_AND_MOVES, &mut rng),
+    );
+    let apples = direct_digest(3, 120, |g| {
+        g.apples = true;
+        g.money = 30;
+    });
+    assert_eq!(
+        [expert.as_str(), random.as_str(), apples.as_str()],
+        [
+            "e7059c182e532343e1675b6bf10b276dc150f961959a634edd1f6504672bb5bf",
+            "9c465afa6d87c843fd6457805ed689e43cf72b19e041633a3338bbb79fa64bb5",
+            "519ed34e5454421410c3e99c051eefbbe0979e16dad8e70aa27dd65f5970ac3e",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {

@@ -608,6 +608,12 @@ impl TempleRun {
 }
 
 impl Game for TempleRun {
+    /// `Sub`: the banded 3D frames shrink to a third and encode faster
+    /// (`gameworld bench --png-filters`: 350 → 108 kB, 2.4 → 1.5 ms).
+    fn frame_filter(&self) -> gw_core::frame::RowFilter {
+        gw_core::frame::RowFilter::Sub
+    }
+
     fn game_id(&self) -> &'static str {
         ID
     }
