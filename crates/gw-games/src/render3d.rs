@@ -19,13 +19,29 @@
 //!
 //! All trigonometry goes through `libm` and the arithmetic is plain IEEE
 //! `f64`/`f32` in a fixed order, so frames are bit-identical across runs and
-//! golden hashes hold. The depth buffer is a thread-local buffer reused across
-//! frames (no allocation per frame once warm).
+//! golden hashes hold.
+//!
+//! Speed (every change keeps each pixel identical; the per-game
+//! `golden_frames_over_whole_plays` digests, recorded before the tuning, pin
+//! this):
+//! - The screen is drawn in bands of [`BAND`] rows: for each band every face
+//!   overlapping it is rasterised in the original order, so each pixel sees
+//!   the same sequence of writes, but the band's pixels and its depth buffer
+//!   (a thread-local buffer of one band, reused across frames) stay in
+//!   cache. [`Scene::draw_over`] also copies a backdrop layer into each band
+//!   just before its faces.
+//! - A span's depths are the serial sums `z, z + s, …` in `f32`. They are
+//!   computed 16 at a time as a progression and checked pairwise against
+//!   the serial rule (see `depth_ramp`), falling back to the serial loop
+//!   where the check fails, so the values are bit-for-bit those of the
+//!   serial loop without its chain of dependent additions.
+//! - Edges are set up once per face (no per-row modulo), and pixel-centre
+//!   rounding uses an exact integer `ceil` instead of a libm call.
 
 use crate::draw::Rgb;
 use std::cell::RefCell;
 use std::ops::{Add, Mul, Neg, Sub};
-use tiny_skia::Pixmap;
+use tiny_skia::{Pixmap, PremultipliedColorU8};
 
 /// A point or direction in world or view space.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -246,6 +262,8 @@ struct Face {
     color: [u8; 4],
     /// View depth of the centre (painter's order key).
     depth: f32,
+    /// Screen rows whose centre `y + 0.5` lies in `[ymin, ymax)`.
+    rows: (i32, i32),
 }
 
 /// Faces of one frame, rasterised together by [`Scene::draw`].
@@ -379,10 +397,16 @@ impl Scene {
             c,
             color: [0; 4],
             depth: depth as f32,
+            rows: (0, 0),
         };
+        let (mut ymin, mut ymax) = (f32::INFINITY, f32::NEG_INFINITY);
         for i in 0..m {
-            face.pts[i] = self.view.screen(clipped[i]);
+            let p = self.view.screen(clipped[i]);
+            face.pts[i] = p;
+            ymin = ymin.min(p.1);
+            ymax = ymax.max(p.1);
         }
+        face.rows = (ceil_i32(ymin - 0.5), ceil_i32(ymax - 0.5));
         let col = self.shade(color, normal, depth, shade);
         face.color = [col.0, col.1, col.2, 255];
         self.faces.push(face);
@@ -452,6 +476,14 @@ impl Scene {
     /// With `depth_test` faces hide each other per pixel (the depth buffer
     /// starts empty each call); without it they are drawn far to near.
     pub fn draw(&mut self, pm: &mut Pixmap, depth_test: bool) {
+        self.draw_over(pm, depth_test, None);
+    }
+
+    /// [`Scene::draw`], first copying `backdrop` (a layer the size of the
+    /// screen rectangle, placed at its top-left corner) into each band just
+    /// before the band's faces: the same pixels as copying the whole layer
+    /// first, while the band is still in cache.
+    pub fn draw_over(&mut self, pm: &mut Pixmap, depth_test: bool, backdrop: Option<&Pixmap>) {
         let (sx, sy, sw, sh) = self.cam.screen;
         let (pw, ph) = (pm.width(), pm.height());
         let x_end = (sx + sw).min(pw) as i32;
@@ -461,42 +493,173 @@ impl Scene {
             // Stable sort: equal depths keep insertion order.
             self.faces.sort_by(|a, b| b.depth.total_cmp(&a.depth));
         }
+        let stride = pw as usize;
         DEPTH.with(|cell| {
             let mut zbuf = cell.borrow_mut();
-            let len = (pw * ph) as usize;
+            let len = stride * BAND as usize;
             if zbuf.len() < len {
                 zbuf.resize(len, 0.0);
             }
-            if depth_test {
-                for y in y_beg..y_end {
-                    let row = y as usize * pw as usize;
-                    zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
+            let pixels = pm.pixels_mut();
+            let mut band0 = y_beg;
+            while band0 < y_end {
+                let band1 = (band0 + BAND).min(y_end);
+                if let Some(layer) = backdrop {
+                    copy_rows(
+                        pixels,
+                        stride,
+                        layer,
+                        (sx as i32, sy as i32),
+                        x_beg..x_end,
+                        band0..band1,
+                    );
                 }
-            }
-            let data = pm.data_mut();
-            for face in &self.faces {
-                raster(
-                    face,
-                    data,
-                    &mut zbuf,
-                    pw as usize,
-                    (x_beg, y_beg, x_end, y_end),
-                    depth_test,
-                );
+                if depth_test {
+                    for y in band0..band1 {
+                        let row = (y - band0) as usize * stride;
+                        zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
+                    }
+                }
+                let clip = (x_beg, band0, x_end, band1);
+                for face in &self.faces {
+                    if face.rows.1 > band0 && face.rows.0 < band1 {
+                        raster(face, pixels, &mut zbuf, stride, clip, depth_test);
+                    }
+                }
+                band0 = band1;
             }
         });
         self.faces.clear();
     }
 }
 
+/// Rows per band: faces are drawn band by band so that the band's depth
+/// buffer and pixels stay in cache (each pixel still sees the faces in
+/// the same order, so the result is the same as drawing the whole screen
+/// face by face).
+const BAND: i32 = 16;
+
 thread_local! {
+    /// The depth buffer of one band, reused across frames.
     static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Copy the rows `ys` and columns `xs` of the screen from `layer`, whose
+/// top-left corner sits at `origin` (clipped to the layer).
+fn copy_rows(
+    pixels: &mut [PremultipliedColorU8],
+    stride: usize,
+    layer: &Pixmap,
+    origin: (i32, i32),
+    xs: std::ops::Range<i32>,
+    ys: std::ops::Range<i32>,
+) {
+    let (lw, lh) = (layer.width() as i32, layer.height() as i32);
+    let x0 = xs.start.max(origin.0);
+    let x1 = xs.end.min(origin.0 + lw);
+    if x0 >= x1 {
+        return;
+    }
+    let src = layer.pixels();
+    for y in ys.start.max(origin.1)..ys.end.min(origin.1 + lh) {
+        let d = y as usize * stride;
+        let s = (y - origin.1) as usize * lw as usize - origin.0 as usize;
+        pixels[d + x0 as usize..d + x1 as usize]
+            .copy_from_slice(&src[s + x0 as usize..s + x1 as usize]);
+    }
+}
+
+/// `v.ceil() as i32`, without a libm call for ordinary screen coordinates.
+#[inline]
+fn ceil_i32(v: f32) -> i32 {
+    if v.abs() < 8_388_608.0 {
+        let t = v as i32;
+        if (t as f32) < v { t + 1 } else { t }
+    } else {
+        v.ceil() as i32
+    }
+}
+
+/// One polygon edge, ordered by y, with the differences the span
+/// intersection needs (the same operations as computing them per row).
+#[derive(Clone, Copy, Default)]
+struct Edge {
+    px: f32,
+    py: f32,
+    qy: f32,
+    dx: f32,
+    dy: f32,
+}
+
+/// Pixels per depth ramp chunk.
+const CHUNK: usize = 16;
+
+/// `0, 1, 2, …` as `f32`, the offsets of a chunk's pixels.
+const OFFSETS: [f32; CHUNK] = {
+    let mut o = [0f32; CHUNK];
+    let mut i = 0;
+    while i < CHUNK {
+        o[i] = i as f32;
+        i += 1;
+    }
+    o
+};
+
+/// Fill `out` with `z, z + s, (z + s) + s, …` exactly as the serial `f32`
+/// loop computes them, and return the value after the last. The chunk is
+/// guessed as the progression `z + j·d` with `d = (z + s) − z` (exact while
+/// the sums stay inside one binade and no rounding tie occurs), then every
+/// neighbour pair is checked, `out[j] + s == out[j + 1]`, which by
+/// induction makes the guess the serial sequence. A chunk that fails the
+/// check (a binade crossing, a tie) is redone serially. Unlike the serial
+/// loop, guess and check have no chain of dependent additions.
+#[inline]
+fn depth_ramp(z: f32, s: f32, out: &mut [f32; CHUNK]) -> f32 {
+    let d = (z + s) - z;
+    for (o, k) in out.iter_mut().zip(OFFSETS) {
+        *o = z + k * d;
+    }
+    out[0] = z;
+    let mut bad = 0u32;
+    for j in 0..CHUNK - 1 {
+        bad |= (out[j] + s != out[j + 1]) as u32;
+    }
+    if bad != 0 {
+        depth_ramp_serial(z, s, out);
+    }
+    out[CHUNK - 1] + s
+}
+
+/// The serial form of [`depth_ramp`] (any length); returns the next value.
+fn depth_ramp_serial(z: f32, s: f32, out: &mut [f32]) -> f32 {
+    let mut v = z;
+    for o in out.iter_mut() {
+        *o = v;
+        v += s;
+    }
+    v
+}
+
+/// Depth-test `ramp` against `zs` and write `color` where it is nearer.
+#[inline]
+fn plot(
+    px: &mut [PremultipliedColorU8],
+    zs: &mut [f32],
+    ramp: &[f32],
+    color: PremultipliedColorU8,
+) {
+    for ((p, z), r) in px.iter_mut().zip(zs.iter_mut()).zip(ramp) {
+        if *r > *z {
+            *z = *r;
+            *p = color;
+        }
+    }
 }
 
 /// Fill one convex face with the pixel-centre rule.
 fn raster(
     face: &Face,
-    data: &mut [u8],
+    pixels: &mut [PremultipliedColorU8],
     zbuf: &mut [f32],
     stride: usize,
     clip: (i32, i32, i32, i32),
@@ -504,60 +667,82 @@ fn raster(
 ) {
     let n = face.n as usize;
     let pts = &face.pts[..n];
-    let (mut ymin, mut ymax) = (f32::INFINITY, f32::NEG_INFINITY);
-    for p in pts {
-        ymin = ymin.min(p.1);
-        ymax = ymax.max(p.1);
-    }
-    // Rows whose centre y + 0.5 lies in [ymin, ymax).
-    let y0 = ((ymin - 0.5).ceil() as i32).max(clip.1);
-    let y1 = ((ymax - 0.5).ceil() as i32).min(clip.3);
+    let y0 = face.rows.0.max(clip.1);
+    let y1 = face.rows.1.min(clip.3);
     if y0 >= y1 {
         return;
     }
+    // Order each edge by y so both faces sharing it compute the same x.
+    let mut edges = [Edge::default(); MAX_VERTS];
+    for i in 0..n {
+        let (mut p, mut q) = (pts[i], pts[if i + 1 == n { 0 } else { i + 1 }]);
+        if p.1 > q.1 {
+            std::mem::swap(&mut p, &mut q);
+        }
+        edges[i] = Edge {
+            px: p.0,
+            py: p.1,
+            qy: q.1,
+            dx: q.0 - p.0,
+            dy: q.1 - p.1,
+        };
+    }
+    let edges = &edges[..n];
+    let color = PremultipliedColorU8::from_rgba(face.color[0], face.color[1], face.color[2], 255)
+        .expect("opaque colour");
     let (fx0, fx1) = (clip.0 as f32, clip.2 as f32);
+    let step = face.a as f32;
     for y in y0..y1 {
         let yc = y as f32 + 0.5;
         let (mut xl, mut xr) = (f32::INFINITY, f32::NEG_INFINITY);
-        for i in 0..n {
-            // Order each edge by y so both faces sharing it compute the same x.
-            let (mut p, mut q) = (pts[i], pts[(i + 1) % n]);
-            if p.1 > q.1 {
-                std::mem::swap(&mut p, &mut q);
-            }
-            if yc < p.1 || yc >= q.1 {
+        for e in edges {
+            if yc < e.py || yc >= e.qy {
                 continue;
             }
-            let x = p.0 + (q.0 - p.0) * ((yc - p.1) / (q.1 - p.1));
+            let x = e.px + e.dx * ((yc - e.py) / e.dy);
             xl = xl.min(x);
             xr = xr.max(x);
         }
         if xl > xr {
             continue;
         }
-        let xa = (xl.max(fx0) - 0.5).ceil() as i32;
-        let xb = ((xr.min(fx1) - 0.5).ceil() as i32).min(clip.2);
+        let xa = ceil_i32(xl.max(fx0) - 0.5);
+        let xb = ceil_i32(xr.min(fx1) - 0.5).min(clip.2);
         let xa = xa.max(clip.0);
         if xa >= xb {
             continue;
         }
         let row = y as usize * stride;
-        let px = &mut data[(row + xa as usize) * 4..(row + xb as usize) * 4];
+        let px = &mut pixels[row + xa as usize..row + xb as usize];
         if depth_test {
-            let zs = &mut zbuf[row + xa as usize..row + xb as usize];
+            let zrow = (y - clip.1) as usize * stride;
+            let zs = &mut zbuf[zrow + xa as usize..zrow + xb as usize];
             let mut iz = (face.a * (xa as f64 + 0.5) + face.b * yc as f64 + face.c) as f32;
-            let step = face.a as f32;
-            for (p, z) in px.chunks_exact_mut(4).zip(zs.iter_mut()) {
-                if iz > *z {
-                    *z = iz;
-                    p.copy_from_slice(&face.color);
+            let mut ramp = [0f32; CHUNK];
+            let mut pcs = px.chunks_exact_mut(CHUNK);
+            let mut zcs = zs.chunks_exact_mut(CHUNK);
+            for (pc, zc) in (&mut pcs).zip(&mut zcs) {
+                iz = depth_ramp(iz, step, &mut ramp);
+                let zc: &mut [f32; CHUNK] = zc.try_into().expect("chunk");
+                let mut nearer = 0u32;
+                for (r, z) in ramp.iter().zip(zc.iter()) {
+                    nearer += (*r > *z) as u32;
                 }
-                iz += step;
+                if nearer == CHUNK as u32 {
+                    *zc = ramp;
+                    pc.fill(color);
+                } else if nearer > 0 {
+                    plot(pc, zc, &ramp, color);
+                }
+            }
+            let (pc, zc) = (pcs.into_remainder(), zcs.into_remainder());
+            if !pc.is_empty() {
+                let tail = &mut ramp[..pc.len()];
+                depth_ramp_serial(iz, step, tail);
+                plot(pc, zc, tail, color);
             }
         } else {
-            for p in px.chunks_exact_mut(4) {
-                p.copy_from_slice(&face.color);
-            }
+            px.fill(color);
         }
     }
 }
@@ -698,6 +883,38 @@ mod tests {
             rgb(10, 20, 30)
         );
         assert_eq!(s.shade(base, v3(0.0, 1.0, 0.0), 5.0, Shade::Flat), base);
+    }
+
+    #[test]
+    fn depth_ramp_matches_the_serial_sums_bit_for_bit() {
+        let mut rng = gw_core::Rng::new(3, 19);
+        let mut out = [0f32; CHUNK];
+        let mut serial = [0f32; CHUNK];
+        let (mut mismatches, mut guessed) = (0, 0);
+        for case in 0..20_000 {
+            // Depths on and near binade edges, steps of every size and
+            // sign, so both the guess and the serial fallback are used.
+            let z = match case % 4 {
+                0 => rng.range_f64(0.001, 2.0) as f32,
+                1 => (1u32 << rng.below(6)) as f32 / 64.0,
+                _ => rng.range_f64(-1.0, 1.0) as f32,
+            };
+            let s = match case % 3 {
+                0 => rng.range_f64(-1e-3, 1e-3) as f32,
+                1 => (rng.range_f64(-1.0, 1.0) * libm::pow(2.0, -(rng.below(30) as f64))) as f32,
+                _ => z * rng.range_f64(-0.3, 0.3) as f32,
+            };
+            let next = depth_ramp(z, s, &mut out);
+            let want = depth_ramp_serial(z, s, &mut serial);
+            for (o, w) in out.iter().zip(&serial) {
+                mismatches += (o.to_bits() != w.to_bits()) as u32;
+            }
+            mismatches += (next.to_bits() != want.to_bits()) as u32;
+            let d = (z + s) - z;
+            guessed += (1..CHUNK).all(|j| z + j as f32 * d == serial[j]) as u32;
+        }
+        assert_eq!(mismatches, 0);
+        assert!(guessed > 10_000 && guessed < 20_000, "{guessed}");
     }
 
     #[test]

@@ -707,7 +707,6 @@ pub fn camera(g: &Run3) -> Camera {
 
 fn render(g: &Run3, pm: &mut Pixmap) {
     let w = &g.world;
-    draw::copy_layer(pm, starfield(), 0, 1280, 0, VIEW_TOP);
     let cam = camera(g);
     let mut s = Scene::new(cam);
     s.light = Light {
@@ -830,7 +829,8 @@ fn render(g: &Run3, pm: &mut Pixmap) {
         0.06,
         rgb(95, 98, 108),
     );
-    s.draw(pm, true);
+    // The backdrop fills the 3D view band by band under the faces.
+    s.draw_over(pm, true, Some(starfield()));
 
     draw::hud(
         pm,

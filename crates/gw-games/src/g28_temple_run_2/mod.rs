@@ -856,7 +856,6 @@ fn lane_blocks(sc: &mut Scene, st: &Stretch, o: &Obstacle, half: f64, height: f6
 
 fn render(g: &TempleRun, pm: &mut Pixmap) {
     let w = &g.world;
-    draw::copy_layer(pm, backdrop(), 0, 1280, 0, VIEW_TOP);
     let cam = camera(g);
     let mut sc = Scene::new(cam);
     sc.light = Light {
@@ -1100,7 +1099,8 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
             );
         }
     }
-    sc.draw(pm, true);
+    // The backdrop fills the 3D view band by band under the faces.
+    sc.draw_over(pm, true, Some(backdrop()));
 
     draw::hud(
         pm,
