@@ -479,58 +479,124 @@ impl Scene {
         self.draw_over(pm, depth_test, None);
     }
 
-    /// [`Scene::draw`], first copying `backdrop` (a layer the size of the
-    /// screen rectangle, placed at its top-left corner) into each band just
-    /// before the band's faces: the same pixels as copying the whole layer
-    /// first, while the band is still in cache.
+    /// [`Scene::draw`] over a `backdrop` layer the size of the screen
+    /// rectangle, placed at its top-left corner: the same pixels as copying
+    /// the whole layer first and then drawing. With `depth_test` the layer
+    /// fills, after the band's faces, only the pixels no face wrote
+    /// (exactly those whose depth is still 0: a face writes only where its
+    /// 1/z > 0), so covered pixels are never copied; without it the layer is
+    /// copied into each band just before the band's faces.
     pub fn draw_over(&mut self, pm: &mut Pixmap, depth_test: bool, backdrop: Option<&Pixmap>) {
-        let (sx, sy, sw, sh) = self.cam.screen;
-        let (pw, ph) = (pm.width(), pm.height());
-        let x_end = (sx + sw).min(pw) as i32;
-        let y_end = (sy + sh).min(ph) as i32;
-        let (x_beg, y_beg) = (sx.min(pw) as i32, sy.min(ph) as i32);
         if !depth_test {
-            // Stable sort: equal depths keep insertion order.
-            self.faces.sort_by(|a, b| b.depth.total_cmp(&a.depth));
+            sort_far_to_near(&mut self.faces);
         }
-        let stride = pw as usize;
-        DEPTH.with(|cell| {
-            let mut zbuf = cell.borrow_mut();
-            let len = stride * BAND as usize;
-            if zbuf.len() < len {
-                zbuf.resize(len, 0.0);
-            }
-            let pixels = pm.pixels_mut();
-            let mut band0 = y_beg;
-            while band0 < y_end {
-                let band1 = (band0 + BAND).min(y_end);
-                if let Some(layer) = backdrop {
-                    copy_rows(
-                        pixels,
-                        stride,
-                        layer,
-                        (sx as i32, sy as i32),
-                        x_beg..x_end,
-                        band0..band1,
-                    );
+        let back = match (backdrop, depth_test) {
+            (Some(layer), true) => Back::LayerAfter(layer),
+            (Some(layer), false) => Back::Layer(layer),
+            (None, _) => Back::Nothing,
+        };
+        draw_bands(pm, self.cam.screen, back, &[(&self.faces, depth_test)]);
+        self.faces.clear();
+    }
+
+    /// Fill the screen rectangle with `fill`, draw `under` far to near
+    /// (a background) and then this scene with depth test: the same pixels
+    /// as those three steps one after another over the whole screen, done
+    /// band by band. Both scenes must share the screen rectangle.
+    pub fn draw_over_scene(&mut self, pm: &mut Pixmap, under: &mut Scene, fill: Rgb) {
+        debug_assert_eq!(self.cam.screen, under.cam.screen);
+        sort_far_to_near(&mut under.faces);
+        let c = PremultipliedColorU8::from_rgba(fill.0, fill.1, fill.2, 255).expect("opaque");
+        let passes = [(&under.faces, false), (&self.faces, true)];
+        draw_bands(pm, self.cam.screen, Back::Fill(c), &passes);
+        under.faces.clear();
+        self.faces.clear();
+    }
+}
+
+/// Painter's order; the sort is stable, so equal depths keep insertion order.
+fn sort_far_to_near(faces: &mut [Face]) {
+    faces.sort_by(|a, b| b.depth.total_cmp(&a.depth));
+}
+
+/// What lies under the faces of [`draw_bands`].
+enum Back<'a> {
+    Nothing,
+    /// Copied into each band before its faces.
+    Layer(&'a Pixmap),
+    /// Copied after the faces into the pixels of a depth-tested band that no
+    /// face wrote.
+    LayerAfter(&'a Pixmap),
+    /// One colour filled into each band before its faces.
+    Fill(PremultipliedColorU8),
+}
+
+/// Rasterise `passes` (faces, with depth test or not) into the `screen`
+/// rectangle of `pm`, band by band; the depth buffer starts empty for each
+/// depth-tested pass.
+fn draw_bands(
+    pm: &mut Pixmap,
+    screen: (u32, u32, u32, u32),
+    back: Back,
+    passes: &[(&Vec<Face>, bool)],
+) {
+    let (sx, sy, sw, sh) = screen;
+    let (pw, ph) = (pm.width(), pm.height());
+    let x_end = (sx + sw).min(pw) as i32;
+    let y_end = (sy + sh).min(ph) as i32;
+    let (x_beg, y_beg) = (sx.min(pw) as i32, sy.min(ph) as i32);
+    let stride = pw as usize;
+    let origin = (sx as i32, sy as i32);
+    DEPTH.with(|cell| {
+        let mut zbuf = cell.borrow_mut();
+        let len = stride * BAND as usize;
+        if zbuf.len() < len {
+            zbuf.resize(len, 0.0);
+        }
+        let pixels = pm.pixels_mut();
+        let mut band0 = y_beg;
+        while band0 < y_end {
+            let band1 = (band0 + BAND).min(y_end);
+            match back {
+                Back::Layer(layer) => {
+                    copy_rows(pixels, stride, layer, origin, x_beg..x_end, band0..band1)
                 }
+                Back::Fill(c) => {
+                    for y in band0..band1 {
+                        let row = y as usize * stride;
+                        pixels[row + x_beg as usize..row + x_end as usize].fill(c);
+                    }
+                }
+                Back::Nothing | Back::LayerAfter(_) => {}
+            }
+            let clip = (x_beg, band0, x_end, band1);
+            for &(faces, depth_test) in passes {
                 if depth_test {
                     for y in band0..band1 {
                         let row = (y - band0) as usize * stride;
                         zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
                     }
                 }
-                let clip = (x_beg, band0, x_end, band1);
-                for face in &self.faces {
+                for face in faces.iter() {
                     if face.rows.1 > band0 && face.rows.0 < band1 {
                         raster(face, pixels, &mut zbuf, stride, clip, depth_test);
                     }
                 }
-                band0 = band1;
             }
-        });
-        self.faces.clear();
-    }
+            if let Back::LayerAfter(layer) = back {
+                fill_uncovered(
+                    pixels,
+                    &zbuf,
+                    stride,
+                    layer,
+                    origin,
+                    x_beg..x_end,
+                    band0..band1,
+                );
+            }
+            band0 = band1;
+        }
+    });
 }
 
 /// Rows per band: faces are drawn band by band so that the band's depth
@@ -542,6 +608,54 @@ const BAND: i32 = 16;
 thread_local! {
     /// The depth buffer of one band, reused across frames.
     static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Copy `layer` (top-left corner at `origin`) into the pixels of rows
+/// `ys` and columns `xs` whose band depth `zbuf` is still 0 (no face there).
+fn fill_uncovered(
+    pixels: &mut [PremultipliedColorU8],
+    zbuf: &[f32],
+    stride: usize,
+    layer: &Pixmap,
+    origin: (i32, i32),
+    xs: std::ops::Range<i32>,
+    ys: std::ops::Range<i32>,
+) {
+    let (lw, lh) = (layer.width() as i32, layer.height() as i32);
+    let x0 = xs.start.max(origin.0);
+    let x1 = xs.end.min(origin.0 + lw);
+    if x0 >= x1 {
+        return;
+    }
+    let src = layer.pixels();
+    for y in ys.start.max(origin.1)..ys.end.min(origin.1 + lh) {
+        let d = y as usize * stride;
+        let s = (y - origin.1) as usize * lw as usize - origin.0 as usize;
+        let z = (y - ys.start) as usize * stride;
+        let (x0, x1) = (x0 as usize, x1 as usize);
+        let dst = &mut pixels[d + x0..d + x1];
+        let src = &src[s + x0..s + x1];
+        let zs = &zbuf[z + x0..z + x1];
+        for ((dc, sc), zc) in dst
+            .chunks_mut(CHUNK)
+            .zip(src.chunks(CHUNK))
+            .zip(zs.chunks(CHUNK))
+        {
+            let mut empty = 0u32;
+            for z in zc {
+                empty += (*z == 0.0) as u32;
+            }
+            if empty as usize == zc.len() {
+                dc.copy_from_slice(sc);
+            } else if empty > 0 {
+                for ((p, q), z) in dc.iter_mut().zip(sc).zip(zc) {
+                    if *z == 0.0 {
+                        *p = *q;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Copy the rows `ys` and columns `xs` of the screen from `layer`, whose
