@@ -636,24 +636,30 @@ fn fill_uncovered(
         let dst = &mut pixels[d + x0..d + x1];
         let src = &src[s + x0..s + x1];
         let zs = &zbuf[z + x0..z + x1];
-        for ((dc, sc), zc) in dst
-            .chunks_mut(CHUNK)
-            .zip(src.chunks(CHUNK))
-            .zip(zs.chunks(CHUNK))
-        {
+        let n = (x1 - x0) / CHUNK * CHUNK;
+        let mut dcs = dst.chunks_exact_mut(CHUNK);
+        let mut zcs = zs.chunks_exact(CHUNK);
+        for ((dc, sc), zc) in (&mut dcs).zip(src.chunks_exact(CHUNK)).zip(&mut zcs) {
+            let zc: &[f32; CHUNK] = zc.try_into().expect("chunk");
             let mut empty = 0u32;
             for z in zc {
                 empty += (*z == 0.0) as u32;
             }
-            if empty as usize == zc.len() {
+            if empty == CHUNK as u32 {
                 dc.copy_from_slice(sc);
             } else if empty > 0 {
-                for ((p, q), z) in dc.iter_mut().zip(sc).zip(zc) {
-                    if *z == 0.0 {
-                        *p = *q;
-                    }
-                }
+                copy_where_empty(dc, sc, zc);
             }
+        }
+        copy_where_empty(dcs.into_remainder(), &src[n..], zcs.remainder());
+    }
+}
+
+/// Copy `src` into `dst` where the depth `zs` is 0.
+fn copy_where_empty(dst: &mut [PremultipliedColorU8], src: &[PremultipliedColorU8], zs: &[f32]) {
+    for ((p, q), z) in dst.iter_mut().zip(src).zip(zs) {
+        if *z == 0.0 {
+            *p = *q;
         }
     }
 }
@@ -730,10 +736,13 @@ const OFFSETS: [f32; CHUNK] = {
 #[inline]
 fn depth_ramp(z: f32, s: f32, out: &mut [f32; CHUNK]) -> f32 {
     let d = (z + s) - z;
+    // `out[0]` is `z + 0·d`: `z` itself (up to the sign of a zero, which no
+    // comparison sees) whenever `d` is finite; otherwise it is NaN and the
+    // check below fails. Not storing `z` separately keeps the chunk one
+    // vector write (a lone scalar store would stall the vector reads).
     for (o, k) in out.iter_mut().zip(OFFSETS) {
         *o = z + k * d;
     }
-    out[0] = z;
     let mut bad = 0u32;
     for j in 0..CHUNK - 1 {
         bad |= (out[j] + s != out[j + 1]) as u32;
@@ -1020,10 +1029,13 @@ mod tests {
             };
             let next = depth_ramp(z, s, &mut out);
             let want = depth_ramp_serial(z, s, &mut serial);
+            // Bit for bit, except that a zero may differ in sign (no
+            // comparison can tell).
+            let same = |a: f32, b: f32| a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0);
             for (o, w) in out.iter().zip(&serial) {
-                mismatches += (o.to_bits() != w.to_bits()) as u32;
+                mismatches += !same(*o, *w) as u32;
             }
-            mismatches += (next.to_bits() != want.to_bits()) as u32;
+            mismatches += !same(next, want) as u32;
             let d = (z + s) - z;
             guessed += (1..CHUNK).all(|j| z + j as f32 * d == serial[j]) as u32;
         }
