@@ -642,17 +642,35 @@ fn fill_uncovered(
         for ((dc, sc), zc) in (&mut dcs).zip(src.chunks_exact(CHUNK)).zip(&mut zcs) {
             let zc: &[f32; CHUNK] = zc.try_into().expect("chunk");
             let mut empty = 0u32;
-            for z in zc {
-                empty += (*z == 0.0) as u32;
+            for (j, z) in zc.iter().enumerate() {
+                empty |= ((*z == 0.0) as u32) << j;
             }
-            if empty == CHUNK as u32 {
+            if empty == FULL {
                 dc.copy_from_slice(sc);
-            } else if empty > 0 {
-                copy_where_empty(dc, sc, zc);
+            } else {
+                for (a, b) in runs(empty) {
+                    dc[a..b].copy_from_slice(&sc[a..b]);
+                }
             }
         }
         copy_where_empty(dcs.into_remainder(), &src[n..], zcs.remainder());
     }
+}
+
+/// A bit per pixel of a whole chunk.
+const FULL: u32 = (1 << CHUNK) - 1;
+
+/// The runs of set bits of `mask` as index ranges, lowest first.
+fn runs(mut mask: u32) -> impl Iterator<Item = (usize, usize)> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let a = mask.trailing_zeros();
+        let len = (mask >> a).trailing_ones();
+        mask &= !(((1u64 << len) - 1) << a) as u32;
+        Some((a as usize, (a + len) as usize))
+    })
 }
 
 /// Copy `src` into `dst` where the depth `zs` is 0.
@@ -848,14 +866,17 @@ fn raster(
                 iz = depth_ramp(iz, step, &mut ramp);
                 let zc: &mut [f32; CHUNK] = zc.try_into().expect("chunk");
                 let mut nearer = 0u32;
-                for (r, z) in ramp.iter().zip(zc.iter()) {
-                    nearer += (*r > *z) as u32;
+                for (j, (r, z)) in ramp.iter().zip(zc.iter()).enumerate() {
+                    nearer |= ((*r > *z) as u32) << j;
                 }
-                if nearer == CHUNK as u32 {
+                if nearer == FULL {
                     *zc = ramp;
                     pc.fill(color);
-                } else if nearer > 0 {
-                    plot(pc, zc, &ramp, color);
+                } else {
+                    for (a, b) in runs(nearer) {
+                        zc[a..b].copy_from_slice(&ramp[a..b]);
+                        pc[a..b].fill(color);
+                    }
                 }
             }
             let (pc, zc) = (pcs.into_remainder(), zcs.into_remainder());
@@ -1041,6 +1062,16 @@ mod tests {
         }
         assert_eq!(mismatches, 0);
         assert!(guessed > 10_000 && guessed < 20_000, "{guessed}");
+    }
+
+    #[test]
+    fn runs_of_set_bits() {
+        assert_eq!(runs(0).count(), 0);
+        assert_eq!(runs(FULL).collect::<Vec<_>>(), [(0, CHUNK)]);
+        assert_eq!(
+            runs(0b1000_0000_0111_0110 | 1 << 15).collect::<Vec<_>>(),
+            [(1, 3), (4, 7), (15, 16)]
+        );
     }
 
     #[test]
