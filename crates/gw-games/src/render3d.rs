@@ -480,20 +480,18 @@ impl Scene {
     }
 
     /// [`Scene::draw`] over a `backdrop` layer the size of the screen
-    /// rectangle, placed at its top-left corner: the same pixels as copying
-    /// the whole layer first and then drawing. With `depth_test` the layer
-    /// fills, after the band's faces, only the pixels no face wrote
-    /// (exactly those whose depth is still 0: a face writes only where its
-    /// 1/z > 0), so covered pixels are never copied; without it the layer is
-    /// copied into each band just before the band's faces.
+    /// rectangle, placed at its top-left corner: the layer is copied into
+    /// each band just before the band's faces, the same pixels as copying
+    /// the whole layer first and then drawing, while the band stays in cache.
+    /// (Filling only the pixels no face wrote, after the faces, was measured
+    /// slower: Run 3's thin gaps between tiles make most chunks mixed.)
     pub fn draw_over(&mut self, pm: &mut Pixmap, depth_test: bool, backdrop: Option<&Pixmap>) {
         if !depth_test {
             sort_far_to_near(&mut self.faces);
         }
-        let back = match (backdrop, depth_test) {
-            (Some(layer), true) => Back::LayerAfter(layer),
-            (Some(layer), false) => Back::Layer(layer),
-            (None, _) => Back::Nothing,
+        let back = match backdrop {
+            Some(layer) => Back::Layer(layer),
+            None => Back::Nothing,
         };
         draw_bands(pm, self.cam.screen, back, &[(&self.faces, depth_test)]);
         self.faces.clear();
@@ -524,9 +522,6 @@ enum Back<'a> {
     Nothing,
     /// Copied into each band before its faces.
     Layer(&'a Pixmap),
-    /// Copied after the faces into the pixels of a depth-tested band that no
-    /// face wrote.
-    LayerAfter(&'a Pixmap),
     /// One colour filled into each band before its faces.
     Fill(PremultipliedColorU8),
 }
@@ -567,7 +562,7 @@ fn draw_bands(
                         pixels[row + x_beg as usize..row + x_end as usize].fill(c);
                     }
                 }
-                Back::Nothing | Back::LayerAfter(_) => {}
+                Back::Nothing => {}
             }
             let clip = (x_beg, band0, x_end, band1);
             for &(faces, depth_test) in passes {
@@ -582,17 +577,6 @@ fn draw_bands(
                         raster(face, pixels, &mut zbuf, stride, clip, depth_test);
                     }
                 }
-            }
-            if let Back::LayerAfter(layer) = back {
-                fill_uncovered(
-                    pixels,
-                    &zbuf,
-                    stride,
-                    layer,
-                    origin,
-                    x_beg..x_end,
-                    band0..band1,
-                );
             }
             band0 = band1;
         }
@@ -610,53 +594,6 @@ thread_local! {
     static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Copy `layer` (top-left corner at `origin`) into the pixels of rows
-/// `ys` and columns `xs` whose band depth `zbuf` is still 0 (no face there).
-fn fill_uncovered(
-    pixels: &mut [PremultipliedColorU8],
-    zbuf: &[f32],
-    stride: usize,
-    layer: &Pixmap,
-    origin: (i32, i32),
-    xs: std::ops::Range<i32>,
-    ys: std::ops::Range<i32>,
-) {
-    let (lw, lh) = (layer.width() as i32, layer.height() as i32);
-    let x0 = xs.start.max(origin.0);
-    let x1 = xs.end.min(origin.0 + lw);
-    if x0 >= x1 {
-        return;
-    }
-    let src = layer.pixels();
-    for y in ys.start.max(origin.1)..ys.end.min(origin.1 + lh) {
-        let d = y as usize * stride;
-        let s = (y - origin.1) as usize * lw as usize - origin.0 as usize;
-        let z = (y - ys.start) as usize * stride;
-        let (x0, x1) = (x0 as usize, x1 as usize);
-        let dst = &mut pixels[d + x0..d + x1];
-        let src = &src[s + x0..s + x1];
-        let zs = &zbuf[z + x0..z + x1];
-        let n = (x1 - x0) / CHUNK * CHUNK;
-        let mut dcs = dst.chunks_exact_mut(CHUNK);
-        let mut zcs = zs.chunks_exact(CHUNK);
-        for ((dc, sc), zc) in (&mut dcs).zip(src.chunks_exact(CHUNK)).zip(&mut zcs) {
-            let zc: &[f32; CHUNK] = zc.try_into().expect("chunk");
-            let mut empty = 0u32;
-            for (j, z) in zc.iter().enumerate() {
-                empty |= ((*z == 0.0) as u32) << j;
-            }
-            if empty == FULL {
-                dc.copy_from_slice(sc);
-            } else {
-                for (a, b) in runs(empty) {
-                    dc[a..b].copy_from_slice(&sc[a..b]);
-                }
-            }
-        }
-        copy_where_empty(dcs.into_remainder(), &src[n..], zcs.remainder());
-    }
-}
-
 /// A bit per pixel of a whole chunk.
 const FULL: u32 = (1 << CHUNK) - 1;
 
@@ -671,15 +608,6 @@ fn runs(mut mask: u32) -> impl Iterator<Item = (usize, usize)> {
         mask &= !(((1u64 << len) - 1) << a) as u32;
         Some((a as usize, (a + len) as usize))
     })
-}
-
-/// Copy `src` into `dst` where the depth `zs` is 0.
-fn copy_where_empty(dst: &mut [PremultipliedColorU8], src: &[PremultipliedColorU8], zs: &[f32]) {
-    for ((p, q), z) in dst.iter_mut().zip(src).zip(zs) {
-        if *z == 0.0 {
-            *p = *q;
-        }
-    }
 }
 
 /// Copy the rows `ys` and columns `xs` of the screen from `layer`, whose
