@@ -22,21 +22,28 @@
 //! golden hashes hold.
 //!
 //! Speed (every change keeps each pixel identical; the per-game
-//! `golden_frames_over_whole_plays` digests, recorded before the tuning, pin
-//! this):
-//! - The screen is drawn in bands of [`BAND`] rows: for each band every face
-//!   overlapping it is rasterised in the original order, so each pixel sees
-//!   the same sequence of writes, but the band's pixels and its depth buffer
-//!   (a thread-local buffer of one band, reused across frames) stay in
-//!   cache. [`Scene::draw_over`] also copies a backdrop layer into each band
-//!   just before its faces.
+//! `golden_frames_over_whole_plays` digests, recorded before the tuning, and
+//! the golden frames pin this):
+//! - The screen is drawn in bands of `BAND` rows: for each band every face
+//!   overlapping it (row range kept per face) is rasterised in the original
+//!   order, so each pixel sees the same sequence of writes, but the band's
+//!   pixels and its depth buffer (a thread-local buffer of one band, cleared
+//!   per band and reused across frames) stay in cache.
+//!   [`Scene::draw_over`] copies a backdrop layer into each band just before
+//!   its faces; [`Scene::draw_over_scene`] fills a colour, draws a painter's
+//!   background scene and then a depth-tested scene in one banded pass.
 //! - A span's depths are the serial sums `z, z + s, …` in `f32`. They are
 //!   computed 16 at a time as a progression and checked pairwise against
 //!   the serial rule (see `depth_ramp`), falling back to the serial loop
-//!   where the check fails, so the values are bit-for-bit those of the
-//!   serial loop without its chain of dependent additions.
+//!   where the check fails, so the comparisons see exactly the serial
+//!   values without the serial loop's chain of dependent additions. A chunk
+//!   whose pixels are all nearer is written whole; otherwise the runs of
+//!   nearer pixels are.
 //! - Edges are set up once per face (no per-row modulo), and pixel-centre
 //!   rounding uses an exact integer `ceil` instead of a libm call.
+//! - Not done (measured or left): filling the backdrop only where no face
+//!   wrote was slower (Run 3's thin gaps between tiles make most chunks
+//!   mixed); per-frame caches of static geometry and fog culling are open.
 
 use crate::draw::Rgb;
 use std::cell::RefCell;
