@@ -492,12 +492,13 @@ impl Scene {
     /// the whole layer first and then drawing, while the band stays in cache.
     /// (Filling only the pixels no face wrote, after the faces, was measured
     /// slower: Run 3's thin gaps between tiles make most chunks mixed.)
-    pub fn draw_over(&mut self, pm: &mut Pixmap, depth_test: bool, backdrop: Option<&Pixmap>) {
+    pub fn draw_over(&mut self, pm: &mut Pixmap, depth_test: bool, backdrop: Option<Backdrop>) {
         if !depth_test {
             sort_far_to_near(&mut self.faces);
         }
         let back = match backdrop {
-            Some(layer) => Back::Layer(layer),
+            Some(Backdrop::Layer(layer)) => Back::Layer(layer),
+            Some(Backdrop::Sparse(layer)) => Back::Sparse(layer),
             None => Back::Nothing,
         };
         draw_bands(pm, self.cam.screen, back, &[(&self.faces, depth_test)]);
@@ -524,9 +525,60 @@ fn sort_far_to_near(faces: &mut [Face]) {
     faces.sort_by(|a, b| b.depth.total_cmp(&a.depth));
 }
 
+/// A layer under the 3D view for [`Scene::draw_over`], the size of the
+/// screen rectangle and placed at its top-left corner.
+#[derive(Clone, Copy)]
+pub enum Backdrop<'a> {
+    /// Any picture.
+    Layer(&'a Pixmap),
+    /// A picture that is one colour but for a few pixels (a star field).
+    Sparse(&'a SparseLayer),
+}
+
+/// A layer stored as one colour plus the pixels that differ from it, so
+/// that drawing it writes the colour and those pixels without reading a
+/// whole picture from memory. Drawn, it gives exactly the pixels of the
+/// picture it was made from.
+pub struct SparseLayer {
+    width: u32,
+    height: u32,
+    base: PremultipliedColorU8,
+    /// Pixels other than `base`, row by row: (x, colour).
+    dots: Vec<(u32, PremultipliedColorU8)>,
+    /// Where each row's dots start in `dots` (one more entry than rows).
+    row_start: Vec<usize>,
+}
+
+impl SparseLayer {
+    /// The pixels of `layer` that are not `base`.
+    pub fn new(layer: &Pixmap, base: Rgb) -> Self {
+        let base = PremultipliedColorU8::from_rgba(base.0, base.1, base.2, 255).expect("opaque");
+        let w = layer.width() as usize;
+        let mut dots = Vec::new();
+        let mut row_start = vec![0];
+        for row in layer.pixels().chunks(w) {
+            for (x, p) in row.iter().enumerate() {
+                if *p != base {
+                    dots.push((x as u32, *p));
+                }
+            }
+            row_start.push(dots.len());
+        }
+        SparseLayer {
+            width: layer.width(),
+            height: layer.height(),
+            base,
+            dots,
+            row_start,
+        }
+    }
+}
+
 /// What lies under the faces of [`draw_bands`].
 enum Back<'a> {
     Nothing,
+    /// Written into each band before its faces.
+    Sparse(&'a SparseLayer),
     /// Copied into each band before its faces.
     Layer(&'a Pixmap),
     /// One colour filled into each band before its faces.
@@ -568,6 +620,9 @@ fn draw_bands(
                         let row = y as usize * stride;
                         pixels[row + x_beg as usize..row + x_end as usize].fill(c);
                     }
+                }
+                Back::Sparse(layer) => {
+                    sparse_rows(pixels, stride, layer, origin, x_beg..x_end, band0..band1)
                 }
                 Back::Nothing => {}
             }
@@ -615,6 +670,34 @@ fn runs(mut mask: u32) -> impl Iterator<Item = (usize, usize)> {
         mask &= !(((1u64 << len) - 1) << a) as u32;
         Some((a as usize, (a + len) as usize))
     })
+}
+
+/// Write the rows `ys` and columns `xs` of the screen from a sparse
+/// `layer` whose top-left corner sits at `origin` (clipped to the layer).
+fn sparse_rows(
+    pixels: &mut [PremultipliedColorU8],
+    stride: usize,
+    layer: &SparseLayer,
+    origin: (i32, i32),
+    xs: std::ops::Range<i32>,
+    ys: std::ops::Range<i32>,
+) {
+    let x0 = xs.start.max(origin.0);
+    let x1 = xs.end.min(origin.0 + layer.width as i32);
+    if x0 >= x1 {
+        return;
+    }
+    for y in ys.start.max(origin.1)..ys.end.min(origin.1 + layer.height as i32) {
+        let d = y as usize * stride;
+        pixels[d + x0 as usize..d + x1 as usize].fill(layer.base);
+        let ly = (y - origin.1) as usize;
+        for &(lx, c) in &layer.dots[layer.row_start[ly]..layer.row_start[ly + 1]] {
+            let x = lx as i32 + origin.0;
+            if x >= x0 && x < x1 {
+                pixels[d + x as usize] = c;
+            }
+        }
+    }
 }
 
 /// Copy the rows `ys` and columns `xs` of the screen from `layer`, whose
@@ -1007,6 +1090,33 @@ mod tests {
             runs(0b1000_0000_0111_0110 | 1 << 15).collect::<Vec<_>>(),
             [(1, 3), (4, 7), (15, 16)]
         );
+    }
+
+    #[test]
+    fn a_sparse_backdrop_draws_the_same_pixels_as_its_layer() {
+        let mut layer = Pixmap::new(200, 80).unwrap();
+        crate::draw::clear(&mut layer, rgb(8, 8, 22));
+        for (x, y) in [(0, 0), (199, 79), (50, 20), (51, 20), (120, 60)] {
+            crate::draw::rect(&mut layer, x as f32, y as f32, 1.0, 1.0, rgb(200, 200, 220));
+        }
+        let sparse = SparseLayer::new(&layer, rgb(8, 8, 22));
+        assert_eq!(sparse.dots.len(), 5);
+        let frame = |back: Backdrop| {
+            let mut pm = Pixmap::new(200, 100).unwrap();
+            let mut c = cam();
+            c.screen = (0, 20, 200, 80);
+            let mut s = Scene::new(c);
+            s.cuboid1(v3(-0.5, -0.5, 4.0), v3(0.5, 0.5, 5.0), rgb(100, 100, 100));
+            s.draw_over(&mut pm, true, Some(back));
+            pm
+        };
+        let (a, b) = (
+            frame(Backdrop::Layer(&layer)),
+            frame(Backdrop::Sparse(&sparse)),
+        );
+        assert_eq!(a.data(), b.data());
+        assert_eq!(pixel(&a, 50, 40), [200, 200, 220], "a star shows");
+        assert_eq!(pixel(&a, 0, 10), [0, 0, 0], "above the screen rectangle");
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, Light, Scene, v3};
+use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{
@@ -1100,7 +1100,7 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
         }
     }
     // The backdrop fills the 3D view band by band under the faces.
-    sc.draw_over(pm, true, Some(backdrop()));
+    sc.draw_over(pm, true, Some(Backdrop::Layer(backdrop())));
 
     draw::hud(
         pm,
