@@ -799,22 +799,6 @@ fn depth_ramp_serial(z: f32, s: f32, out: &mut [f32]) -> f32 {
     v
 }
 
-/// Depth-test `ramp` against `zs` and write `color` where it is nearer.
-#[inline]
-fn plot(
-    px: &mut [PremultipliedColorU8],
-    zs: &mut [f32],
-    ramp: &[f32],
-    color: PremultipliedColorU8,
-) {
-    for ((p, z), r) in px.iter_mut().zip(zs.iter_mut()).zip(ramp) {
-        if *r > *z {
-            *z = *r;
-            *p = color;
-        }
-    }
-}
-
 /// Fill one convex face with the pixel-centre rule.
 fn raster(
     face: &Face,
@@ -899,9 +883,17 @@ fn raster(
             }
             let (pc, zc) = (pcs.into_remainder(), zcs.into_remainder());
             if !pc.is_empty() {
-                let tail = &mut ramp[..pc.len()];
-                depth_ramp_serial(iz, step, tail);
-                plot(pc, zc, tail, color);
+                // A whole chunk's ramp (exact), of which the tail uses the
+                // first values.
+                depth_ramp(iz, step, &mut ramp);
+                let mut nearer = 0u32;
+                for (j, (r, z)) in ramp.iter().zip(zc.iter()).enumerate() {
+                    nearer |= ((*r > *z) as u32) << j;
+                }
+                for (a, b) in runs(nearer) {
+                    zc[a..b].copy_from_slice(&ramp[a..b]);
+                    pc[a..b].fill(color);
+                }
             }
         } else {
             px.fill(color);
