@@ -32,13 +32,15 @@
 //!   [`Scene::draw_over`] copies a backdrop layer into each band just before
 //!   its faces; [`Scene::draw_over_scene`] fills a colour, draws a painter's
 //!   background scene and then a depth-tested scene in one banded pass.
+//!   A [`SparseLayer`] backdrop (one colour plus the pixels that differ,
+//!   Run 3's star field) is written without reading a whole picture.
 //! - A span's depths are the serial sums `z, z + s, …` in `f32`. They are
 //!   computed 16 at a time as a progression and checked pairwise against
 //!   the serial rule (see `depth_ramp`), falling back to the serial loop
 //!   where the check fails, so the comparisons see exactly the serial
 //!   values without the serial loop's chain of dependent additions. A chunk
-//!   whose pixels are all nearer is written whole; otherwise the runs of
-//!   nearer pixels are.
+//!   whose pixels are all nearer is written whole; otherwise (and for a
+//!   span's last, shorter chunk) the runs of nearer pixels are.
 //! - Edges are set up once per face (no per-row modulo), and pixel-centre
 //!   rounding uses an exact integer `ceil` instead of a libm call.
 //! - Not done (measured or left): filling the backdrop only where no face
