@@ -442,7 +442,6 @@ pub fn camera(g: &Cubefield) -> Camera {
 fn render(g: &Cubefield, pm: &mut Pixmap) {
     let pal = palette(g.level());
     let cam = camera(g);
-    draw::rect(pm, 0.0, VIEW_TOP as f32, 1280.0, 720.0, pal.sky);
     // Ground: strips that fade into the sky colour toward the horizon.
     let mut bg = Scene::new(cam);
     let (x0, x1) = (g.ship_x - 400.0, g.ship_x + 400.0);
@@ -467,7 +466,6 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
             Shade::Flat,
         );
     }
-    bg.draw(pm, false);
 
     let mut s = Scene::new(cam);
     s.light = Light {
@@ -517,7 +515,9 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
         Shade::Flat,
         false,
     );
-    s.draw(pm, true);
+    // Sky, then the ground strips far to near, then the cubes and ship with
+    // depth test, band by band.
+    s.draw_over_scene(pm, &mut bg, pal.sky);
 
     draw::hud(
         pm,

@@ -165,6 +165,24 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert play and of a random one, hashed with the
+/// renderer as it was before it was tuned for speed: pins the pixels of many
+/// scenes (turns, jumps, crashes, restarts), not just one frame.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "09_05", 1, 120, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(2, 77);
+    let random =
+        testkit::frames_digest(ID, "09_04", 2, 120, testkit::random_policy(&IDS, &mut rng));
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "14d2da44106a70abdd0cd7429ddd8fc3a348ddf23a63b115892af36223b760b7",
+            "240618e89288617e31383907927f0c276fae4c0fe3085b130dbed28df437dbf7",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "prints expert and random scores while tuning"]
 fn report_scores() {

@@ -28,7 +28,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, Light, Scene, Shade, v3};
+use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, Shade, SparseLayer, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -686,6 +686,13 @@ fn starfield() -> &'static Pixmap {
     })
 }
 
+/// The star field as space colour plus its star pixels (drawn without
+/// reading the whole layer each frame; the same pixels).
+fn sparse_starfield() -> &'static SparseLayer {
+    static LAYER: OnceLock<SparseLayer> = OnceLock::new();
+    LAYER.get_or_init(|| SparseLayer::new(starfield(), SPACE))
+}
+
 pub fn camera(g: &Run3) -> Camera {
     let r = &g.world.runner;
     let (rx, ry) = section_point(r.side, r.u, r.h.max(-FALL_DEATH));
@@ -707,7 +714,6 @@ pub fn camera(g: &Run3) -> Camera {
 
 fn render(g: &Run3, pm: &mut Pixmap) {
     let w = &g.world;
-    draw::copy_layer(pm, starfield(), 0, 1280, 0, VIEW_TOP);
     let cam = camera(g);
     let mut s = Scene::new(cam);
     s.light = Light {
@@ -830,7 +836,8 @@ fn render(g: &Run3, pm: &mut Pixmap) {
         0.06,
         rgb(95, 98, 108),
     );
-    s.draw(pm, true);
+    // The backdrop fills the 3D view band by band under the faces.
+    s.draw_over(pm, true, Some(Backdrop::Sparse(sparse_starfield())));
 
     draw::hud(
         pm,

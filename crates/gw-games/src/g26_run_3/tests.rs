@@ -198,6 +198,24 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert play and of a random one, hashed with the
+/// renderer as it was before it was tuned for speed: pins the pixels of many
+/// scenes (turns, jumps, crashes, restarts), not just one frame.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "26_05", 1, 120, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(2, 77);
+    let random =
+        testkit::frames_digest(ID, "26_04", 2, 120, testkit::random_policy(&IDS, &mut rng));
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "6c3190ba29839794957a010663ea28e5dd3e8dc12f2a4cbfc0a9b108a0360a32",
+            "b1851fe60a0880f795a6ccf28b7703bed7d078002b4fc751e49f33e38adecc46",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "prints expert and random scores while tuning"]
 fn report_scores() {

@@ -31,7 +31,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, Light, Scene, v3};
+use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{
@@ -862,7 +862,6 @@ fn lane_blocks(sc: &mut Scene, st: &Stretch, o: &Obstacle, half: f64, height: f6
 
 fn render(g: &TempleRun, pm: &mut Pixmap) {
     let w = &g.world;
-    draw::copy_layer(pm, backdrop(), 0, 1280, 0, VIEW_TOP);
     let cam = camera(g);
     let mut sc = Scene::new(cam);
     sc.light = Light {
@@ -1106,7 +1105,8 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
             );
         }
     }
-    sc.draw(pm, true);
+    // The backdrop fills the 3D view band by band under the faces.
+    sc.draw_over(pm, true, Some(Backdrop::Layer(backdrop())));
 
     draw::hud(
         pm,

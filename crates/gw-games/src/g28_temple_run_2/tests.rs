@@ -227,6 +227,24 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert play and of a random one, hashed with the
+/// renderer as it was before it was tuned for speed: pins the pixels of many
+/// scenes (turns, jumps, crashes, restarts), not just one frame.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "28_05", 1, 120, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(2, 77);
+    let random =
+        testkit::frames_digest(ID, "28_03", 2, 120, testkit::random_policy(&IDS, &mut rng));
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "d2405a5210ecee60846aee634d110371413e67e4db35922791ffdbf28d626653",
+            "5039d816982221622317157db44c1f466cd5074ae2dc341b22cefabf9178f36d",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "prints expert and random scores while tuning"]
 fn report_scores() {
