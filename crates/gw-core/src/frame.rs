@@ -21,7 +21,7 @@ fn rgba_to_rgb(rgba: &[u8], rgb: &mut [u8]) {
         let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
         let (a, b) = (word(0), word(8));
         // Bytes R0 G0 B0 R1 G1 B1 R2 G2, then B2 R3 G3 B3.
-        let lo = (a & 0xff_ffff) | ((a >> 8) & 0xff_ffff_00_0000) | (b << 48);
+        let lo = (a & 0xff_ffff) | ((a >> 8) & 0xffff_ff00_0000) | (b << 48);
         let hi = ((b >> 16) & 0xff) | ((b >> 24) & 0xffff_ff00);
         d[..8].copy_from_slice(&lo.to_le_bytes());
         d[8..].copy_from_slice(&(hi as u32).to_le_bytes());
