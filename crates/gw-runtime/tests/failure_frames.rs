@@ -2,27 +2,13 @@
 //! state (the mine that was hit), the restarted game gets its own frame, and
 //! the failing frame differs from it.
 
+mod support;
+
 use gw_core::frame::frame_hash;
-use gw_core::registry::Registry;
 use gw_runtime::{RunOptions, run_preset};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn registry() -> Registry {
-    Registry::load(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")])
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn decode(path: &Path) -> Vec<u8> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    buf
-}
+use std::path::Path;
+use support::{decode_png, registry};
 
 fn count_rgb(rgb: &[u8], colour: [u8; 3]) -> usize {
     rgb.chunks_exact(3).filter(|p| *p == colour).count()
@@ -57,8 +43,8 @@ fn minesweeper_failure_frame_shows_the_hit_mine() {
     for n in fails {
         let row = &rows[n as usize - 1];
         assert_eq!(row["state"]["terminal"]["outcome"], "fail", "row {n}");
-        let fail = decode(&out.join(format!("frames/step_{n:06}.png")));
-        let reset = decode(&out.join(format!("frames/step_{n:06}_reset.png")));
+        let fail = decode_png(&out.join(format!("frames/step_{n:06}.png")));
+        let reset = decode_png(&out.join(format!("frames/step_{n:06}_reset.png")));
         assert_ne!(frame_hash(&fail), frame_hash(&reset), "step {n}");
         // The exploded mine's red cell is on the failure frame only.
         let red = [230, 40, 40];

@@ -3,31 +3,17 @@
 //! loop (agents that look at the PNG) alike, and every written frame decodes
 //! to the game's pixels whatever the filter.
 
+mod support;
+
 use gw_agents::{Agent, AgentError, Observation, Reply};
 use gw_core::Stepper;
 use gw_core::frame::{FRAME_FILTER, RowFilter, encode_frame, pixmap_rgb};
-use gw_core::registry::{Interface, Registry};
+use gw_core::registry::Interface;
 use gw_runtime::RunOptions;
 use gw_runtime::run::run_preset_with_agent;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-fn registry() -> Registry {
-    Registry::load(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry")])
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn decode(path: &Path) -> Vec<u8> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    buf
-}
+use support::{decode_png, registry};
 
 /// The scripted expert, optionally claiming to look at the PNG (so the run
 /// loop encodes frames itself instead of on the background writer), keeping
@@ -106,7 +92,7 @@ fn check_run(game: &str, filter: RowFilter, looks: bool, steps: u32) {
             "{game} frame {step} (agent looks: {looks}) is not encoded with {filter:?}"
         );
         assert!(
-            decode(&path) == pixmap_rgb(&pm),
+            decode_png(&path) == pixmap_rgb(&pm),
             "{game} frame {step} does not decode to the game's pixels"
         );
         // The agent acts on frames 0..steps - 1 (none after the last step).
@@ -155,7 +141,7 @@ fn every_filter_of_a_hinted_game_decodes_to_the_same_frame() {
         let png = encode_frame(&pm, filter);
         let path = dir.path().join(format!("{}.png", filter.as_str()));
         std::fs::write(&path, &png).unwrap();
-        assert!(decode(&path) == pixmap_rgb(&pm), "{filter:?}");
+        assert!(decode_png(&path) == pixmap_rgb(&pm), "{filter:?}");
         sizes.push((filter, png.len()));
         if filter == RowFilter::Sub {
             assert_eq!(png, hinted);
