@@ -434,6 +434,13 @@ impl Scene {
         }
         face.rows = (ceil_i32(ymin - 0.5), ceil_i32(ymax - 0.5));
         face.cols = (xmin, xmax);
+        // Wholly left or right of the screen rectangle (which contains the
+        // drawing clip): no pixel, so neither shaded nor kept (see
+        // `draw_bands`; dropping a face keeps the others' order).
+        let (sx, sw) = (self.cam.screen.0 as f32, self.cam.screen.2 as f32);
+        if xmax < sx - 1.0 || xmin > sx + sw + 1.0 {
+            return;
+        }
         let col = self.shade(color, normal, depth, shade);
         face.color = [col.0, col.1, col.2, 255];
         self.faces.push(face);
