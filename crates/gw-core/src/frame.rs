@@ -88,14 +88,8 @@ impl RowFilter {
 pub const FRAME_FILTER: RowFilter = RowFilter::Up;
 
 /// Encode a pixmap's pixels as an RGB PNG straight from its RGBA rows (no
-/// whole-frame RGB copy), with the frame filter and fast deflate. A game's
-/// frames go through [`encode_frame`] with the game's own filter.
-pub fn encode_pixmap_png(pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
-    encode_frame(pixmap, FRAME_FILTER)
-}
-
-/// [`encode_pixmap_png`] with the row filter `filter`: how a game's frame is
-/// encoded, `filter` being its [`crate::Game::frame_filter`].
+/// whole-frame RGB copy), with row filter `filter` and fast deflate: how a
+/// game's frame is encoded, `filter` being its [`crate::Game::frame_filter`].
 pub fn encode_frame(pixmap: &tiny_skia::Pixmap, filter: RowFilter) -> Vec<u8> {
     encode_pixels(pixmap.data(), 4, pixmap.width(), pixmap.height(), filter)
 }
@@ -453,7 +447,7 @@ mod tests {
             tiny_skia::Transform::identity(),
             None,
         );
-        let png = encode_pixmap_png(&pm);
+        let png = encode_frame(&pm, FRAME_FILTER);
         assert!(decode(&png).2 == pixmap_rgb(&pm));
         assert!(png == encode_png(&pixmap_rgb(&pm), 64, 48));
     }
