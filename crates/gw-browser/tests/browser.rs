@@ -1,6 +1,6 @@
 //! The browser backend against real headless Chromium and the project's
-//! test game (examples/browser/web/orb_catch). One Chromium serves the whole
-//! test binary; each test opens its own browser context. Without Chromium
+//! test game (examples/browser/web/orb_catch). Tests running at the same
+//! time share one Chromium; each opens its own browser context. Without Chromium
 //! the tests print a note and pass (CI installs it, see .ci/run).
 
 use gw_browser::{BrowserGame, BrowserSpec, Chromium, Source, page_seed};
@@ -9,25 +9,34 @@ use gw_core::game::{Game, GameConfig};
 use gw_core::state::Status;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
+/// The Chromium the running tests share. The static holds only a weak
+/// reference: the tests' games hold the browser, so it is closed (and its
+/// profile removed) when the last running test ends, rather than left
+/// running after the test binary exits (statics are never dropped). A later
+/// test launches a fresh one.
 fn chromium() -> Option<Arc<Chromium>> {
-    static SHARED: OnceLock<Mutex<Option<Arc<Chromium>>>> = OnceLock::new();
-    SHARED
-        .get_or_init(|| {
-            Mutex::new(match Chromium::launch((800, 600)) {
-                Ok(c) => Some(Arc::new(c)),
-                Err(gw_browser::LaunchError::NotInstalled) => {
-                    eprintln!("note: Chromium is not installed; browser tests skipped (apt-get install chromium)");
-                    None
-                }
-                Err(e) => panic!("Chromium is installed but does not start: {e}"),
-            })
-        })
-        .lock()
-        .unwrap()
-        .clone()
+    static SHARED: Mutex<Option<Weak<Chromium>>> = Mutex::new(None);
+    let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(c) = shared.as_ref().and_then(Weak::upgrade) {
+        return Some(c);
+    }
+    match Chromium::launch((800, 600)) {
+        Ok(c) => {
+            let c = Arc::new(c);
+            *shared = Some(Arc::downgrade(&c));
+            Some(c)
+        }
+        Err(gw_browser::LaunchError::NotInstalled) => {
+            eprintln!(
+                "note: Chromium is not installed; browser tests skipped (apt-get install chromium)"
+            );
+            None
+        }
+        Err(e) => panic!("Chromium is installed but does not start: {e}"),
+    }
 }
 
 fn orb_catch() -> PathBuf {
