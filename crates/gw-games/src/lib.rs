@@ -16,6 +16,8 @@ mod fuzz_tests;
 pub mod grid;
 #[cfg(test)]
 mod openworld_tests;
+#[cfg(test)]
+mod seed_sweep_tests;
 pub mod planner;
 pub mod platform;
 pub mod raycast;
