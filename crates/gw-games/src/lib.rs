@@ -16,13 +16,13 @@ mod fuzz_tests;
 pub mod grid;
 #[cfg(test)]
 mod openworld_tests;
-#[cfg(test)]
-mod seed_sweep_tests;
 pub mod planner;
 pub mod platform;
 pub mod raycast;
 pub mod render3d;
 pub mod runner;
+#[cfg(test)]
+mod seed_sweep_tests;
 pub mod testkit;
 pub mod tilemap;
 
