@@ -21,6 +21,8 @@ pub mod platform;
 pub mod raycast;
 pub mod render3d;
 pub mod runner;
+#[cfg(test)]
+mod seed_sweep_tests;
 pub mod testkit;
 pub mod tilemap;
 

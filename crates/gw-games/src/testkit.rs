@@ -168,6 +168,46 @@ pub fn assert_expert_solves_all(game_id: &str, min_successes: usize) {
     );
 }
 
+/// Seeds the game tests never use for their expert checks, for
+/// [`assert_expert_generalises`]: one from the sweep's 1000.. range and two
+/// large ones (the sweep's own large seeds are drawn differently).
+pub const HELD_OUT_SEEDS: [u64; 3] = [1013, 0x9E37_79B9_7F4A_7C15, 0xD1B5_4A32_D192_ED03];
+
+/// Assert the expert is a policy that generalises beyond seeds 1..=5: over
+/// every task of `game_id` and every seed in `seeds`, it wins at least
+/// `min_rate` of the plays, and every task wins at least one of its seeds.
+pub fn assert_expert_generalises(game_id: &str, seeds: &[u64], min_rate: f64) {
+    let tasks = task_ids(game_id);
+    assert_eq!(tasks.len(), 5, "{game_id} should have five tasks");
+    let mut wins = 0;
+    let mut lost = Vec::new();
+    let mut task_without_win = Vec::new();
+    for task in &tasks {
+        let mut task_wins = 0;
+        for &seed in seeds {
+            let r = play_expert(game_id, task, seed);
+            if r.success {
+                task_wins += 1;
+            } else {
+                lost.push(format!("{task}@{seed} (best {})", r.best_score));
+            }
+        }
+        if task_wins == 0 {
+            task_without_win.push(task.clone());
+        }
+        wins += task_wins;
+    }
+    let plays = tasks.len() * seeds.len();
+    let rate = wins as f64 / plays as f64;
+    assert!(
+        rate >= min_rate && task_without_win.is_empty(),
+        "expert of {game_id} wins {wins}/{plays} held-out plays (needs {:.0}% and a win on every task; \
+         tasks without a win: {task_without_win:?}); lost: {}",
+        min_rate * 100.0,
+        lost.join(", ")
+    );
+}
+
 /// SHA-256 of the frame after `expert_steps` expert steps of the game's
 /// first task at `seed`.
 pub fn frame_hash_after(game_id: &str, seed: u64, expert_steps: u32) -> String {

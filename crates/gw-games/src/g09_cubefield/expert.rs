@@ -2,8 +2,9 @@
 //! [`DEPTH`] decisions of 0.2 s (wait, steer left, steer right), flying the
 //! ship forward with the game's own kinematics against the cubes that are
 //! already laid out. It never draws from the game's random stream; the
-//! horizon (about 2 s, at most 75 units) stays inside the part of the field
-//! that already exists ([`super::SPAWN_AHEAD`] units ahead).
+//! horizon (2.8 s, 56 to 100 units) reaches the edge of the part of the field
+//! that already exists ([`super::SPAWN_AHEAD`] units ahead); past that edge
+//! the field counts as open.
 //!
 //! Every decision lasts exactly 0.2 s, so after `k` decisions the ship is at
 //! the same depth whatever it did, and sideways at the start position plus a
@@ -11,12 +12,16 @@
 //! (decision, slide count) nodes, which makes the search exact and cheap.
 //! A plan is valued by how long the ship survives, then by the room it keeps
 //! from the cubes it slips past, then by how open the field is at the end;
-//! ties prefer waiting.
+//! ties prefer waiting. The first decision also counts how many horizon
+//! positions stay reachable without a crash after it ([`SPREAD_WEIGHT`]):
+//! keeping a wide fan of escapes open is what saves the ship when the rows
+//! laid out next close the lane it aimed for (with the survival term alone
+//! the ship got trapped in about a third of held-out flights at level 5).
 
 use super::{CUBE_HALF, Cubefield, DT, SHIP_HALF_L, SHIP_HALF_W, SIDE_SPEED, TICK_MS, speed_at};
 
 /// Decisions looked ahead.
-const DEPTH: usize = 10;
+const DEPTH: usize = 14;
 /// Ticks per decision (one 0.2 s step).
 const STEP_TICKS: u64 = 200 / TICK_MS;
 /// Free run ahead counted at most, units.
@@ -25,6 +30,9 @@ const FREE_CAP: f64 = 40.0;
 const ROOM_CAP: f64 = 1.2;
 /// Weight of the room kept per decision.
 const ROOM_WEIGHT: f64 = 4.0;
+/// Weight, for the first decision, of each horizon position its plans can
+/// still reach without a crash.
+const SPREAD_WEIGHT: f64 = 20.0;
 
 struct Ctx {
     /// Nearby cubes (x, z), sorted by z.
@@ -135,16 +143,28 @@ pub fn plan(g: &Cubefield) -> (&'static str, f64) {
                 + ctx.openness(ctx.x_at(slides), ctx.z[DEPTH])
         })
         .collect();
+    // Bit set of the horizon nodes each node reaches without a crash.
+    let mut next_mask: Vec<u64> = (0..width).map(|j| 1u64 << j).collect();
     let mut first = ("wait", f64::NEG_INFINITY);
     for k in (0..DEPTH).rev() {
         let mut cur = vec![f64::NEG_INFINITY; width];
+        let mut cur_mask = vec![0u64; width];
         let span = k as i32;
         for slides in -span..=span {
             let j = (slides + DEPTH as i32) as usize;
             let mut best = f64::NEG_INFINITY;
             for (action, steer, dj) in STEERS {
+                let to = (j as i32 + dj) as usize;
                 let v = match ctx.fly(k, slides, steer) {
-                    Ok(room) => next[(j as i32 + dj) as usize] + ROOM_WEIGHT * room,
+                    Ok(room) => {
+                        cur_mask[j] |= next_mask[to];
+                        let spread = if k == 0 {
+                            SPREAD_WEIGHT * next_mask[to].count_ones() as f64
+                        } else {
+                            0.0
+                        };
+                        next[to] + ROOM_WEIGHT * room + spread
+                    }
                     Err(tick) => 1.0e6 * (k as u64 * STEP_TICKS + tick) as f64,
                 };
                 if v > best {
@@ -157,6 +177,7 @@ pub fn plan(g: &Cubefield) -> (&'static str, f64) {
             cur[j] = best;
         }
         next = cur;
+        next_mask = cur_mask;
     }
     first
 }
