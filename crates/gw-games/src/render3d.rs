@@ -284,8 +284,6 @@ struct Face {
     depth: f32,
     /// Screen rows whose centre `y + 0.5` lies in `[ymin, ymax)`.
     rows: (i32, i32),
-    /// Least and greatest vertex `x` on screen.
-    cols: (f32, f32),
 }
 
 /// Faces of one frame, rasterised together by [`Scene::draw`].
@@ -361,19 +359,25 @@ impl Scene {
         if cull && normal.dot(self.view.pos - pts[0]) <= 0.0 {
             return;
         }
-        // View space.
-        let mut q = [V3::default(); MAX_VERTS];
+        let mut q = [V3::default(); 8];
+        for (v, p) in q.iter_mut().zip(pts) {
+            *v = self.view.view_of(*p);
+        }
+        self.face_view(&q[..pts.len()], normal, color, shade);
+    }
+
+    /// [`Scene::face`] after culling, from the vertices in view space.
+    fn face_view(&mut self, q: &[V3], normal: V3, color: Rgb, shade: Shade) {
         let mut all_far = true;
         let mut any_near = false;
-        for (i, p) in pts.iter().enumerate() {
-            q[i] = self.view.view_of(*p);
-            all_far &= q[i].z > self.cam.far;
-            any_near |= q[i].z >= self.view.near;
+        for p in q {
+            all_far &= p.z > self.cam.far;
+            any_near |= p.z >= self.view.near;
         }
         if all_far || !any_near {
             return;
         }
-        let n = pts.len();
+        let n = q.len();
         let mut centre = V3::default();
         for p in &q[..n] {
             centre = centre + *p;
@@ -420,7 +424,6 @@ impl Scene {
             color: [0; 4],
             depth: depth as f32,
             rows: (0, 0),
-            cols: (0.0, 0.0),
         };
         let (mut ymin, mut ymax) = (f32::INFINITY, f32::NEG_INFINITY);
         let (mut xmin, mut xmax) = (f32::INFINITY, f32::NEG_INFINITY);
@@ -433,10 +436,11 @@ impl Scene {
             xmax = xmax.max(p.0);
         }
         face.rows = (ceil_i32(ymin - 0.5), ceil_i32(ymax - 0.5));
-        face.cols = (xmin, xmax);
         // Wholly left or right of the screen rectangle (which contains the
-        // drawing clip): no pixel, so neither shaded nor kept (see
-        // `draw_bands`; dropping a face keeps the others' order).
+        // drawing clip): no pixel (a span's ends lie within a rounding error
+        // of the vertices' x range, and the margin of one pixel is far
+        // larger), so neither shaded nor kept; dropping a face keeps the
+        // others' order.
         let (sx, sw) = (self.cam.screen.0 as f32, self.cam.screen.2 as f32);
         if xmax < sx - 1.0 || xmin > sx + sw + 1.0 {
             return;
@@ -496,8 +500,28 @@ impl Scene {
             ([0, 1, 2, 3], -axes[2]),
             ([4, 7, 6, 5], axes[2]),
         ];
+        // Each corner goes to view space once (the same values `face`
+        // computes per face). A box whose corners are all beyond the far
+        // plane, all behind the near plane, or all in front of the near
+        // plane and projected more than a pixel left (or right) of the
+        // screen has no face that `face` would keep, so it stops here.
+        let kv = k.map(|p| self.view.view_of(p));
+        let (near, far) = (self.view.near, self.cam.far);
+        if kv.iter().all(|q| q.z > far) || kv.iter().all(|q| q.z < near) {
+            return;
+        }
+        if kv.iter().all(|q| q.z >= near) {
+            let (sx, sw) = (self.cam.screen.0 as f32, self.cam.screen.2 as f32);
+            let xs = kv.map(|q| self.view.screen(q).0);
+            if xs.iter().all(|&x| x < sx - 1.0) || xs.iter().all(|&x| x > sx + sw + 1.0) {
+                return;
+            }
+        }
         for (i, (idx, n)) in faces.into_iter().enumerate() {
-            self.face(&idx.map(|j| k[j]), n, colors[i], Shade::Lit, true);
+            if n.dot(self.view.pos - k[idx[0]]) <= 0.0 {
+                continue;
+            }
+            self.face_view(&idx.map(|j| kv[j]), n, colors[i], Shade::Lit);
         }
     }
 
@@ -628,11 +652,6 @@ fn draw_bands(
     let (x_beg, y_beg) = (sx.min(pw) as i32, sy.min(ph) as i32);
     let stride = pw as usize;
     let origin = (sx as i32, sy as i32);
-    // Faces wholly left or right of the screen cover no pixel of it (a
-    // span's ends lie within a rounding error of the vertices' x range, and
-    // the margin of one pixel is far larger), so they are left out.
-    let (left, right) = (x_beg as f32 - 1.0, x_end as f32 + 1.0);
-    let onscreen = |f: &Face| f.cols.1 >= left && f.cols.0 <= right;
     DEPTH.with(|cell| {
         let mut zbuf = cell.borrow_mut();
         let len = stride * BAND as usize;
@@ -667,7 +686,7 @@ fn draw_bands(
                     }
                 }
                 for face in faces.iter() {
-                    if face.rows.1 > band0 && face.rows.0 < band1 && onscreen(face) {
+                    if face.rows.1 > band0 && face.rows.0 < band1 {
                         raster(face, pixels, &mut zbuf, stride, clip, depth_test);
                     }
                 }
@@ -686,22 +705,6 @@ const BAND: i32 = 16;
 thread_local! {
     /// The depth buffer of one band, reused across frames.
     static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-}
-
-/// A bit per pixel of a whole chunk.
-const FULL: u32 = (1 << CHUNK) - 1;
-
-/// The runs of set bits of `mask` as index ranges, lowest first.
-fn runs(mut mask: u32) -> impl Iterator<Item = (usize, usize)> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let a = mask.trailing_zeros();
-        let len = (mask >> a).trailing_ones();
-        mask &= !(((1u64 << len) - 1) << a) as u32;
-        Some((a as usize, (a + len) as usize))
-    })
 }
 
 /// Write the rows `ys` and columns `xs` of the screen from a sparse
@@ -793,30 +796,42 @@ const OFFSETS: [f32; CHUNK] = {
     o
 };
 
+/// `1, 2, 3, …` as `f32`, the offsets of each pixel's right-hand neighbour.
+const NEXT: [f32; CHUNK] = {
+    let mut o = [0f32; CHUNK];
+    let mut i = 0;
+    while i < CHUNK {
+        o[i] = (i + 1) as f32;
+        i += 1;
+    }
+    o
+};
+
 /// Fill `out` with `z, z + s, (z + s) + s, …` exactly as the serial `f32`
 /// loop computes them, and return the value after the last. The chunk is
 /// guessed as the progression `z + j·d` with `d = (z + s) − z` (exact while
 /// the sums stay inside one binade and no rounding tie occurs), then every
-/// neighbour pair is checked, `out[j] + s == out[j + 1]`, which by
-/// induction makes the guess the serial sequence. A chunk that fails the
-/// check (a binade crossing, a tie) is redone serially. Unlike the serial
-/// loop, guess and check have no chain of dependent additions.
-#[inline]
+/// pixel is checked against its right-hand neighbour's guess,
+/// `out[j] + s == z + (j + 1)·d`, which by induction makes the guess the
+/// serial sequence (the last check, past the chunk, only sends a few more
+/// chunks to the serial loop). A chunk that fails the check (a binade
+/// crossing, a tie) is redone serially. Unlike the serial loop, guess and
+/// check have no chain of dependent additions and no lane needs its
+/// neighbour, so both stay in vector registers once inlined (a call left
+/// the ramp in memory, read back in pieces that stalled on the stores).
+#[inline(always)]
 fn depth_ramp(z: f32, s: f32, out: &mut [f32; CHUNK]) -> f32 {
     let d = (z + s) - z;
     // `out[0]` is `z + 0·d`: `z` itself (up to the sign of a zero, which no
     // comparison sees) whenever `d` is finite; otherwise it is NaN and the
-    // check below fails. Not storing `z` separately keeps the chunk one
-    // vector write (a lone scalar store would stall the vector reads).
-    for (o, k) in out.iter_mut().zip(OFFSETS) {
-        *o = z + k * d;
-    }
+    // check below fails.
     let mut bad = 0u32;
-    for j in 0..CHUNK - 1 {
-        bad |= (out[j] + s != out[j + 1]) as u32;
+    for j in 0..CHUNK {
+        out[j] = z + OFFSETS[j] * d;
+        bad |= (out[j] + s != z + NEXT[j] * d) as u32;
     }
     if bad != 0 {
-        depth_ramp_serial(z, s, out);
+        return depth_ramp_serial(z, s, out);
     }
     out[CHUNK - 1] + s
 }
@@ -899,18 +914,13 @@ fn raster(
             for (pc, zc) in (&mut pcs).zip(&mut zcs) {
                 iz = depth_ramp(iz, step, &mut ramp);
                 let zc: &mut [f32; CHUNK] = zc.try_into().expect("chunk");
-                let mut nearer = 0u32;
-                for (j, (r, z)) in ramp.iter().zip(zc.iter()).enumerate() {
-                    nearer |= ((*r > *z) as u32) << j;
-                }
-                if nearer == FULL {
-                    *zc = ramp;
-                    pc.fill(color);
-                } else {
-                    for (a, b) in runs(nearer) {
-                        zc[a..b].copy_from_slice(&ramp[a..b]);
-                        pc[a..b].fill(color);
-                    }
+                let pc: &mut [PremultipliedColorU8; CHUNK] = pc.try_into().expect("chunk");
+                // Every pixel of the chunk is written, with the new or
+                // the old value: no branch per pixel or run.
+                for j in 0..CHUNK {
+                    let nearer = ramp[j] > zc[j];
+                    zc[j] = if nearer { ramp[j] } else { zc[j] };
+                    pc[j] = if nearer { color } else { pc[j] };
                 }
             }
             let (pc, zc) = (pcs.into_remainder(), zcs.into_remainder());
@@ -918,13 +928,11 @@ fn raster(
                 // A whole chunk's ramp (exact), of which the tail uses the
                 // first values.
                 depth_ramp(iz, step, &mut ramp);
-                let mut nearer = 0u32;
-                for (j, (r, z)) in ramp.iter().zip(zc.iter()).enumerate() {
-                    nearer |= ((*r > *z) as u32) << j;
-                }
-                for (a, b) in runs(nearer) {
-                    zc[a..b].copy_from_slice(&ramp[a..b]);
-                    pc[a..b].fill(color);
+                for ((p, z), r) in pc.iter_mut().zip(zc.iter_mut()).zip(&ramp) {
+                    if *r > *z {
+                        *z = *r;
+                        *p = color;
+                    }
                 }
             }
         } else {
@@ -1104,16 +1112,6 @@ mod tests {
         }
         assert_eq!(mismatches, 0);
         assert!(guessed > 10_000 && guessed < 20_000, "{guessed}");
-    }
-
-    #[test]
-    fn runs_of_set_bits() {
-        assert_eq!(runs(0).count(), 0);
-        assert_eq!(runs(FULL).collect::<Vec<_>>(), [(0, CHUNK)]);
-        assert_eq!(
-            runs(0b1000_0000_0111_0110 | 1 << 15).collect::<Vec<_>>(),
-            [(1, 3), (4, 7), (15, 16)]
-        );
     }
 
     #[test]
