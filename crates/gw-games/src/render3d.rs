@@ -807,6 +807,18 @@ const NEXT: [f32; CHUNK] = {
     o
 };
 
+/// Per pixel, all ones where `ramp[j]` is nearer than `z[j]` (a larger
+/// `1/z`), else zero: one vector compare per four pixels (a bit mask built
+/// with shifts, or a count, compiled to slower code).
+#[inline(always)]
+fn nearer_lanes(ramp: &[f32; CHUNK], z: &[f32; CHUNK]) -> [i32; CHUNK] {
+    let mut m = [0i32; CHUNK];
+    for j in 0..CHUNK {
+        m[j] = -((ramp[j] > z[j]) as i32);
+    }
+    m
+}
+
 /// Fill `out` with `z, z + s, (z + s) + s, …` exactly as the serial `f32`
 /// loop computes them, and return the value after the last. The chunk is
 /// guessed as the progression `z + j·d` with `d = (z + s) − z` (exact while
@@ -915,12 +927,19 @@ fn raster(
                 iz = depth_ramp(iz, step, &mut ramp);
                 let zc: &mut [f32; CHUNK] = zc.try_into().expect("chunk");
                 let pc: &mut [PremultipliedColorU8; CHUNK] = pc.try_into().expect("chunk");
-                // Every pixel of the chunk is written, with the new or
-                // the old value: no branch per pixel or run.
-                for j in 0..CHUNK {
-                    let nearer = ramp[j] > zc[j];
-                    zc[j] = if nearer { ramp[j] } else { zc[j] };
-                    pc[j] = if nearer { color } else { pc[j] };
+                let nearer = nearer_lanes(&ramp, zc);
+                // Folds, not `all`/`any`: no early exit, so one vector
+                // reduction each.
+                if nearer.iter().fold(-1, |a, m| a & m) != 0 {
+                    *zc = ramp;
+                    pc.fill(color);
+                } else if nearer.iter().fold(0, |a, m| a | m) != 0 {
+                    for (j, (p, z)) in pc.iter_mut().zip(zc.iter_mut()).enumerate() {
+                        if nearer[j] != 0 {
+                            *z = ramp[j];
+                            *p = color;
+                        }
+                    }
                 }
             }
             let (pc, zc) = (pcs.into_remainder(), zcs.into_remainder());
