@@ -659,6 +659,10 @@ fn draw_bands(
             zbuf.resize(len, 0.0);
         }
         let pixels = pm.pixels_mut();
+        let lists: Vec<_> = passes
+            .iter()
+            .map(|(faces, _)| band_lists(faces, y_beg, y_end))
+            .collect();
         let mut band0 = y_beg;
         while band0 < y_end {
             let band1 = (band0 + BAND).min(y_end);
@@ -678,22 +682,63 @@ fn draw_bands(
                 Back::Nothing => {}
             }
             let clip = (x_beg, band0, x_end, band1);
-            for &(faces, depth_test) in passes {
+            let band = ((band0 - y_beg) / BAND) as usize;
+            for (&(faces, depth_test), (starts, list)) in passes.iter().zip(&lists) {
                 if depth_test {
                     for y in band0..band1 {
                         let row = (y - band0) as usize * stride;
                         zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
                     }
                 }
-                for face in faces.iter() {
-                    if face.rows.1 > band0 && face.rows.0 < band1 {
-                        raster(face, pixels, &mut zbuf, stride, clip, depth_test);
-                    }
+                for &i in &list[starts[band] as usize..starts[band + 1] as usize] {
+                    raster(
+                        &faces[i as usize],
+                        pixels,
+                        &mut zbuf,
+                        stride,
+                        clip,
+                        depth_test,
+                    );
                 }
             }
             band0 = band1;
         }
     });
+}
+
+/// For each band of `BAND` rows from `y_beg` (the last one ending at
+/// `y_end`), the indices of the faces whose rows overlap it, in their
+/// original order: band `k`'s faces are `list[starts[k]..starts[k + 1]]`
+/// (returned as `(starts, list)`). Built in time proportional to the
+/// face–band pairs, instead of testing every face against every band.
+fn band_lists(faces: &[Face], y_beg: i32, y_end: i32) -> (Vec<u32>, Vec<u32>) {
+    let bands = ((y_end - y_beg).max(0) + BAND - 1) / BAND;
+    let bands_of = |f: &Face| {
+        let (a, b) = (f.rows.0.max(y_beg), f.rows.1.min(y_end));
+        if a >= b {
+            0..0
+        } else {
+            ((a - y_beg) / BAND) as usize..((b - 1 - y_beg) / BAND + 1) as usize
+        }
+    };
+    let mut starts = vec![0u32; bands as usize + 1];
+    for f in faces {
+        for k in bands_of(f) {
+            starts[k + 1] += 1;
+        }
+    }
+    for k in 0..bands as usize {
+        starts[k + 1] += starts[k];
+    }
+    let mut next = starts.clone();
+    let mut list = vec![0u32; starts[bands as usize] as usize];
+    for (i, f) in faces.iter().enumerate() {
+        for k in bands_of(f) {
+            list[next[k] as usize] = i as u32;
+            next[k] += 1;
+        }
+    }
+    (starts, list)
 }
 
 /// Rows per band: faces are drawn band by band so that the band's depth
@@ -1131,6 +1176,51 @@ mod tests {
         }
         assert_eq!(mismatches, 0);
         assert!(guessed > 10_000 && guessed < 20_000, "{guessed}");
+    }
+
+    #[test]
+    fn band_lists_hold_the_faces_overlapping_each_band_in_order() {
+        let mut s = Scene::new(cam());
+        s.quad(
+            [
+                v3(-5.0, -1.0, 1.0),
+                v3(-5.0, -1.0, 50.0),
+                v3(5.0, -1.0, 50.0),
+                v3(5.0, -1.0, 1.0),
+            ],
+            v3(0.0, 1.0, 0.0),
+            rgb(0, 180, 0),
+            Shade::Flat,
+        );
+        for i in 0..30 {
+            let (x, y) = (i as f64 * 0.37 - 5.0, (i % 7) as f64 * 0.6 - 2.0);
+            let z = 2.0 + (i % 5) as f64;
+            s.cuboid1(
+                v3(x, y, z),
+                v3(x + 0.4, y + 0.3 * i as f64 * 0.1, z + 0.5),
+                rgb(9, 9, 9),
+            );
+        }
+        assert!(s.len() > 40);
+        // A clip that starts and ends inside faces and leaves a short last band.
+        let (y_beg, y_end) = (3, 97);
+        let (starts, list) = band_lists(&s.faces, y_beg, y_end);
+        let (mut band0, mut k) = (y_beg, 0);
+        while band0 < y_end {
+            let band1 = (band0 + BAND).min(y_end);
+            let want: Vec<u32> = (0..s.faces.len() as u32)
+                .filter(|&i| {
+                    // The test the band loop made before (faces with no
+                    // pixel row, listed nowhere now, drew nothing then).
+                    let f = &s.faces[i as usize];
+                    f.rows.1 > band0 && f.rows.0 < band1 && f.rows.0 < f.rows.1
+                })
+                .collect();
+            assert_eq!(list[starts[k] as usize..starts[k + 1] as usize], want[..]);
+            (band0, k) = (band1, k + 1);
+        }
+        assert_eq!(starts.len(), k + 1);
+        assert!(list.len() > s.len(), "some faces span several bands");
     }
 
     #[test]
