@@ -25,38 +25,55 @@
 //! `golden_frames_over_whole_plays` digests, recorded before the tuning, and
 //! the golden frames pin this):
 //! - The screen is drawn in bands of `BAND` rows: for each band every face
-//!   overlapping it (row range kept per face) is rasterised in the original
-//!   order, so each pixel sees the same sequence of writes, but the band's
-//!   pixels and its depth buffer (a thread-local buffer of one band, cleared
-//!   per band and reused across frames) stay in cache.
+//!   overlapping it is rasterised in the original order, so each pixel sees
+//!   the same sequence of writes, but the band's pixels and its depth
+//!   buffer (a thread-local buffer of one band, cleared per band and reused
+//!   across frames) stay in cache. Which faces overlap which band is listed
+//!   once per draw (`band_lists`), not tested face by face per band.
 //!   [`Scene::draw_over`] copies a backdrop layer into each band just before
 //!   its faces; [`Scene::draw_over_scene`] fills a colour, draws a painter's
 //!   background scene and then a depth-tested scene in one banded pass.
 //!   A [`SparseLayer`] backdrop (one colour plus the pixels that differ,
 //!   Run 3's star field) is written without reading a whole picture.
 //! - A span's depths are the serial sums `z, z + s, …` in `f32`. They are
-//!   computed 16 at a time as a progression and checked pairwise against
-//!   the serial rule (see `depth_ramp`), falling back to the serial loop
-//!   where the check fails, so the comparisons see exactly the serial
-//!   values without the serial loop's chain of dependent additions. A chunk
-//!   whose pixels are all nearer is written whole; otherwise (and for a
-//!   span's last, shorter chunk) the runs of nearer pixels are.
+//!   computed 16 at a time as a progression and each checked against its
+//!   neighbour's guess by the serial rule (see `depth_ramp`), falling back
+//!   to the serial loop where the check fails, so the comparisons see
+//!   exactly the serial values without the serial loop's chain of dependent
+//!   additions. `depth_ramp` is inlined so the chunk stays in vector
+//!   registers (as a call, the caller read the ramp back from the stack in
+//!   pieces that stalled on the stores: a fifth of `raster`'s time). The
+//!   depth test is one vector compare per four pixels into lane masks
+//!   (`nearer_lanes`) reduced by folds; a chunk whose pixels are all nearer
+//!   is written whole, a mixed one pixel by pixel. (A bit mask built by
+//!   shifts, a count, or per-pixel selects all compiled to slower code.)
 //! - Edges are set up once per face (no per-row modulo), and pixel-centre
 //!   rounding uses an exact integer `ceil` instead of a libm call.
 //! - Faces whose vertices all lie more than a pixel left or right of the
-//!   screen are skipped per band (they cover no pixel; a face keeps its
-//!   vertices' `x` range). Cubefield submits many such cubes.
+//!   screen are dropped when added (they cover no pixel). A box
+//!   ([`Scene::frame_box`]) takes its 8 corners to view space once, not per
+//!   face, and is dropped whole when every corner is beyond the far plane,
+//!   behind the near plane, or in front of it and off one side of the
+//!   screen: the same faces survive as face by face. Cubefield submits
+//!   about 900 cubes per frame, most of them off-screen or far.
+//! - Measured (instructions, callgrind, 60 bench steps of each game; the
+//!   same frames): Cubefield render 893 M → 811 M (`frame_box` 99 M →
+//!   67 M, `raster` 439 M → 394 M), Run 3 render 1203 M → 1094 M
+//!   (`raster` with `depth_ramp` 734 M → 655 M; its tile corners are now
+//!   worked out once), Temple Run 2 render 679 M → 670 M. In time the ramp
+//!   stall was the larger part: bench on the loaded 2-core machine (load
+//!   4–6, best of 6–8 alternating runs, old and new binary in the same
+//!   minute) gave Run 3 render 2.13–2.25 → 1.78–1.9 ms and Cubefield
+//!   1.48–1.58 → 1.30–1.38 ms.
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
-//!   Measured without gain (Run 3, frames identical, times within the
-//!   noise of a loaded 2-core machine, callgrind +8% instructions in
-//!   `raster`): evaluating a face's edges four at a time per row with SSE
-//!   and masks instead of branches, and forcing `depth_ramp` inline.
-//!   Where Run 3's render goes (callgrind, instructions): rasterising 61%
-//!   (`depth_ramp` 18%), depth-buffer clears and the backdrop fill (memory
-//!   bound, more in time than in instructions), scene building about 7%,
-//!   HUD text and panels about 11%.
+//!   Evaluating a face's edges four at a time per row with SSE and masks
+//!   instead of branches measured without gain. Where a Run 3 step goes now
+//!   (perf samples, whole step): `raster` about 30% (the depth ramp and its
+//!   check about a quarter of that, pixel fills another quarter), the star
+//!   backdrop 6–9% (the first write to each band's pixels), PNG encoding
+//!   about 30% (`gw_core::frame`), HUD text and panels about 5%.
 
 use crate::draw::Rgb;
 use std::cell::RefCell;
