@@ -57,14 +57,17 @@
 //!   screen: the same faces survive as face by face. Cubefield submits
 //!   about 900 cubes per frame, most of them off-screen or far.
 //! - Measured (instructions, callgrind, 60 bench steps of each game; the
-//!   same frames): Cubefield render 893 M → 811 M (`frame_box` 99 M →
-//!   67 M, `raster` 439 M → 394 M), Run 3 render 1203 M → 1094 M
-//!   (`raster` with `depth_ramp` 734 M → 655 M; its tile corners are now
-//!   worked out once), Temple Run 2 render 679 M → 670 M. In time the ramp
+//!   same frames): Cubefield render 893 M → 800 M (`frame_box` 99 M →
+//!   67 M, `raster` 439 M → 386 M), Run 3 render 1203 M → 1086 M
+//!   (`raster` with `depth_ramp` 734 M → 650 M; its tile corners are now
+//!   worked out once), Temple Run 2 render 679 M → 668 M. In time the ramp
 //!   stall was the larger part: bench on the loaded 2-core machine (load
 //!   4–6, best of 6–8 alternating runs, old and new binary in the same
 //!   minute) gave Run 3 render 2.13–2.25 → 1.78–1.9 ms and Cubefield
-//!   1.48–1.58 → 1.30–1.38 ms.
+//!   1.48–1.58 → 1.30–1.38 ms; whole steps (8 alternating runs, load
+//!   5.2–5.4): Run 3 3.71–7.67 → 3.40–7.21 ms (fastest four 3.71–5.11 →
+//!   3.40–3.88), Cubefield 2.69–5.49 → 2.42–2.76 ms, Temple Run 2
+//!   unchanged (2.73–3.22 → 2.73–3.40, PNG being half its step).
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
