@@ -25,38 +25,58 @@
 //! `golden_frames_over_whole_plays` digests, recorded before the tuning, and
 //! the golden frames pin this):
 //! - The screen is drawn in bands of `BAND` rows: for each band every face
-//!   overlapping it (row range kept per face) is rasterised in the original
-//!   order, so each pixel sees the same sequence of writes, but the band's
-//!   pixels and its depth buffer (a thread-local buffer of one band, cleared
-//!   per band and reused across frames) stay in cache.
+//!   overlapping it is rasterised in the original order, so each pixel sees
+//!   the same sequence of writes, but the band's pixels and its depth
+//!   buffer (a thread-local buffer of one band, cleared per band and reused
+//!   across frames) stay in cache. Which faces overlap which band is listed
+//!   once per draw (`band_lists`), not tested face by face per band.
 //!   [`Scene::draw_over`] copies a backdrop layer into each band just before
 //!   its faces; [`Scene::draw_over_scene`] fills a colour, draws a painter's
 //!   background scene and then a depth-tested scene in one banded pass.
 //!   A [`SparseLayer`] backdrop (one colour plus the pixels that differ,
 //!   Run 3's star field) is written without reading a whole picture.
 //! - A span's depths are the serial sums `z, z + s, …` in `f32`. They are
-//!   computed 16 at a time as a progression and checked pairwise against
-//!   the serial rule (see `depth_ramp`), falling back to the serial loop
-//!   where the check fails, so the comparisons see exactly the serial
-//!   values without the serial loop's chain of dependent additions. A chunk
-//!   whose pixels are all nearer is written whole; otherwise (and for a
-//!   span's last, shorter chunk) the runs of nearer pixels are.
+//!   computed 16 at a time as a progression and each checked against its
+//!   neighbour's guess by the serial rule (see `depth_ramp`), falling back
+//!   to the serial loop where the check fails, so the comparisons see
+//!   exactly the serial values without the serial loop's chain of dependent
+//!   additions. `depth_ramp` is inlined so the chunk stays in vector
+//!   registers (as a call, the caller read the ramp back from the stack in
+//!   pieces that stalled on the stores: a fifth of `raster`'s time). The
+//!   depth test is one vector compare per four pixels into lane masks
+//!   (`nearer_lanes`) reduced by folds; a chunk whose pixels are all nearer
+//!   is written whole, a mixed one pixel by pixel. (A bit mask built by
+//!   shifts, a count, or per-pixel selects all compiled to slower code.)
 //! - Edges are set up once per face (no per-row modulo), and pixel-centre
 //!   rounding uses an exact integer `ceil` instead of a libm call.
 //! - Faces whose vertices all lie more than a pixel left or right of the
-//!   screen are skipped per band (they cover no pixel; a face keeps its
-//!   vertices' `x` range). Cubefield submits many such cubes.
+//!   screen are dropped when added (they cover no pixel). A box
+//!   ([`Scene::frame_box`]) takes its 8 corners to view space once, not per
+//!   face, and is dropped whole when every corner is beyond the far plane,
+//!   behind the near plane, or in front of it and off one side of the
+//!   screen: the same faces survive as face by face. Cubefield submits
+//!   about 900 cubes per frame, most of them off-screen or far.
+//! - Measured (instructions, callgrind, 60 bench steps of each game; the
+//!   same frames): Cubefield render 893 M → 800 M (`frame_box` 99 M →
+//!   67 M, `raster` 439 M → 386 M), Run 3 render 1203 M → 1086 M
+//!   (`raster` with `depth_ramp` 734 M → 650 M; its tile corners are now
+//!   worked out once), Temple Run 2 render 679 M → 668 M. In time the ramp
+//!   stall was the larger part: bench on the loaded 2-core machine (load
+//!   4–6, best of 6–8 alternating runs, old and new binary in the same
+//!   minute) gave Run 3 render 2.13–2.25 → 1.78–1.9 ms and Cubefield
+//!   1.48–1.58 → 1.30–1.38 ms; whole steps (8 alternating runs, load
+//!   5.2–5.4): Run 3 3.71–7.67 → 3.40–7.21 ms (fastest four 3.71–5.11 →
+//!   3.40–3.88), Cubefield 2.69–5.49 → 2.42–2.76 ms, Temple Run 2
+//!   unchanged (2.73–3.22 → 2.73–3.40, PNG being half its step).
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
-//!   Measured without gain (Run 3, frames identical, times within the
-//!   noise of a loaded 2-core machine, callgrind +8% instructions in
-//!   `raster`): evaluating a face's edges four at a time per row with SSE
-//!   and masks instead of branches, and forcing `depth_ramp` inline.
-//!   Where Run 3's render goes (callgrind, instructions): rasterising 61%
-//!   (`depth_ramp` 18%), depth-buffer clears and the backdrop fill (memory
-//!   bound, more in time than in instructions), scene building about 7%,
-//!   HUD text and panels about 11%.
+//!   Evaluating a face's edges four at a time per row with SSE and masks
+//!   instead of branches measured without gain. Where a Run 3 step goes now
+//!   (perf samples, whole step): `raster` about 30% (the depth ramp and its
+//!   check about a quarter of that, pixel fills another quarter), the star
+//!   backdrop 6–9% (the first write to each band's pixels), PNG encoding
+//!   about 30% (`gw_core::frame`), HUD text and panels about 5%.
 
 use crate::draw::Rgb;
 use std::cell::RefCell;
@@ -284,8 +304,6 @@ struct Face {
     depth: f32,
     /// Screen rows whose centre `y + 0.5` lies in `[ymin, ymax)`.
     rows: (i32, i32),
-    /// Least and greatest vertex `x` on screen.
-    cols: (f32, f32),
 }
 
 /// Faces of one frame, rasterised together by [`Scene::draw`].
@@ -361,19 +379,25 @@ impl Scene {
         if cull && normal.dot(self.view.pos - pts[0]) <= 0.0 {
             return;
         }
-        // View space.
-        let mut q = [V3::default(); MAX_VERTS];
+        let mut q = [V3::default(); 8];
+        for (v, p) in q.iter_mut().zip(pts) {
+            *v = self.view.view_of(*p);
+        }
+        self.face_view(&q[..pts.len()], normal, color, shade);
+    }
+
+    /// [`Scene::face`] after culling, from the vertices in view space.
+    fn face_view(&mut self, q: &[V3], normal: V3, color: Rgb, shade: Shade) {
         let mut all_far = true;
         let mut any_near = false;
-        for (i, p) in pts.iter().enumerate() {
-            q[i] = self.view.view_of(*p);
-            all_far &= q[i].z > self.cam.far;
-            any_near |= q[i].z >= self.view.near;
+        for p in q {
+            all_far &= p.z > self.cam.far;
+            any_near |= p.z >= self.view.near;
         }
         if all_far || !any_near {
             return;
         }
-        let n = pts.len();
+        let n = q.len();
         let mut centre = V3::default();
         for p in &q[..n] {
             centre = centre + *p;
@@ -420,7 +444,6 @@ impl Scene {
             color: [0; 4],
             depth: depth as f32,
             rows: (0, 0),
-            cols: (0.0, 0.0),
         };
         let (mut ymin, mut ymax) = (f32::INFINITY, f32::NEG_INFINITY);
         let (mut xmin, mut xmax) = (f32::INFINITY, f32::NEG_INFINITY);
@@ -433,10 +456,11 @@ impl Scene {
             xmax = xmax.max(p.0);
         }
         face.rows = (ceil_i32(ymin - 0.5), ceil_i32(ymax - 0.5));
-        face.cols = (xmin, xmax);
         // Wholly left or right of the screen rectangle (which contains the
-        // drawing clip): no pixel, so neither shaded nor kept (see
-        // `draw_bands`; dropping a face keeps the others' order).
+        // drawing clip): no pixel (a span's ends lie within a rounding error
+        // of the vertices' x range, and the margin of one pixel is far
+        // larger), so neither shaded nor kept; dropping a face keeps the
+        // others' order.
         let (sx, sw) = (self.cam.screen.0 as f32, self.cam.screen.2 as f32);
         if xmax < sx - 1.0 || xmin > sx + sw + 1.0 {
             return;
@@ -496,8 +520,28 @@ impl Scene {
             ([0, 1, 2, 3], -axes[2]),
             ([4, 7, 6, 5], axes[2]),
         ];
+        // Each corner goes to view space once (the same values `face`
+        // computes per face). A box whose corners are all beyond the far
+        // plane, all behind the near plane, or all in front of the near
+        // plane and projected more than a pixel left (or right) of the
+        // screen has no face that `face` would keep, so it stops here.
+        let kv = k.map(|p| self.view.view_of(p));
+        let (near, far) = (self.view.near, self.cam.far);
+        if kv.iter().all(|q| q.z > far) || kv.iter().all(|q| q.z < near) {
+            return;
+        }
+        if kv.iter().all(|q| q.z >= near) {
+            let (sx, sw) = (self.cam.screen.0 as f32, self.cam.screen.2 as f32);
+            let xs = kv.map(|q| self.view.screen(q).0);
+            if xs.iter().all(|&x| x < sx - 1.0) || xs.iter().all(|&x| x > sx + sw + 1.0) {
+                return;
+            }
+        }
         for (i, (idx, n)) in faces.into_iter().enumerate() {
-            self.face(&idx.map(|j| k[j]), n, colors[i], Shade::Lit, true);
+            if n.dot(self.view.pos - k[idx[0]]) <= 0.0 {
+                continue;
+            }
+            self.face_view(&idx.map(|j| kv[j]), n, colors[i], Shade::Lit);
         }
     }
 
@@ -628,11 +672,6 @@ fn draw_bands(
     let (x_beg, y_beg) = (sx.min(pw) as i32, sy.min(ph) as i32);
     let stride = pw as usize;
     let origin = (sx as i32, sy as i32);
-    // Faces wholly left or right of the screen cover no pixel of it (a
-    // span's ends lie within a rounding error of the vertices' x range, and
-    // the margin of one pixel is far larger), so they are left out.
-    let (left, right) = (x_beg as f32 - 1.0, x_end as f32 + 1.0);
-    let onscreen = |f: &Face| f.cols.1 >= left && f.cols.0 <= right;
     DEPTH.with(|cell| {
         let mut zbuf = cell.borrow_mut();
         let len = stride * BAND as usize;
@@ -640,6 +679,10 @@ fn draw_bands(
             zbuf.resize(len, 0.0);
         }
         let pixels = pm.pixels_mut();
+        let lists: Vec<_> = passes
+            .iter()
+            .map(|(faces, _)| band_lists(faces, y_beg, y_end))
+            .collect();
         let mut band0 = y_beg;
         while band0 < y_end {
             let band1 = (band0 + BAND).min(y_end);
@@ -659,17 +702,23 @@ fn draw_bands(
                 Back::Nothing => {}
             }
             let clip = (x_beg, band0, x_end, band1);
-            for &(faces, depth_test) in passes {
+            let band = ((band0 - y_beg) / BAND) as usize;
+            for (&(faces, depth_test), (starts, list)) in passes.iter().zip(&lists) {
                 if depth_test {
                     for y in band0..band1 {
                         let row = (y - band0) as usize * stride;
                         zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
                     }
                 }
-                for face in faces.iter() {
-                    if face.rows.1 > band0 && face.rows.0 < band1 && onscreen(face) {
-                        raster(face, pixels, &mut zbuf, stride, clip, depth_test);
-                    }
+                for &i in &list[starts[band] as usize..starts[band + 1] as usize] {
+                    raster(
+                        &faces[i as usize],
+                        pixels,
+                        &mut zbuf,
+                        stride,
+                        clip,
+                        depth_test,
+                    );
                 }
             }
             band0 = band1;
@@ -677,31 +726,53 @@ fn draw_bands(
     });
 }
 
+/// For each band of `BAND` rows from `y_beg` (the last one ending at
+/// `y_end`), the indices of the faces whose rows overlap it, in their
+/// original order: band `k`'s faces are `list[starts[k]..starts[k + 1]]`
+/// (returned as `(starts, list)`). Built in time proportional to the
+/// face–band pairs, instead of testing every face against every band.
+fn band_lists(faces: &[Face], y_beg: i32, y_end: i32) -> (Vec<u32>, Vec<u32>) {
+    let bands = ((y_end - y_beg).max(0) + BAND - 1) / BAND;
+    let bands_of = |f: &Face| {
+        let (a, b) = (f.rows.0.max(y_beg), f.rows.1.min(y_end));
+        if a >= b {
+            0..0
+        } else {
+            ((a - y_beg) / BAND) as usize..((b - 1 - y_beg) / BAND + 1) as usize
+        }
+    };
+    let mut starts = vec![0u32; bands as usize + 1];
+    for f in faces {
+        for k in bands_of(f) {
+            starts[k + 1] += 1;
+        }
+    }
+    for k in 0..bands as usize {
+        starts[k + 1] += starts[k];
+    }
+    let mut next = starts.clone();
+    let mut list = vec![0u32; starts[bands as usize] as usize];
+    for (i, f) in faces.iter().enumerate() {
+        for k in bands_of(f) {
+            list[next[k] as usize] = i as u32;
+            next[k] += 1;
+        }
+    }
+    (starts, list)
+}
+
 /// Rows per band: faces are drawn band by band so that the band's depth
 /// buffer and pixels stay in cache (each pixel still sees the faces in
 /// the same order, so the result is the same as drawing the whole screen
-/// face by face).
-const BAND: i32 = 16;
+/// face by face). 32 rows of 1280 pixels and depths are 320 kB, inside the
+/// development machine's 512 kB L2 per core; against 16 rows, big faces
+/// are set up half as often (callgrind: Run 3 render −0.7%, Cubefield
+/// −1.3% instructions; bench times equal within the noise of load 5).
+const BAND: i32 = 32;
 
 thread_local! {
     /// The depth buffer of one band, reused across frames.
     static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
-}
-
-/// A bit per pixel of a whole chunk.
-const FULL: u32 = (1 << CHUNK) - 1;
-
-/// The runs of set bits of `mask` as index ranges, lowest first.
-fn runs(mut mask: u32) -> impl Iterator<Item = (usize, usize)> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let a = mask.trailing_zeros();
-        let len = (mask >> a).trailing_ones();
-        mask &= !(((1u64 << len) - 1) << a) as u32;
-        Some((a as usize, (a + len) as usize))
-    })
 }
 
 /// Write the rows `ys` and columns `xs` of the screen from a sparse
@@ -793,30 +864,54 @@ const OFFSETS: [f32; CHUNK] = {
     o
 };
 
+/// `1, 2, 3, …` as `f32`, the offsets of each pixel's right-hand neighbour.
+const NEXT: [f32; CHUNK] = {
+    let mut o = [0f32; CHUNK];
+    let mut i = 0;
+    while i < CHUNK {
+        o[i] = (i + 1) as f32;
+        i += 1;
+    }
+    o
+};
+
+/// Per pixel, all ones where `ramp[j]` is nearer than `z[j]` (a larger
+/// `1/z`), else zero: one vector compare per four pixels (a bit mask built
+/// with shifts, or a count, compiled to slower code).
+#[inline(always)]
+fn nearer_lanes(ramp: &[f32; CHUNK], z: &[f32; CHUNK]) -> [i32; CHUNK] {
+    let mut m = [0i32; CHUNK];
+    for j in 0..CHUNK {
+        m[j] = -((ramp[j] > z[j]) as i32);
+    }
+    m
+}
+
 /// Fill `out` with `z, z + s, (z + s) + s, …` exactly as the serial `f32`
 /// loop computes them, and return the value after the last. The chunk is
 /// guessed as the progression `z + j·d` with `d = (z + s) − z` (exact while
 /// the sums stay inside one binade and no rounding tie occurs), then every
-/// neighbour pair is checked, `out[j] + s == out[j + 1]`, which by
-/// induction makes the guess the serial sequence. A chunk that fails the
-/// check (a binade crossing, a tie) is redone serially. Unlike the serial
-/// loop, guess and check have no chain of dependent additions.
-#[inline]
+/// pixel is checked against its right-hand neighbour's guess,
+/// `out[j] + s == z + (j + 1)·d`, which by induction makes the guess the
+/// serial sequence (the last check, past the chunk, only sends a few more
+/// chunks to the serial loop). A chunk that fails the check (a binade
+/// crossing, a tie) is redone serially. Unlike the serial loop, guess and
+/// check have no chain of dependent additions and no lane needs its
+/// neighbour, so both stay in vector registers once inlined (a call left
+/// the ramp in memory, read back in pieces that stalled on the stores).
+#[inline(always)]
 fn depth_ramp(z: f32, s: f32, out: &mut [f32; CHUNK]) -> f32 {
     let d = (z + s) - z;
     // `out[0]` is `z + 0·d`: `z` itself (up to the sign of a zero, which no
     // comparison sees) whenever `d` is finite; otherwise it is NaN and the
-    // check below fails. Not storing `z` separately keeps the chunk one
-    // vector write (a lone scalar store would stall the vector reads).
-    for (o, k) in out.iter_mut().zip(OFFSETS) {
-        *o = z + k * d;
-    }
+    // check below fails.
     let mut bad = 0u32;
-    for j in 0..CHUNK - 1 {
-        bad |= (out[j] + s != out[j + 1]) as u32;
+    for j in 0..CHUNK {
+        out[j] = z + OFFSETS[j] * d;
+        bad |= (out[j] + s != z + NEXT[j] * d) as u32;
     }
     if bad != 0 {
-        depth_ramp_serial(z, s, out);
+        return depth_ramp_serial(z, s, out);
     }
     out[CHUNK - 1] + s
 }
@@ -899,17 +994,19 @@ fn raster(
             for (pc, zc) in (&mut pcs).zip(&mut zcs) {
                 iz = depth_ramp(iz, step, &mut ramp);
                 let zc: &mut [f32; CHUNK] = zc.try_into().expect("chunk");
-                let mut nearer = 0u32;
-                for (j, (r, z)) in ramp.iter().zip(zc.iter()).enumerate() {
-                    nearer |= ((*r > *z) as u32) << j;
-                }
-                if nearer == FULL {
+                let pc: &mut [PremultipliedColorU8; CHUNK] = pc.try_into().expect("chunk");
+                let nearer = nearer_lanes(&ramp, zc);
+                // Folds, not `all`/`any`: no early exit, so one vector
+                // reduction each.
+                if nearer.iter().fold(-1, |a, m| a & m) != 0 {
                     *zc = ramp;
                     pc.fill(color);
-                } else {
-                    for (a, b) in runs(nearer) {
-                        zc[a..b].copy_from_slice(&ramp[a..b]);
-                        pc[a..b].fill(color);
+                } else if nearer.iter().fold(0, |a, m| a | m) != 0 {
+                    for (j, (p, z)) in pc.iter_mut().zip(zc.iter_mut()).enumerate() {
+                        if nearer[j] != 0 {
+                            *z = ramp[j];
+                            *p = color;
+                        }
                     }
                 }
             }
@@ -918,13 +1015,11 @@ fn raster(
                 // A whole chunk's ramp (exact), of which the tail uses the
                 // first values.
                 depth_ramp(iz, step, &mut ramp);
-                let mut nearer = 0u32;
-                for (j, (r, z)) in ramp.iter().zip(zc.iter()).enumerate() {
-                    nearer |= ((*r > *z) as u32) << j;
-                }
-                for (a, b) in runs(nearer) {
-                    zc[a..b].copy_from_slice(&ramp[a..b]);
-                    pc[a..b].fill(color);
+                for ((p, z), r) in pc.iter_mut().zip(zc.iter_mut()).zip(&ramp) {
+                    if *r > *z {
+                        *z = *r;
+                        *p = color;
+                    }
                 }
             }
         } else {
@@ -1107,13 +1202,48 @@ mod tests {
     }
 
     #[test]
-    fn runs_of_set_bits() {
-        assert_eq!(runs(0).count(), 0);
-        assert_eq!(runs(FULL).collect::<Vec<_>>(), [(0, CHUNK)]);
-        assert_eq!(
-            runs(0b1000_0000_0111_0110 | 1 << 15).collect::<Vec<_>>(),
-            [(1, 3), (4, 7), (15, 16)]
+    fn band_lists_hold_the_faces_overlapping_each_band_in_order() {
+        let mut s = Scene::new(cam());
+        s.quad(
+            [
+                v3(-5.0, -1.0, 1.0),
+                v3(-5.0, -1.0, 50.0),
+                v3(5.0, -1.0, 50.0),
+                v3(5.0, -1.0, 1.0),
+            ],
+            v3(0.0, 1.0, 0.0),
+            rgb(0, 180, 0),
+            Shade::Flat,
         );
+        for i in 0..30 {
+            let (x, y) = (i as f64 * 0.37 - 5.0, (i % 7) as f64 * 0.6 - 2.0);
+            let z = 2.0 + (i % 5) as f64;
+            s.cuboid1(
+                v3(x, y, z),
+                v3(x + 0.4, y + 0.3 * i as f64 * 0.1, z + 0.5),
+                rgb(9, 9, 9),
+            );
+        }
+        assert!(s.len() > 40);
+        // A clip that starts and ends inside faces and leaves a short last band.
+        let (y_beg, y_end) = (3, 97);
+        let (starts, list) = band_lists(&s.faces, y_beg, y_end);
+        let (mut band0, mut k) = (y_beg, 0);
+        while band0 < y_end {
+            let band1 = (band0 + BAND).min(y_end);
+            let want: Vec<u32> = (0..s.faces.len() as u32)
+                .filter(|&i| {
+                    // The test the band loop made before (faces with no
+                    // pixel row, listed nowhere now, drew nothing then).
+                    let f = &s.faces[i as usize];
+                    f.rows.1 > band0 && f.rows.0 < band1 && f.rows.0 < f.rows.1
+                })
+                .collect();
+            assert_eq!(list[starts[k] as usize..starts[k + 1] as usize], want[..]);
+            (band0, k) = (band1, k + 1);
+        }
+        assert_eq!(starts.len(), k + 1);
+        assert!(list.len() > s.len(), "some faces span several bands");
     }
 
     #[test]

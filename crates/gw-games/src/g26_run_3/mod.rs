@@ -28,7 +28,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, Shade, SparseLayer, v3};
+use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, Shade, SparseLayer, V3, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -693,6 +693,32 @@ fn sparse_starfield() -> &'static SparseLayer {
     LAYER.get_or_init(|| SparseLayer::new(starfield(), SPACE))
 }
 
+/// Gap left around each tile, m (the dark seams between tiles).
+const TILE_INSET: f64 = 0.05;
+
+/// A side's inward normal and, per column, its tile's two long edges.
+type SideTiles = (V3, [((f64, f64), (f64, f64)); SIDE_TILES]);
+
+/// Per side: the inward normal and, per column, the cross-section points
+/// of a tile's two long edges. The same values every frame, so they are
+/// worked out (sines and cosines included) once.
+fn tile_edges() -> &'static [SideTiles; 4] {
+    static EDGES: OnceLock<[SideTiles; 4]> = OnceLock::new();
+    EDGES.get_or_init(|| {
+        std::array::from_fn(|side| {
+            let side = side as u8;
+            let (nx, ny) = rotate(0.0, 1.0, side as f64 * std::f64::consts::FRAC_PI_2);
+            let edges = std::array::from_fn(|col| {
+                (
+                    section_point(side, col as f64 + TILE_INSET, 0.0),
+                    section_point(side, col as f64 + 1.0 - TILE_INSET, 0.0),
+                )
+            });
+            (v3(nx, ny, 0.0), edges)
+        })
+    })
+}
+
 pub fn camera(g: &Run3) -> Camera {
     let r = &g.world.runner;
     let (rx, ry) = section_point(r.side, r.u, r.h.max(-FALL_DEATH));
@@ -725,7 +751,8 @@ fn render(g: &Run3, pm: &mut Pixmap) {
         start: 20.0,
         end: FOG_END,
     });
-    let inset = 0.05;
+    let inset = TILE_INSET;
+    let tiles = tile_edges();
     let row0 = (libm::floor((cam.pos.z) / ROW_LEN) as i64).max(w.first_row);
     let row1 = (row0 + (FOG_END / ROW_LEN) as i64 + 1).min(w.last_row());
     for row in row0..=row1 {
@@ -734,15 +761,12 @@ fn render(g: &Run3, pm: &mut Pixmap) {
             (row + 1) as f64 * ROW_LEN - inset,
         );
         for side in 0..4u8 {
-            // Inward normal of the side.
-            let (nx, ny) = rotate(0.0, 1.0, side as f64 * std::f64::consts::FRAC_PI_2);
-            let n = v3(nx, ny, 0.0);
-            for col in 0..SIDE_TILES {
+            let (n, edges) = &tiles[side as usize];
+            let n = *n;
+            for (col, &((ax, ay), (bx, by))) in edges.iter().enumerate() {
                 if !w.tile(row, side, col) {
                     continue;
                 }
-                let (ax, ay) = section_point(side, col as f64 + inset, 0.0);
-                let (bx, by) = section_point(side, col as f64 + 1.0 - inset, 0.0);
                 let shade = if (row + col as i64) % 2 == 0 { 0 } else { 14 };
                 let base = match side {
                     0 => rgb(150 - shade, 160 - shade, 185 - shade),
