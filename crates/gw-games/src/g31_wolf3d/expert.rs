@@ -6,10 +6,14 @@
 //!    fire once the shot would land inside the hit cone (knife: walk up to
 //!    it first when out of bullets and no clip is reachable).
 //! 2. Otherwise plan a breadth-first path over the tiles (doors count as
-//!    passable) to the nearest useful goal: a clip when out of bullets, a
-//!    health pickup when hurt badly, else the nearest living guard. Follow
-//!    it by aiming at the farthest path tile still in clear sight (string
-//!    pulling), opening closed doors on the way.
+//!    passable) to a goal: the nearest clip when out of bullets (walking
+//!    backwards to one close behind), the nearest health pickup when hurt
+//!    badly, else the first guard of the cheapest route through two of the
+//!    six nearest living guards, costed in steps: walking, closed doors and
+//!    the turns at the start and between legs. Follow the path by aiming
+//!    at the farthest path tile still in clear sight (string pulling),
+//!    opening closed doors on the way; while a door slides open, turn
+//!    towards a guard that will be in sight through it.
 
 use super::{
     KNIFE_RANGE, PLAYER_RADIUS, TURN_RATE, USE_REACH, Wolf3d, hit_cone, level::PickupKind,
@@ -271,47 +275,56 @@ fn plan_order(game: &Wolf3d, depth: usize) -> Option<(i32, i32)> {
     let legs: Vec<Vec<Option<Leg>>> = (0..m)
         .map(|a| (0..m).map(|b| leg(game, &preds[a], cand[b].0)).collect())
         .collect();
-    let turn = |a: f64, b: f64| wrap(b - a).abs() / TURN_STEP;
-    let depth = depth.min(m);
-    let mut best: Option<(f64, usize)> = None;
-    let mut order = Vec::new();
-    fn rec(
+    let search = RouteSearch {
+        depth: depth.min(m),
+        first: cand.iter().map(|c| c.1).collect(),
+        legs,
+    };
+    let mut best = None;
+    search.extend(&mut Vec::new(), 0.0, p.angle, &mut best);
+    best.map(|(_, j)| cand[j].0)
+}
+
+/// Exhaustive search over guard orders (pruned by the best cost so far).
+struct RouteSearch {
+    depth: usize,
+    /// Leg from the player to each candidate, and between candidates.
+    first: Vec<Leg>,
+    legs: Vec<Vec<Option<Leg>>>,
+}
+
+impl RouteSearch {
+    /// Extend the partial `order` (costing `cost`, facing `heading` at its
+    /// end); `best` holds the cheapest full order's cost and first guard.
+    fn extend(
+        &self,
         order: &mut Vec<usize>,
         cost: f64,
         heading: f64,
-        depth: usize,
-        m: usize,
-        legs: &[Vec<Option<Leg>>],
-        first: &[((i32, i32), Leg)],
-        turn: &dyn Fn(f64, f64) -> f64,
         best: &mut Option<(f64, usize)>,
     ) {
         if best.is_some_and(|(b, _)| cost >= b) {
             return;
         }
-        if order.len() == depth {
+        if order.len() == self.depth {
             *best = Some((cost, order[0]));
             return;
         }
-        for j in 0..m {
+        for j in 0..self.first.len() {
             if order.contains(&j) {
                 continue;
             }
-            let l = match order.last() {
-                None => Some(first[j].1),
-                Some(&i) => legs[i][j],
+            let leg = match order.last() {
+                None => Some(self.first[j]),
+                Some(&i) => self.legs[i][j],
             };
-            let Some(l) = l else { continue };
-            let c = cost + l.cost + turn(heading, l.depart);
+            let Some(leg) = leg else { continue };
+            let turns = wrap(leg.depart - heading).abs() / TURN_STEP;
             order.push(j);
-            rec(order, c, l.arrive, depth, m, legs, first, turn, best);
+            self.extend(order, cost + leg.cost + turns, leg.arrive, best);
             order.pop();
         }
     }
-    rec(
-        &mut order, 0.0, p.angle, depth, m, &legs, &cand, &turn, &mut best,
-    );
-    best.map(|(_, j)| cand[j].0)
 }
 
 fn pickup_goals(game: &Wolf3d, want: impl Fn(PickupKind) -> bool) -> Vec<(i32, i32)> {
