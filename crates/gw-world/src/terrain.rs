@@ -102,6 +102,35 @@ pub struct Chunk {
     /// not air (`HEIGHT` is 128). Kept exact by every write through `set`;
     /// the renderer's beam pre-pass tests boxes of cells against it.
     pub filled: [u128; 256],
+    /// Per column, like `filled`: bit `y` is set where the block shows an
+    /// opaque texel everywhere on every face (no air, water, leaves,
+    /// plants, glass or torches). Kept exact by `set`; the renderer's raster
+    /// pre-pass skips the faces such blocks hide.
+    pub opaque: [u128; 256],
+    /// Per column, like `filled`: bit `y` is set where the block is water.
+    pub water: [u128; 256],
+}
+
+/// Per block id: whether every texel of every face of the block is opaque
+/// (see [`Chunk::opaque`]).
+fn opaque_ids() -> &'static [bool; 256] {
+    static T: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        use crate::data::{Pattern, data};
+        let mut t = [false; 256];
+        for (id, def) in data().blocks.iter().enumerate() {
+            t[id] = !matches!(
+                def.pattern,
+                Pattern::None
+                    | Pattern::Water
+                    | Pattern::Leaves
+                    | Pattern::Plant
+                    | Pattern::Torch
+                    | Pattern::Glass
+            );
+        }
+        t
+    })
 }
 
 #[inline]
@@ -121,11 +150,25 @@ impl Chunk {
             let t = &mut self.tops[((x >> 2) * 4 + (z >> 2)) as usize];
             *t = (*t).max(y as u8 + 1);
         }
-        let m = &mut self.filled[(x * CHUNK + z) as usize];
+        let col = (x * CHUNK + z) as usize;
+        let bit = 1u128 << y;
+        let m = &mut self.filled[col];
         if v == b::AIR {
-            *m &= !(1u128 << y);
+            *m &= !bit;
         } else {
-            *m |= 1u128 << y;
+            *m |= bit;
+        }
+        let m = &mut self.opaque[col];
+        if opaque_ids()[v as usize] {
+            *m |= bit;
+        } else {
+            *m &= !bit;
+        }
+        let m = &mut self.water[col];
+        if v == b::WATER {
+            *m |= bit;
+        } else {
+            *m &= !bit;
         }
     }
 
@@ -184,6 +227,8 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         dirty: false,
         tops: [0; 16],
         filled: [0; 256],
+        opaque: [0; 256],
+        water: [0; 256],
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.
