@@ -481,6 +481,8 @@ struct RayGrid {
     /// Per ray (row-major), what the raster pre-pass found
     /// ([`Scene::raster`]); empty where it did not run.
     seen: Vec<Seen>,
+    /// Per ray (row-major), its unit direction when the raster ran.
+    dirs: Vec<[f64; 3]>,
 }
 
 /// What the raster pre-pass found along one ray: the nearest face it meets
@@ -508,7 +510,12 @@ const TRACE: u8 = 2;
 
 /// Rays per frame from which the raster pre-pass runs (it costs a pass over
 /// the faces within reach, which few rays do not repay).
-const RASTER_MIN_RAYS: usize = 0;
+const RASTER_MIN_RAYS: usize = 20_000;
+
+/// Bands of rows the raster pre-pass draws separately, rendering in order
+/// (one: each band repeats the walk over the columns, which costs more than
+/// its narrower view pyramid saves) and in parallel (one per thread).
+const RASTER_BANDS: usize = 1;
 
 /// Margin (in cell units) within which a ray is taken to be near an edge or
 /// border: far wider than the rounding of any distance here (~1e-13), far
@@ -750,24 +757,70 @@ impl<'a> Scene<'a> {
             // Offsets grow with x and shrink with y.
             self.beam_start([cols[x0], cols[x1]], [rows[y1], rows[y0]])
         };
+        let (seen, dirs) = if self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
+            // Bands of rows, each with its own (narrower) view pyramid.
+            let n = if parallel {
+                rayon::current_num_threads().clamp(1, 16)
+            } else {
+                RASTER_BANDS
+            };
+            let per = h.div_ceil(n).max(1);
+            let bands: Vec<(usize, usize)> =
+                (0..h).step_by(per).map(|y| (y, (y + per).min(h))).collect();
+            let parts: Vec<_> = if parallel {
+                bands
+                    .par_iter()
+                    .map(|&b| self.raster(&cols, &rows, b))
+                    .collect()
+            } else {
+                bands
+                    .iter()
+                    .map(|&b| self.raster(&cols, &rows, b))
+                    .collect()
+            };
+            if parts.len() == 1 {
+                parts.into_iter().next().flatten().unwrap_or_default()
+            } else if parts.iter().all(|p| p.is_some()) {
+                let (mut seen, mut dirs) = (Vec::with_capacity(w * h), Vec::with_capacity(w * h));
+                for (s, d) in parts.into_iter().flatten() {
+                    seen.extend(s);
+                    dirs.extend(d);
+                }
+                (seen, dirs)
+            } else {
+                Default::default()
+            }
+        } else {
+            Default::default()
+        };
+        // Tiles whose every ray the raster shades need no beam.
+        let needed = |i: usize| {
+            let (gx, gy) = (i % gw, i / gw);
+            seen.is_empty()
+                || (gy * tile..((gy + 1) * tile).min(h)).any(|y| {
+                    (gx * tile..((gx + 1) * tile).min(w)).any(|x| seen[y * w + x].kind != SHADE)
+                })
+        };
         let starts = if !self.beam {
             vec![0.0; gw * gh]
         } else if parallel {
-            (0..gw * gh).into_par_iter().map(one).collect()
+            (0..gw * gh)
+                .into_par_iter()
+                .map(|i| if needed(i) { one(i) } else { 0.0 })
+                .collect()
         } else {
-            (0..gw * gh).map(one).collect()
+            (0..gw * gh)
+                .map(|i| if needed(i) { one(i) } else { 0.0 })
+                .collect()
         };
-        let mut grid = RayGrid {
+        RayGrid {
             cols,
             rows,
             gw,
             starts,
-            seen: Vec::new(),
-        };
-        if self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
-            grid.seen = self.raster(&grid.cols, &grid.rows).unwrap_or_default();
+            seen,
+            dirs,
         }
-        grid
     }
 
     /// A distance `t0` (at most [`VIEW_DISTANCE`]) such that every ray with
@@ -882,7 +935,13 @@ impl<'a> Scene<'a> {
     ///
     /// `None` where the frame does not allow it (the eye not in an air
     /// cell, or a chunk within reach not loaded): every ray is traced.
-    fn raster(&self, cols: &[f64], rows: &[f64]) -> Option<Vec<Seen>> {
+    fn raster(
+        &self,
+        cols: &[f64],
+        all_rows: &[f64],
+        band: (usize, usize),
+    ) -> Option<(Vec<Seen>, Vec<[f64; 3]>)> {
+        let rows = &all_rows[band.0..band.1];
         let (w, h) = (cols.len(), rows.len());
         let ec = self.eye_cell;
         if self.sky_floor.is_none()
@@ -936,12 +995,34 @@ impl<'a> Scene<'a> {
                 };
                 w * h
             ],
+            rings: vec![u16::MAX; w * h],
+            all_h: all_rows.len() as f64,
+            y0: band.0 as f64,
             tw: w.div_ceil(RASTER_TILE),
             count: vec![0; w.div_ceil(RASTER_TILE) * h.div_ceil(RASTER_TILE)],
             full: vec![false; w.div_ceil(RASTER_TILE) * h.div_ceil(RASTER_TILE)],
             ring: 0,
         };
         let gap = |e: f64, c: i32| (c as f64 - e).max(e - (c as f64 + 1.0)).max(0.0);
+        // Inner normals of the sides of the pyramid holding the band's
+        // rays (a millionth wider than their offsets): a point p (from the
+        // eye) is in it where sx0 ≤ p·r / p·f ≤ sx1 and likewise for p·u
+        // between the band's bottom and top row offsets.
+        let (f, rt, up) = (self.f, self.r, self.u);
+        let side = |a: [f64; 3], s: f64, tan: f64| {
+            [
+                tan * f[0] + s * a[0],
+                tan * f[1] + s * a[1],
+                tan * f[2] + s * a[2],
+            ]
+        };
+        let m = 1e-6;
+        let pyramid = [
+            side(rt, -1.0, cols[w - 1] + m),
+            side(rt, 1.0, -(cols[0] - m)),
+            side(up, -1.0, rows[0] + m),
+            side(up, 1.0, -(rows[h - 1] - m)),
+        ];
         for k in 0..=rings {
             r.ring = k as u16;
             // Rays that met a face in an earlier ring are final.
@@ -998,6 +1079,27 @@ impl<'a> Scene<'a> {
                     let (nz, off) = if z > ec[2] { (z - 1, 0) } else { (z + 1, 1) };
                     faces[3] = (2, off, filled & passable(x, nz));
                 }
+                let all = faces[0].2 | faces[1].2 | faces[2].2 | faces[3].2;
+                if all == 0 {
+                    continue;
+                }
+                // The box of the column's cells with a face to draw outside
+                // the pyramid holding the band's rays: nothing to draw.
+                let (y0, y1) = (
+                    all.trailing_zeros() as f64,
+                    (128 - all.leading_zeros()) as f64,
+                );
+                let lo = [x as f64 - eye[0], y0 - eye[1], z as f64 - eye[2]];
+                let hi = [lo[0] + 1.0, y1 - eye[1], lo[2] + 1.0];
+                let outside = pyramid.iter().any(|n| {
+                    (0..3)
+                        .map(|k| (n[k] * lo[k]).max(n[k] * hi[k]))
+                        .sum::<f64>()
+                        < 0.0
+                });
+                if outside {
+                    continue;
+                }
                 for (axis, off, mut m) in faces {
                     while m != 0 {
                         let y = m.trailing_zeros() as i32;
@@ -1008,7 +1110,7 @@ impl<'a> Scene<'a> {
                 }
             }
         }
-        Some(r.seen)
+        Some((r.seen, r.dirs))
     }
 
     /// The unit direction of the ray with screen offsets `sx`, `sy`.
@@ -1028,9 +1130,12 @@ impl<'a> Scene<'a> {
 
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
-        let (sx, sy) = (grid.cols[x], grid.rows[y]);
-        let d = self.dir(sx, sy);
-        if let Some(s) = grid.seen.get(y * grid.cols.len() + x)
+        let i = y * grid.cols.len() + x;
+        let d = match grid.dirs.get(i) {
+            Some(&d) => d,
+            None => self.dir(grid.cols[x], grid.rows[y]),
+        };
+        if let Some(s) = grid.seen.get(i)
             && s.kind == SHADE
             && !self.in_box_rect(x as i32, y as i32)
             && let Some(c) = self.shade(s.block, s.cell, s.axis as usize, s.t, d)
@@ -1043,6 +1148,19 @@ impl<'a> Scene<'a> {
                 pos: s.cell,
             };
             return (self.fogged(c, s.t, None), hit);
+        }
+        if let Some(s) = grid.seen.get(i)
+            && s.kind == NOTHING
+            && !self.in_box_rect(x as i32, y as i32)
+        {
+            // No face within reach, so only air and see-through texels up
+            // to the view distance; where the ray stays inside the world's
+            // height range that far, the walk ends past the view distance
+            // (or at `sky_floor`) in fully fogged sky.
+            let y_end = self.eye[1] + d[1] * (VIEW_DISTANCE + 1.0);
+            if y_end > 0.0 && y_end < HEIGHT as f64 {
+                return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
+            }
         }
         let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
         self.trace(d, x as i32, y as i32, t0)
@@ -1332,6 +1450,9 @@ impl<'a> Scene<'a> {
     }
 }
 
+/// How near (in pixels) to a face's projection a ray is tested against it.
+const SPAN_MARGIN: f64 = 1e-3;
+
 /// Rays per side of the raster pre-pass's occlusion tiles.
 const RASTER_TILE: usize = 8;
 
@@ -1343,6 +1464,11 @@ struct Raster<'s, 'a> {
     /// Per ray, its unit direction (as [`Scene::dir`] gives it).
     dirs: Vec<[f64; 3]>,
     seen: Vec<Seen>,
+    /// Per ray, the ring of the face in `seen` (`u16::MAX`: none yet).
+    rings: Vec<u16>,
+    /// Rows of the whole view, and the first row of the band drawn.
+    all_h: f64,
+    y0: f64,
     /// Tiles per row.
     tw: usize,
     /// Per tile, the rays that met a face so far.
@@ -1371,40 +1497,71 @@ impl Raster<'_, '_> {
         rel[bx] = cell[bx] as f64 - eye[bx];
         let dot = |v: [f64; 3], e: [f64; 3]| v[0] * e[0] + v[1] * e[1] + v[2] * e[2];
         let (z0, x0, y0) = (dot(rel, f), dot(rel, r), dot(rel, u));
-        let (mut zmin, mut zmax) = (f64::MAX, f64::MIN);
-        let (mut sxmin, mut sxmax, mut symin, mut symax) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-        for (i, j) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
-            let z = z0 + f[a] * i + f[bx] * j;
-            let x = x0 + r[a] * i + r[bx] * j;
-            let y = y0 + u[a] * i + u[bx] * j;
-            zmin = zmin.min(z);
-            zmax = zmax.max(z);
-            if z > 0.0 {
-                let (sx, sy) = (x / z, y / z);
-                sxmin = sxmin.min(sx);
-                sxmax = sxmax.max(sx);
-                symin = symin.min(sy);
-                symax = symax.max(sy);
-            }
-        }
-        // Every ray heads forwards: a face wholly behind the eye's plane
-        // meets none.
-        if zmax <= 0.0 {
+        // The corners in order round the face, in camera space.
+        let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map(|(i, j)| {
+            [
+                z0 + f[a] * i + f[bx] * j,
+                x0 + r[a] * i + r[bx] * j,
+                y0 + u[a] * i + u[bx] * j,
+            ]
+        });
+        if corners.iter().all(|c| c[0] <= 0.0) {
+            // Every ray heads forwards: a face wholly behind the eye's
+            // plane meets none.
             return;
         }
         let (w, h) = (self.w, self.h);
-        let (px0, px1, py0, py1) = if zmin < 0.05 {
-            (0, w - 1, 0, h - 1)
+        // The face clipped to depths from NEAR on: a ray meeting the face
+        // nearer than that travels at most NEAR·|d| (|d| ≤ `dmax` for the
+        // unnormalised directions f + r·sx + u·sy), so where the plane is
+        // farther than that from the eye, the clipped face's screen
+        // rectangle holds every ray that meets it.
+        const NEAR: f64 = 0.05;
+        // The clipped face's corners in pixel coordinates: pixel x's
+        // offset is (2 (x + 0.5) / w - 1) tan_x, row y's is
+        // (1 - 2 (y + 0.5) / h) tan_y.
+        let (wf, hf, y0) = (w as f64, self.all_h, self.y0);
+        let mut poly = [(0.0f64, 0.0f64); 8];
+        let mut n = 0;
+        let mut add = |c: [f64; 3]| {
+            let (sx, sy) = (c[1] / c[0], c[2] / c[0]);
+            poly[n] = (
+                (sx / sc.tan_x + 1.0) * wf / 2.0 - 0.5,
+                (1.0 - sy / sc.tan_y) * hf / 2.0 - 0.5 - y0,
+            );
+            n += 1;
+        };
+        let mut clipped = false;
+        for k in 0..4 {
+            let (p, q) = (corners[k], corners[(k + 1) % 4]);
+            if p[0] >= NEAR {
+                add(p);
+            } else {
+                clipped = true;
+            }
+            if (p[0] - NEAR) * (q[0] - NEAR) < 0.0 {
+                let s = (NEAR - p[0]) / (q[0] - p[0]);
+                add([NEAR, p[1] + (q[1] - p[1]) * s, p[2] + (q[2] - p[2]) * s]);
+            }
+        }
+        let dmax = (1.0 + sc.tan_x * sc.tan_x + sc.tan_y * sc.tan_y).sqrt();
+        let (px0, px1, py0, py1, poly) = if clipped && rel[axis].abs() <= NEAR * dmax {
+            (0, w - 1, 0, h - 1, None)
         } else {
-            // Pixel x's offset is (2 (x + 0.5) / w - 1) tan_x; row y's is
-            // (1 - 2 (y + 0.5) / h) tan_y: a pixel of margin each side.
-            let px =
-                |s: f64| ((s / sc.tan_x + 1.0) * w as f64 / 2.0 - 0.5).clamp(-4.0, w as f64 + 4.0);
-            let py =
-                |s: f64| ((1.0 - s / sc.tan_y) * h as f64 / 2.0 - 0.5).clamp(-4.0, h as f64 + 4.0);
-            let (xa, xb) = (floor_i32(px(sxmin)) - 1, floor_i32(px(sxmax)) + 2);
-            let (ya, yb) = (floor_i32(py(symax)) - 1, floor_i32(py(symin)) + 2);
-            if xb < 0 || yb < 0 || xa >= w as i32 || ya >= h as i32 {
+            if n == 0 {
+                return;
+            }
+            let poly = &poly[..n];
+            let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+            for &(x, y) in poly {
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+            let lim = |v: f64, n: usize| v.clamp(-4.0, n as f64 + 4.0);
+            let ceil = |v: f64| -floor_i32(-v);
+            let m = SPAN_MARGIN;
+            let (xa, xb) = (ceil(lim(x0 - m, w)), floor_i32(lim(x1 + m, w)));
+            let (ya, yb) = (ceil(lim(y0 - m, h)), floor_i32(lim(y1 + m, h)));
+            if xb < xa || yb < ya || xb < 0 || yb < 0 || xa >= w as i32 || ya >= h as i32 {
                 return;
             }
             (
@@ -1412,6 +1569,7 @@ impl Raster<'_, '_> {
                 (xb as usize).min(w - 1),
                 ya.max(0) as usize,
                 (yb as usize).min(h - 1),
+                Some(poly),
             )
         };
         let tile = RASTER_TILE;
@@ -1420,16 +1578,77 @@ impl Raster<'_, '_> {
         if !open {
             return;
         }
+        for py in py0..=py1 {
+            // The pixels within SPAN_MARGIN of the face's polygon on this
+            // row: the polygon's extent in x within the strip of rows
+            // py ± SPAN_MARGIN (every other pixel is farther from the face
+            // than any rounding could carry a ray).
+            let (mut xa, mut xb) = (px0, px1);
+            if let Some(poly) = poly {
+                let m = SPAN_MARGIN;
+                let (lo, hi) = (py as f64 - m, py as f64 + m);
+                let (mut x0, mut x1) = (f64::MAX, f64::MIN);
+                for k in 0..poly.len() {
+                    let (p, q) = (poly[k], poly[(k + 1) % poly.len()]);
+                    if (lo..=hi).contains(&p.1) {
+                        (x0, x1) = (x0.min(p.0), x1.max(p.0));
+                    }
+                    for l in [lo, hi] {
+                        if (p.1 - l) * (q.1 - l) < 0.0 {
+                            let x = p.0 + (l - p.1) * (q.0 - p.0) / (q.1 - p.1);
+                            (x0, x1) = (x0.min(x), x1.max(x));
+                        }
+                    }
+                }
+                if x0 > x1 {
+                    continue;
+                }
+                let ceil = |v: f64| -floor_i32(-v);
+                let lim = |v: f64| v.clamp(-4.0, w as f64 + 4.0);
+                let (a, b) = (ceil(lim(x0 - m)), floor_i32(lim(x1 + m)));
+                if b < a || b < px0 as i32 || a > px1 as i32 {
+                    continue;
+                }
+                (xa, xb) = ((a.max(px0 as i32)) as usize, (b as usize).min(px1));
+            }
+            self.pixels(cell, axis, plane, block, water, py, xa, xb);
+        }
+    }
+
+    /// Tests the rays of pixels `px0..=px1` of row `py` against the face
+    /// of `cell` across `axis` on `plane`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn pixels(
+        &mut self,
+        cell: [i32; 3],
+        axis: usize,
+        plane: f64,
+        block: BlockId,
+        water: bool,
+        py: usize,
+        px0: usize,
+        px1: usize,
+    ) {
+        let sc = self.scene;
+        let eye = sc.eye;
+        let w = self.w;
+        let tile = RASTER_TILE;
+        let (a, bx) = match axis {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
         let (ca, cb) = (cell[a] as f64, cell[bx] as f64);
         let target = sc.target == Some(cell);
         let ring = self.ring;
-        for py in py0..=py1 {
+        {
             for px in px0..=px1 {
                 let i = py * w + px;
-                let s = self.seen[i];
-                if s.ring < ring {
+                if self.rings[i] < ring {
                     continue;
                 }
+                let s = self.seen[i];
                 let d = self.dirs[i];
                 let dk = d[axis];
                 if dk.abs() < 1e-12 {
@@ -1442,6 +1661,10 @@ impl Raster<'_, '_> {
                 let fa = eye[a] + d[a] * t - ca;
                 let fb = eye[bx] + d[bx] * t - cb;
                 if fa < -EDGE || fa > 1.0 + EDGE || fb < -EDGE || fb > 1.0 + EDGE {
+                    continue;
+                }
+                if t > VIEW_DISTANCE + EDGE {
+                    // Past the view distance: the walk ends before it.
                     continue;
                 }
                 let near_edge = fa < EDGE || fa > 1.0 - EDGE || fb < EDGE || fb > 1.0 - EDGE;
@@ -1484,6 +1707,7 @@ impl Raster<'_, '_> {
                 if e.ring == u16::MAX {
                     self.count[(py / tile) * self.tw + px / tile] += 1;
                 }
+                self.rings[i] = ring;
                 if t < s.t - EDGE {
                     *e = Seen {
                         t,
@@ -1662,7 +1886,9 @@ mod tests {
             for (wd, ht, block) in [(64, 64, 1), (160, 90, 1), (120, 68, 4), (320, 180, 1)] {
                 let mut on = vec![0u8; wd * ht * 4];
                 let mut off = vec![0u8; wd * ht * 4];
-                render_with(w, wd, ht, block, &mut on, false, raster);
+                // In parallel the raster runs in bands of rows, one per
+                // thread: the same pixels.
+                render_with(w, wd, ht, block, &mut on, wd == 160, raster);
                 render_with(w, wd, ht, block, &mut off, false, Paths::PLAIN);
                 if let Some(k) = (0..on.len()).find(|&k| on[k] != off[k]) {
                     let px = k / 4;
