@@ -5,14 +5,35 @@
 //! hunger) or the inventory screen when open.
 //!
 //! Pixels depend only on the world state: every pixel's colour is computed
-//! from its own ray (the beam pre-pass below shares only where a tile's
-//! rays may start walking, never a colour), so rendering rows in parallel
-//! gives the same bytes as rendering them in order.
+//! from its own ray (the pre-passes below share only where a tile's rays
+//! may start walking, or which face a ray meets first, never a colour), so
+//! rendering rows in parallel gives the same bytes as rendering them in
+//! order.
 //!
 //! Where the time goes and what avoids it (each shortcut returns what the
 //! plain cell-by-cell walk would, up to last-bit rounding of the distance,
 //! so frames hash the same; `render::tests` compares with the pre-pass off):
 //! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]);
+//! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass
+//!   ([`Scene::raster`]) draws, ring by ring of columns around the eye,
+//!   every face through which a walk from the eye could first enter a
+//!   block: a face of a non-air cell within reach that faces the eye and
+//!   whose eye-side neighbour is air or see-through (`Chunk::opaque` and
+//!   `Chunk::water`, column bits kept exact by `Chunk::set`, select them
+//!   with a few bit operations per column; columns outside the view's
+//!   pyramid are skipped, faces are clipped at a near plane and drawn over
+//!   per-row spans of their projection; rays that met a face in an earlier
+//!   ring are final, as a ray's ring never decreases). Per ray it keeps the
+//!   nearest face whose texel there is opaque, with the exact ray–plane
+//!   distance and the same texel lookup as [`Scene::shade`]. A ray whose
+//!   nearest face was met clearly is shaded there by `shade` and
+//!   [`Scene::fogged`] without its walk; a ray that met no face within
+//!   reach and stays within the world's height range up to the view
+//!   distance is fully fogged sky. Every other ray is walked as before:
+//!   water first, a hit within [`EDGE`] of a face edge, texel border, the
+//!   target outline or the view distance, near ties, a mob's or item's
+//!   screen rectangle, the eye inside a non-air cell, unloaded chunks
+//!   within reach;
 //! - a beam pre-pass (`Scene::grid`, `Scene::beam_start`): per tile of 8×8
 //!   rays, the box bounding the tile's rays over a stretch of distance is
 //!   tested against per-column occupancy bits (`Chunk::filled`, one `u128`
@@ -42,6 +63,18 @@
 //! thinly: the walk set-up (normalisation, three divisions, the jump to the
 //! start), a few DDA steps and box jumps near the hit, the mob/item box
 //! tests, and the texel and fog shading (roughly a third each).
+//!
+//! The raster pre-pass (frames 9–16 of the same walk, once every chunk in
+//! reach is loaded) cuts the per-ray work about threefold (320×180 rays:
+//! 46 M → 14 M per frame in `ray_hit`) but costs about 29 M itself (some
+//! 8,000 candidate faces, about 100,000 ray–face tests at ~150
+//! instructions, the column walk and the per-ray directions): the whole
+//! render goes 58 M → 54 M at 1280×720 block 4 and 210 M → 173 M at
+//! 640×360, and it loses at 64×64 (hence [`RASTER_MIN_RAYS`]). Splitting
+//! the view into bands of rows with their own narrower pyramids costs more
+//! than it culls when rendering in order. The next step would be cheaper
+//! ray–face tests (incremental edge functions, fewer tests per ray) and
+//! occlusion by depth per tile, which sky near the horizon now defeats.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
@@ -1611,18 +1644,22 @@ impl Raster<'_, '_> {
                 }
                 (xa, xb) = ((a.max(px0 as i32)) as usize, (b as usize).min(px1));
             }
-            self.pixels(cell, axis, plane, block, water, py, xa, xb);
+            // One copy of the loop per axis (constant indices).
+            match axis {
+                0 => self.pixels::<0>(cell, plane, block, water, py, xa, xb),
+                1 => self.pixels::<1>(cell, plane, block, water, py, xa, xb),
+                _ => self.pixels::<2>(cell, plane, block, water, py, xa, xb),
+            }
         }
     }
 
     /// Tests the rays of pixels `px0..=px1` of row `py` against the face
-    /// of `cell` across `axis` on `plane`.
+    /// of `cell` across `AXIS` on `plane`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn pixels(
+    fn pixels<const AXIS: usize>(
         &mut self,
         cell: [i32; 3],
-        axis: usize,
         plane: f64,
         block: BlockId,
         water: bool,
@@ -1630,6 +1667,7 @@ impl Raster<'_, '_> {
         px0: usize,
         px1: usize,
     ) {
+        let axis = AXIS;
         let sc = self.scene;
         let eye = sc.eye;
         let w = self.w;
@@ -1642,14 +1680,19 @@ impl Raster<'_, '_> {
         let (ca, cb) = (cell[a] as f64, cell[bx] as f64);
         let target = sc.target == Some(cell);
         let ring = self.ring;
+        let span = py * w + px0..=py * w + px1;
+        let dirs = &self.dirs[span.clone()];
+        let rings = &mut self.rings[span.clone()];
+        let seen = &mut self.seen[span];
+        let count = &mut self.count[(py / tile) * self.tw..];
         {
-            for px in px0..=px1 {
-                let i = py * w + px;
-                if self.rings[i] < ring {
+            for k in 0..dirs.len() {
+                if rings[k] < ring {
                     continue;
                 }
-                let s = self.seen[i];
-                let d = self.dirs[i];
+                let px = px0 + k;
+                let s = seen[k];
+                let d = dirs[k];
                 let dk = d[axis];
                 if dk.abs() < 1e-12 {
                     continue;
@@ -1703,11 +1746,11 @@ impl Raster<'_, '_> {
                         SHADE
                     }
                 };
-                let e = &mut self.seen[i];
+                let e = &mut seen[k];
                 if e.ring == u16::MAX {
-                    self.count[(py / tile) * self.tw + px / tile] += 1;
+                    count[px / tile] += 1;
                 }
-                self.rings[i] = ring;
+                rings[k] = ring;
                 if t < s.t - EDGE {
                     *e = Seen {
                         t,
