@@ -512,10 +512,41 @@ struct RayGrid {
     gw: usize,
     starts: Vec<f64>,
     /// Per ray (row-major), what the raster pre-pass found
-    /// ([`Scene::raster`]); empty where it did not run.
+    /// ([`Scene::raster`]) and the ray's unit direction; empty where it did
+    /// not run.
+    buf: Scratch,
+}
+
+impl Drop for RayGrid {
+    /// The buffers go back to the thread's [`SCRATCH`] for the next frame.
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        SCRATCH.with(|c| *c.borrow_mut() = buf);
+    }
+}
+
+/// Per-ray buffers of the raster pre-pass.
+#[derive(Default)]
+struct Scratch {
     seen: Vec<Seen>,
-    /// Per ray (row-major), its unit direction when the raster ran.
     dirs: Vec<[f64; 3]>,
+    rings: Vec<u16>,
+}
+
+thread_local! {
+    /// The last frame's [`Scratch`] on this thread.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+impl Seen {
+    const NONE: Seen = Seen {
+        t: f64::INFINITY,
+        cell: [0; 3],
+        block: b::AIR,
+        axis: 0,
+        kind: NOTHING,
+        ring: u16::MAX,
+    };
 }
 
 /// What the raster pre-pass found along one ray: the nearest face it meets
@@ -790,7 +821,16 @@ impl<'a> Scene<'a> {
             // Offsets grow with x and shrink with y.
             self.beam_start([cols[x0], cols[x1]], [rows[y1], rows[y0]])
         };
-        let (seen, dirs) = if self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
+        // The per-ray buffers are kept between frames (per thread): fresh
+        // ones of this size would cost page faults on every frame.
+        let mut buf = SCRATCH.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        buf.seen.clear();
+        buf.dirs.clear();
+        if self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
+            buf.seen.resize(w * h, Seen::NONE);
+            buf.dirs.resize(w * h, [0.0; 3]);
+            buf.rings.clear();
+            buf.rings.resize(w * h, u16::MAX);
             // Bands of rows, each with its own (narrower) view pyramid.
             let n = if parallel {
                 rayon::current_num_threads().clamp(1, 16)
@@ -798,34 +838,32 @@ impl<'a> Scene<'a> {
                 RASTER_BANDS
             };
             let per = h.div_ceil(n).max(1);
-            let bands: Vec<(usize, usize)> =
-                (0..h).step_by(per).map(|y| (y, (y + per).min(h))).collect();
-            let parts: Vec<_> = if parallel {
-                bands
-                    .par_iter()
-                    .map(|&b| self.raster(&cols, &rows, b))
-                    .collect()
-            } else {
-                bands
-                    .iter()
-                    .map(|&b| self.raster(&cols, &rows, b))
-                    .collect()
+            let band = |(i, ((s, d), r)): (usize, ((&mut [Seen], &mut [[f64; 3]]), &mut [u16]))| {
+                self.raster(&cols, &rows, (i * per, ((i + 1) * per).min(h)), (s, d, r))
             };
-            if parts.len() == 1 {
-                parts.into_iter().next().flatten().unwrap_or_default()
-            } else if parts.iter().all(|p| p.is_some()) {
-                let (mut seen, mut dirs) = (Vec::with_capacity(w * h), Vec::with_capacity(w * h));
-                for (s, d) in parts.into_iter().flatten() {
-                    seen.extend(s);
-                    dirs.extend(d);
-                }
-                (seen, dirs)
+            let ok = if parallel {
+                buf.seen
+                    .par_chunks_mut(per * w)
+                    .zip(buf.dirs.par_chunks_mut(per * w))
+                    .zip(buf.rings.par_chunks_mut(per * w))
+                    .enumerate()
+                    .map(band)
+                    .collect::<Vec<bool>>()
             } else {
-                Default::default()
+                buf.seen
+                    .chunks_mut(per * w)
+                    .zip(buf.dirs.chunks_mut(per * w))
+                    .zip(buf.rings.chunks_mut(per * w))
+                    .enumerate()
+                    .map(band)
+                    .collect::<Vec<bool>>()
+            };
+            if !ok.iter().all(|&o| o) {
+                buf.seen.clear();
+                buf.dirs.clear();
             }
-        } else {
-            Default::default()
-        };
+        }
+        let seen = &buf.seen;
         // Tiles whose every ray the raster shades need no beam.
         let needed = |i: usize| {
             let (gx, gy) = (i % gw, i / gw);
@@ -851,8 +889,7 @@ impl<'a> Scene<'a> {
             rows,
             gw,
             starts,
-            seen,
-            dirs,
+            buf,
         }
     }
 
@@ -973,7 +1010,8 @@ impl<'a> Scene<'a> {
         cols: &[f64],
         all_rows: &[f64],
         band: (usize, usize),
-    ) -> Option<(Vec<Seen>, Vec<[f64; 3]>)> {
+        out: (&mut [Seen], &mut [[f64; 3]], &mut [u16]),
+    ) -> bool {
         let rows = &all_rows[band.0..band.1];
         let (w, h) = (cols.len(), rows.len());
         let ec = self.eye_cell;
@@ -981,7 +1019,7 @@ impl<'a> Scene<'a> {
             || !(0..HEIGHT - 1).contains(&ec[1])
             || self.terrain.get(ec[0], ec[1], ec[2]) != b::AIR
         {
-            return None;
+            return false;
         }
         let eye = self.eye;
         let reach = VIEW_DISTANCE + 1.0;
@@ -1010,25 +1048,19 @@ impl<'a> Scene<'a> {
         // from above (ec[1] < HEIGHT - 1).
         let above = ymask & (u128::MAX << (ec[1] + 1));
         let below = ymask & ((1u128 << ec[1]) - 1);
+        let (seen, dirs, ring_of) = out;
+        for (y, line) in dirs.chunks_exact_mut(w).enumerate() {
+            for (x, d) in line.iter_mut().enumerate() {
+                *d = self.dir(cols[x], rows[y]);
+            }
+        }
         let mut r = Raster {
             scene: self,
             w,
             h,
-            dirs: (0..w * h)
-                .map(|i| self.dir(cols[i % w], rows[i / w]))
-                .collect(),
-            seen: vec![
-                Seen {
-                    t: f64::INFINITY,
-                    cell: [0; 3],
-                    block: b::AIR,
-                    axis: 0,
-                    kind: NOTHING,
-                    ring: u16::MAX,
-                };
-                w * h
-            ],
-            rings: vec![u16::MAX; w * h],
+            dirs,
+            seen,
+            rings: ring_of,
             all_h: all_rows.len() as f64,
             y0: band.0 as f64,
             tw: w.div_ceil(RASTER_TILE),
@@ -1143,7 +1175,7 @@ impl<'a> Scene<'a> {
                 }
             }
         }
-        Some((r.seen, r.dirs))
+        true
     }
 
     /// The unit direction of the ray with screen offsets `sx`, `sy`.
@@ -1164,11 +1196,11 @@ impl<'a> Scene<'a> {
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
         let i = y * grid.cols.len() + x;
-        let d = match grid.dirs.get(i) {
+        let d = match grid.buf.dirs.get(i) {
             Some(&d) => d,
             None => self.dir(grid.cols[x], grid.rows[y]),
         };
-        if let Some(s) = grid.seen.get(i)
+        if let Some(s) = grid.buf.seen.get(i)
             && s.kind == SHADE
             && !self.in_box_rect(x as i32, y as i32)
             && let Some(c) = self.shade(s.block, s.cell, s.axis as usize, s.t, d)
@@ -1182,7 +1214,7 @@ impl<'a> Scene<'a> {
             };
             return (self.fogged(c, s.t, None), hit);
         }
-        if let Some(s) = grid.seen.get(i)
+        if let Some(s) = grid.buf.seen.get(i)
             && s.kind == NOTHING
             && !self.in_box_rect(x as i32, y as i32)
         {
@@ -1490,15 +1522,15 @@ const SPAN_MARGIN: f64 = 1e-3;
 const RASTER_TILE: usize = 8;
 
 /// The state of the raster pre-pass ([`Scene::raster`]).
-struct Raster<'s, 'a> {
+struct Raster<'s, 'a, 'b> {
     scene: &'s Scene<'a>,
     w: usize,
     h: usize,
     /// Per ray, its unit direction (as [`Scene::dir`] gives it).
-    dirs: Vec<[f64; 3]>,
-    seen: Vec<Seen>,
+    dirs: &'b mut [[f64; 3]],
+    seen: &'b mut [Seen],
     /// Per ray, the ring of the face in `seen` (`u16::MAX`: none yet).
-    rings: Vec<u16>,
+    rings: &'b mut [u16],
     /// Rows of the whole view, and the first row of the band drawn.
     all_h: f64,
     y0: f64,
@@ -1512,7 +1544,7 @@ struct Raster<'s, 'a> {
     ring: u16,
 }
 
-impl Raster<'_, '_> {
+impl Raster<'_, '_, '_> {
     /// Draws the face of `cell` (holding `block`) across `axis` at
     /// `cell[axis] + off`, which faces the eye.
     fn face(&mut self, cell: [i32; 3], axis: usize, off: i32, block: BlockId, water: bool) {
@@ -1678,6 +1710,8 @@ impl Raster<'_, '_> {
             _ => (0, 1),
         };
         let (ca, cb) = (cell[a] as f64, cell[bx] as f64);
+        // No ray meets the plane nearer than its distance from the eye.
+        let tmin = (plane - eye[axis]).abs();
         let target = sc.target == Some(cell);
         let ring = self.ring;
         let span = py * w + px0..=py * w + px1;
@@ -1692,6 +1726,9 @@ impl Raster<'_, '_> {
                 }
                 let px = px0 + k;
                 let s = seen[k];
+                if s.t + EDGE < tmin {
+                    continue;
+                }
                 let d = dirs[k];
                 let dk = d[axis];
                 if dk.abs() < 1e-12 {
@@ -1954,7 +1991,7 @@ mod tests {
                 ..Scene::new(w, 160, 90)
             };
             let grid = scene.grid(160, 90, false);
-            shaded += grid.seen.iter().filter(|s| s.kind == SHADE).count();
+            shaded += grid.buf.seen.iter().filter(|s| s.kind == SHADE).count();
         }
         // Most rays that meet a block are shaded from the raster.
         assert!(shaded > 100_000, "the raster shades rays itself ({shaded})");
