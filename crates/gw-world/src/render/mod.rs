@@ -826,7 +826,7 @@ impl<'a> Scene<'a> {
         let mut buf = SCRATCH.with(|c| std::mem::take(&mut *c.borrow_mut()));
         buf.seen.clear();
         buf.dirs.clear();
-        if self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
+        if w * h > 0 && self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
             buf.seen.resize(w * h, Seen::NONE);
             buf.dirs.resize(w * h, [0.0; 3]);
             buf.rings.clear();
@@ -1950,6 +1950,30 @@ mod tests {
             out.push(w);
         }
         out
+    }
+
+    /// `Chunk::opaque` and `Chunk::water` match the blocks after
+    /// generation and after digging and placing.
+    #[test]
+    fn chunk_masks_match_blocks() {
+        let tex = textures();
+        let mut checked = 0;
+        for w in hard_views().iter().step_by(3) {
+            for c in w.terrain.loaded() {
+                for col in 0..256usize {
+                    for y in 0..HEIGHT as usize {
+                        let v = c.blocks[col * HEIGHT as usize + y];
+                        let see_through = (0..3)
+                            .any(|f| tex.texels[v as usize * 3 + f].iter().any(|t| t[3] == 0));
+                        let opaque = v != b::WATER && !see_through;
+                        assert_eq!(c.opaque[col] >> y & 1 == 1, opaque, "block {v} at {y}");
+                        assert_eq!(c.water[col] >> y & 1 == 1, v == b::WATER, "water at {y}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1_000_000, "{checked} cells checked");
     }
 
     /// The raster pre-pass changes no pixel and no pick: frames with it
