@@ -1195,13 +1195,15 @@ impl<'a> Scene<'a> {
 
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
+        let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
         let i = y * grid.cols.len() + x;
-        let d = match grid.buf.dirs.get(i) {
-            Some(&d) => d,
-            None => self.dir(grid.cols[x], grid.rows[y]),
+        let Some(s) = grid.buf.seen.get(i) else {
+            // No raster this frame.
+            let d = self.dir(grid.cols[x], grid.rows[y]);
+            return self.trace(d, x as i32, y as i32, t0);
         };
-        if let Some(s) = grid.buf.seen.get(i)
-            && s.kind == SHADE
+        let d = grid.buf.dirs[i];
+        if s.kind == SHADE
             && !self.in_box_rect(x as i32, y as i32)
             && let Some(c) = self.shade(s.block, s.cell, s.axis as usize, s.t, d)
         {
@@ -1214,10 +1216,7 @@ impl<'a> Scene<'a> {
             };
             return (self.fogged(c, s.t, None), hit);
         }
-        if let Some(s) = grid.buf.seen.get(i)
-            && s.kind == NOTHING
-            && !self.in_box_rect(x as i32, y as i32)
-        {
+        if s.kind == NOTHING && !self.in_box_rect(x as i32, y as i32) {
             // No face within reach, so only air and see-through texels up
             // to the view distance; where the ray stays inside the world's
             // height range that far, the walk ends past the view distance
@@ -1227,7 +1226,6 @@ impl<'a> Scene<'a> {
                 return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
             }
         }
-        let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
         self.trace(d, x as i32, y as i32, t0)
     }
 
@@ -1461,6 +1459,7 @@ impl<'a> Scene<'a> {
 
     /// Colour of block `v` hit on its face across `axis` at distance `t`, or
     /// `None` where the texel is see-through.
+    #[inline(always)]
     fn shade(
         &self,
         v: BlockId,
