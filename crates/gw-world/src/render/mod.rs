@@ -64,17 +64,23 @@
 //! start), a few DDA steps and box jumps near the hit, the mob/item box
 //! tests, and the texel and fog shading (roughly a third each).
 //!
-//! The raster pre-pass (frames 9–16 of the same walk, once every chunk in
-//! reach is loaded) cuts the per-ray work about threefold (320×180 rays:
-//! 46 M → 14 M per frame in `ray_hit`) but costs about 29 M itself (some
-//! 8,000 candidate faces, about 100,000 ray–face tests at ~150
-//! instructions, the column walk and the per-ray directions): the whole
-//! render goes 58 M → 54 M at 1280×720 block 4 and 210 M → 173 M at
-//! 640×360, and it loses at 64×64 (hence [`RASTER_MIN_RAYS`]). Splitting
-//! the view into bands of rows with their own narrower pyramids costs more
-//! than it culls when rendering in order. The next step would be cheaper
-//! ray–face tests (incremental edge functions, fewer tests per ray) and
-//! occlusion by depth per tile, which sky near the horizon now defeats.
+//! The raster pre-pass (callgrind, frames 9–16 of the same walk, once
+//! every chunk in reach is loaded; instructions per frame in
+//! `render_rgba_blocky`) cuts the per-ray work about threefold but costs
+//! much of that itself: 1280×720 at block 4 (320×180 rays) 58.5 M → 51.9 M
+//! (`ray_hit` 45.9 M → 14.2 M, the raster 27.0 M), 640×360 202 M → 152 M
+//! (`ray_hit` 173 M → 57 M, the raster 74 M). The raster's cost is some
+//! 8,000 candidate faces and about 100,000 ray–face tests per frame at
+//! 320×180 rays (~150 instructions each, with a division and unpredictable
+//! branches), so wall time gains less than the instruction count (equal
+//! within the noise of a loaded 2-core machine at 320×180). At 64×64 it
+//! would cost more than it saves (hence [`RASTER_MIN_RAYS`]). Per-frame
+//! buffers are kept per thread: fresh ones cost ~900 page faults a frame.
+//! Bands of rows with their own narrower pyramids cost more than they cull
+//! when rendering in order. Next steps: cheaper ray–face tests
+//! (incremental edge functions), fewer candidate faces (occlusion by depth
+//! per tile; sky near the horizon keeps tiles open now), shading from the
+//! texel the raster already found.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
@@ -525,6 +531,9 @@ impl Drop for RayGrid {
     }
 }
 
+/// One band's index and its rows of [`Scratch`]'s buffers.
+type BandBufs<'x> = (usize, ((&'x mut [Seen], &'x mut [[f64; 3]]), &'x mut [u16]));
+
 /// Per-ray buffers of the raster pre-pass.
 #[derive(Default)]
 struct Scratch {
@@ -838,7 +847,7 @@ impl<'a> Scene<'a> {
                 RASTER_BANDS
             };
             let per = h.div_ceil(n).max(1);
-            let band = |(i, ((s, d), r)): (usize, ((&mut [Seen], &mut [[f64; 3]]), &mut [u16]))| {
+            let band = |(i, ((s, d), r)): BandBufs| {
                 self.raster(&cols, &rows, (i * per, ((i + 1) * per).min(h)), (s, d, r))
             };
             let ok = if parallel {
@@ -1739,14 +1748,16 @@ impl Raster<'_, '_, '_> {
                 }
                 let fa = eye[a] + d[a] * t - ca;
                 let fb = eye[bx] + d[bx] * t - cb;
-                if fa < -EDGE || fa > 1.0 + EDGE || fb < -EDGE || fb > 1.0 + EDGE {
+                let inside = -EDGE..=1.0 + EDGE;
+                if !inside.contains(&fa) || !inside.contains(&fb) {
                     continue;
                 }
                 if t > VIEW_DISTANCE + EDGE {
                     // Past the view distance: the walk ends before it.
                     continue;
                 }
-                let near_edge = fa < EDGE || fa > 1.0 - EDGE || fb < EDGE || fb > 1.0 - EDGE;
+                let clear = EDGE..=1.0 - EDGE;
+                let near_edge = !clear.contains(&fa) || !clear.contains(&fb);
                 let kind = if water || near_edge || t > VIEW_DISTANCE - EDGE {
                     TRACE
                 } else {
