@@ -102,6 +102,35 @@ pub struct Chunk {
     /// not air (`HEIGHT` is 128). Kept exact by every write through `set`;
     /// the renderer's beam pre-pass tests boxes of cells against it.
     pub filled: [u128; 256],
+    /// Per column, like `filled`: bit `y` is set where the block shows an
+    /// opaque texel everywhere on every face (no air, water, leaves,
+    /// plants, glass or torches). Kept exact by `set`; the renderer's raster
+    /// pre-pass skips the faces such blocks hide.
+    pub opaque: [u128; 256],
+    /// Per column, like `filled`: bit `y` is set where the block is water.
+    pub water: [u128; 256],
+}
+
+/// Per block id: whether every texel of every face of the block is opaque
+/// (see [`Chunk::opaque`]).
+fn opaque_ids() -> &'static [bool; 256] {
+    static T: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        use crate::data::{Pattern, data};
+        let mut t = [false; 256];
+        for (id, def) in data().blocks.iter().enumerate() {
+            t[id] = id != b::WATER as usize
+                && !matches!(
+                    def.pattern,
+                    Pattern::None
+                        | Pattern::Leaves
+                        | Pattern::Plant
+                        | Pattern::Torch
+                        | Pattern::Glass
+                );
+        }
+        t
+    })
 }
 
 #[inline]
@@ -114,8 +143,30 @@ impl Chunk {
     pub fn get(&self, x: i32, y: i32, z: i32) -> BlockId {
         self.blocks[idx(x, y, z)]
     }
+    /// Writes a block, keeping every mask exact.
     #[inline]
     fn set(&mut self, x: i32, y: i32, z: i32, v: BlockId) {
+        self.put(x, y, z, v);
+        let col = (x * CHUNK + z) as usize;
+        let bit = 1u128 << y;
+        let m = &mut self.opaque[col];
+        if opaque_ids()[v as usize] {
+            *m |= bit;
+        } else {
+            *m &= !bit;
+        }
+        let m = &mut self.water[col];
+        if v == b::WATER {
+            *m |= bit;
+        } else {
+            *m &= !bit;
+        }
+    }
+
+    /// Writes a block during generation: `tops` and `filled` stay exact,
+    /// `opaque` and `water` are made whole by [`Chunk::masks`] at the end.
+    #[inline]
+    fn put(&mut self, x: i32, y: i32, z: i32, v: BlockId) {
         self.blocks[idx(x, y, z)] = v;
         if v != b::AIR {
             let t = &mut self.tops[((x >> 2) * 4 + (z >> 2)) as usize];
@@ -126,6 +177,27 @@ impl Chunk {
             *m &= !(1u128 << y);
         } else {
             *m |= 1u128 << y;
+        }
+    }
+
+    /// Sets `opaque` and `water` from the blocks (after generation).
+    fn masks(&mut self) {
+        let opaque = opaque_ids();
+        for col in 0..(CHUNK * CHUNK) as usize {
+            let (mut o, mut wt) = (0u128, 0u128);
+            let mut m = self.filled[col];
+            while m != 0 {
+                let y = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let v = self.blocks[col * HEIGHT as usize + y];
+                if opaque[v as usize] {
+                    o |= 1 << y;
+                } else if v == b::WATER {
+                    wt |= 1 << y;
+                }
+            }
+            self.opaque[col] = o;
+            self.water[col] = wt;
         }
     }
 
@@ -184,6 +256,8 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         dirty: false,
         tops: [0; 16],
         filled: [0; 256],
+        opaque: [0; 256],
+        water: [0; 256],
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.
@@ -212,15 +286,15 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
                 } else {
                     b::STONE
                 };
-                c.set(x, y, z, v);
+                c.put(x, y, z, v);
             }
             for y in h + 1..=SEA_LEVEL {
-                c.set(x, y, z, b::WATER);
+                c.put(x, y, z, b::WATER);
             }
-            c.set(x, 0, z, b::BEDROCK);
+            c.put(x, 0, z, b::BEDROCK);
             for y in 1..5 {
                 if unit(seed ^ 0xBED, bx + x, y, bz + z) < 0.8 - y as f32 * 0.2 {
-                    c.set(x, y, z, b::BEDROCK);
+                    c.put(x, y, z, b::BEDROCK);
                 }
             }
         }
@@ -228,6 +302,7 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
     carve_caves(seed, &mut c);
     place_ores(seed, &mut c);
     decorate(seed, &mut c);
+    c.masks();
     c
 }
 
@@ -288,7 +363,7 @@ fn carve_caves(seed: u64, c: &mut Chunk) {
                 let v0 = lo[0] + (hi[0] - lo[0]) * ty;
                 let v1 = lo[1] + (hi[1] - lo[1]) * ty;
                 if v0.abs() < 0.075 && v1.abs() < 0.075 {
-                    c.set(x, y, z, if y <= 10 { b::LAVA } else { b::AIR });
+                    c.put(x, y, z, if y <= 10 { b::LAVA } else { b::AIR });
                 }
             }
         }
@@ -322,7 +397,7 @@ fn place_ores(seed: u64, c: &mut Chunk) {
                     && (0..CHUNK).contains(&z)
                     && c.get(x, y, z) == b::STONE
                 {
-                    c.set(x, y, z, ore);
+                    c.put(x, y, z, ore);
                 }
                 match rng.below(6) {
                     0 => x += 1,
@@ -367,7 +442,7 @@ fn decorate(seed: u64, c: &mut Chunk) {
             _ => 0.0,
         };
         if on_soil && roll < density {
-            c.set(x, h, z, b::DIRT);
+            c.put(x, h, z, b::DIRT);
             match biome {
                 Biome::Taiga => spruce(c, x, h + 1, z, 6 + tall),
                 Biome::Forest if kind_roll < 0.3 => {
@@ -377,7 +452,7 @@ fn decorate(seed: u64, c: &mut Chunk) {
             }
         } else if biome == Biome::Desert && ground == b::SAND && roll < 0.15 {
             for dy in 1..=2 + tall.min(1) {
-                c.set(x, h + dy, z, b::CACTUS);
+                c.put(x, h + dy, z, b::CACTUS);
             }
         }
     }
@@ -397,7 +472,7 @@ fn decorate(seed: u64, c: &mut Chunk) {
                 && c.get(x, h + 1, z) == b::AIR
                 && unit(seed ^ 0x6A5, c.cx * CHUNK + x, h, c.cz * CHUNK + z) < p
             {
-                c.set(x, h + 1, z, b::TALL_GRASS);
+                c.put(x, h + 1, z, b::TALL_GRASS);
             }
         }
     }
@@ -407,7 +482,7 @@ fn put_leaf(c: &mut Chunk, x: i32, y: i32, z: i32, leaf: BlockId) {
     if (0..CHUNK).contains(&x) && (0..HEIGHT).contains(&y) && (0..CHUNK).contains(&z) {
         let v = c.get(x, y, z);
         if v == b::AIR || v == b::TALL_GRASS {
-            c.set(x, y, z, leaf);
+            c.put(x, y, z, leaf);
         }
     }
 }
@@ -415,7 +490,7 @@ fn put_leaf(c: &mut Chunk, x: i32, y: i32, z: i32, leaf: BlockId) {
 fn round_tree(c: &mut Chunk, x: i32, y: i32, z: i32, height: i32, log: BlockId, leaf: BlockId) {
     let top = y + height - 1;
     for dy in 0..height {
-        c.set(x, y + dy, z, log);
+        c.put(x, y + dy, z, log);
     }
     for ly in top - 2..=top + 1 {
         let r: i32 = if ly >= top { 1 } else { 2 };
@@ -434,7 +509,7 @@ fn round_tree(c: &mut Chunk, x: i32, y: i32, z: i32, height: i32, log: BlockId, 
 fn spruce(c: &mut Chunk, x: i32, y: i32, z: i32, height: i32) {
     let top = y + height - 1;
     for dy in 0..height {
-        c.set(x, y + dy, z, b::SPRUCE_LOG);
+        c.put(x, y + dy, z, b::SPRUCE_LOG);
     }
     for ly in y + 2..=top + 1 {
         let from_top = top + 1 - ly;
