@@ -46,22 +46,37 @@ fn path_to(game: &Wolf3d, goals: &[(i32, i32)]) -> Option<Vec<(i32, i32)>> {
     if goals.is_empty() {
         return None;
     }
+    let (prev, found) = bfs(game, game.player_tile(), |t| goals.contains(&t));
+    let goal = found?;
+    let idx = |(c, r): (i32, i32)| r as usize * SIZE + c as usize;
+    let mut path = vec![goal];
+    let mut i = idx(goal);
+    while prev[i] != i {
+        i = prev[i];
+        path.push(((i % SIZE) as i32, (i / SIZE) as i32));
+    }
+    path.reverse();
+    Some(path)
+}
+
+/// Breadth-first search from `start` over non-wall tiles (doors passable),
+/// stopping at the first tile taken from the queue for which `stop` holds:
+/// the predecessors so far (`prev[i]` is the tile index before `i`,
+/// `usize::MAX` where not reached, `start` itself for the start) and that
+/// tile, if any.
+fn bfs(
+    game: &Wolf3d,
+    start: (i32, i32),
+    stop: impl Fn((i32, i32)) -> bool,
+) -> (Vec<usize>, Option<(i32, i32)>) {
     let grid = game.grid();
-    let start = game.player_tile();
     let idx = |(c, r): (i32, i32)| r as usize * SIZE + c as usize;
     let mut prev = vec![usize::MAX; SIZE * SIZE];
     prev[idx(start)] = idx(start);
     let mut q = VecDeque::from([start]);
     while let Some(t) = q.pop_front() {
-        if goals.contains(&t) {
-            let mut path = vec![t];
-            let mut i = idx(t);
-            while prev[i] != i {
-                i = prev[i];
-                path.push(((i % SIZE) as i32, (i / SIZE) as i32));
-            }
-            path.reverse();
-            return Some(path);
+        if stop(t) {
+            return (prev, Some(t));
         }
         for (dc, dr) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
             let n = (t.0 + dc, t.1 + dr);
@@ -74,7 +89,7 @@ fn path_to(game: &Wolf3d, goals: &[(i32, i32)]) -> Option<Vec<(i32, i32)>> {
             }
         }
     }
-    None
+    (prev, None)
 }
 
 /// Whether the player's whole body could walk straight to (x, y): three
@@ -188,28 +203,10 @@ fn while_door_opens(game: &Wolf3d, door: (i32, i32)) -> &'static str {
     }
 }
 
-/// Breadth-first predecessors from `start` over non-wall tiles (doors
-/// passable): `prev[i]` is the tile index before `i`, `usize::MAX` where
-/// unreachable, `start` itself for the start.
+/// Breadth-first predecessors of every tile reachable from `start`
+/// (see [`bfs`]).
 fn bfs_prev(game: &Wolf3d, start: (i32, i32)) -> Vec<usize> {
-    let grid = game.grid();
-    let idx = |(c, r): (i32, i32)| r as usize * SIZE + c as usize;
-    let mut prev = vec![usize::MAX; SIZE * SIZE];
-    prev[idx(start)] = idx(start);
-    let mut q = VecDeque::from([start]);
-    while let Some(t) = q.pop_front() {
-        for (dc, dr) in [(0, -1), (1, 0), (0, 1), (-1, 0)] {
-            let n = (t.0 + dc, t.1 + dr);
-            if matches!(grid.get(n.0, n.1), Cell::Wall { .. }) {
-                continue;
-            }
-            if prev[idx(n)] == usize::MAX {
-                prev[idx(n)] = idx(t);
-                q.push_back(n);
-            }
-        }
-    }
-    prev
+    bfs(game, start, |_| false).0
 }
 
 /// One leg of a route: its cost in steps (walking, closed doors), the
