@@ -11,7 +11,9 @@
 //! many large pseudo-random u64 seeds, default 5), `SWEEP_RANDOM=1` (also play
 //! the random policy over the semantic controls on the held-out seeds).
 
-use crate::testkit::{PlayResult, play_expert, play_random, registry, stepper};
+use crate::testkit::{
+    PlayResult, max_steps, play_expert, play_random, registry, stepper, task_ids,
+};
 use gw_core::Rng;
 
 /// The held-out seeds: `held` seeds from 1000 and `large` large u64 seeds.
@@ -73,14 +75,8 @@ fn seed_sweep() {
             continue;
         }
         let started = std::time::Instant::now();
-        let tasks: Vec<String> = registry().tasks_of(game).map(|t| t.id.clone()).collect();
-        for task in tasks {
-            let budget = registry()
-                .tasks
-                .get(&(game.to_string(), task.clone()))
-                .unwrap()
-                .value
-                .max_steps;
+        for task in task_ids(game) {
+            let budget = max_steps(game, &task);
             let base: Vec<PlayResult> = (1..=5).map(|s| play_expert(game, &task, s)).collect();
             let out: Vec<PlayResult> = held.iter().map(|&s| play_expert(game, &task, s)).collect();
             let base_wins = base.iter().filter(|r| r.success).count();

@@ -143,13 +143,8 @@ pub fn assert_expert_solves_all(game_id: &str, min_successes: usize) {
             .map(|seed| play_expert(game_id, task, seed))
             .collect();
         let wins = results.iter().filter(|r| r.success).count();
-        let max_steps = registry()
-            .tasks
-            .get(&(game_id.to_string(), task.clone()))
-            .unwrap()
-            .value
-            .max_steps;
-        assert!(results.iter().all(|r| r.steps <= max_steps));
+        let budget = max_steps(game_id, task);
+        assert!(results.iter().all(|r| r.steps <= budget));
         if wins < min_successes {
             let scores: Vec<String> = results
                 .iter()
@@ -358,8 +353,18 @@ fn result_cell(r: &PlayResult) -> String {
     )
 }
 
-fn task_ids(game_id: &str) -> Vec<String> {
+pub(crate) fn task_ids(game_id: &str) -> Vec<String> {
     registry().tasks_of(game_id).map(|t| t.id.clone()).collect()
+}
+
+/// The step budget of `task_id` of `game_id`, from the registry.
+pub(crate) fn max_steps(game_id: &str, task_id: &str) -> u32 {
+    registry()
+        .tasks
+        .get(&(game_id.to_string(), task_id.to_string()))
+        .unwrap_or_else(|| panic!("no task {game_id}+{task_id}"))
+        .value
+        .max_steps
 }
 
 /// Print the expert's result on every task of `game_id` for each seed, one
