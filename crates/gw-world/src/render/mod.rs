@@ -2043,14 +2043,7 @@ mod tests {
             for y in 0..27 {
                 for x in 0..48 {
                     let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
-                    let (sx, sy) = (grid.cols[x], grid.rows[y]);
-                    let mut d = [
-                        scene.f[0] + scene.r[0] * sx + scene.u[0] * sy,
-                        scene.f[1] + scene.r[1] * sx + scene.u[1] * sy,
-                        scene.f[2] + scene.r[2] * sx + scene.u[2] * sy,
-                    ];
-                    let n = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-                    d.iter_mut().for_each(|k| *k /= n);
+                    let d = scene.dir(grid.cols[x], grid.rows[y]);
                     let mut walk = VoxelWalk::new(scene.eye, d);
                     let mut t = 0.0;
                     while t <= t0 + 1.0 {
