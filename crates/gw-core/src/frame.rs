@@ -99,11 +99,32 @@ pub fn encode_png(rgb: &[u8], width: u32, height: u32) -> Vec<u8> {
     encode_pixels(rgb, 3, width, height, FRAME_FILTER)
 }
 
+/// Rows per strip, the unit one thread filters and codes. Fixed (not
+/// derived from the thread count), so a frame's bytes are the same on every
+/// machine. 16 rows of a 1280-pixel frame are 61 kB of filtered bytes, which
+/// stay in a core's cache between filtering and coding.
+const STRIP_ROWS: usize = 16;
+
+/// Frames with fewer filtered bytes than this are coded on the calling
+/// thread: handing strips to the pool costs more than it saves there. The
+/// bytes are the same either way.
+const PARALLEL_MIN_BYTES: usize = 96 * 1024;
+
+mod deflate;
+
 /// Encode `width × height` pixels of `channels` bytes each (3 = RGB, 4 =
 /// RGBA whose alpha is dropped, as in an opaque pixmap) as an 8-bit RGB PNG
-/// whose rows are filtered with `filter` and compressed with `fdeflate`'s
-/// fast mode (the one `png`'s `Compression::Fast` uses). Data that does not
-/// compress is stored instead, so a frame never grows past its raw size.
+/// whose rows are filtered with `filter`.
+///
+/// The rows are cut into strips of [`STRIP_ROWS`] rows, and each strip is
+/// filtered, checksummed (Adler-32) and counted (deflate symbols) on rayon's
+/// pool. One literal/length Huffman code is built from the frame's summed
+/// counts; each strip is then coded with it on the pool, and the strips'
+/// bits are joined into a single deflate block. The only matches are zero
+/// runs (a literal 0, then copies at distance 1), the fast coding of
+/// filtered rows; a strip never refers into another, so the output bytes do
+/// not depend on the number of threads. Data that does not compress is
+/// stored instead, so a frame never grows past its raw size.
 ///
 /// Panics if `pixels` does not hold exactly `width × height × channels` bytes.
 pub fn encode_pixels(
@@ -117,84 +138,56 @@ pub fn encode_pixels(
     assert!(width > 0 && height > 0, "a PNG has at least one pixel");
     let (w, h) = (width as usize, height as usize);
     assert_eq!(pixels.len(), w * h * channels, "pixel buffer size");
-    let stride = w * channels;
-    let row_len = w * 3;
-    // RGB copies of the current and the previous row (RGBA input only).
-    let (mut cur_rgb, mut prev_rgb) = (vec![0u8; row_len], vec![0u8; row_len]);
-    let mut line = vec![0u8; row_len + 1];
-    let mut alt = vec![0u8; row_len];
-
     let filter = match filter {
         RowFilter::PerFrame => sampled_filter(pixels, channels, w, h),
         f => f,
     };
-    let mut z = fdeflate::Compressor::new(Vec::with_capacity(pixels.len() / 32 + 1024))
-        .expect("writing to memory");
-    for y in 0..h {
-        let src = &pixels[y * stride..][..stride];
-        let above = (y > 0).then(|| &pixels[(y - 1) * stride..][..stride]);
-        if above == Some(src) && matches!(filter, RowFilter::Up | RowFilter::UpOrSub) {
-            // Up of a repeated row is all zeros; `prev_rgb` stays valid.
-            line[0] = 2;
-            line[1..].fill(0);
-            z.write_data(&line).expect("writing to memory");
-            continue;
+    let raw_len = (w * 3 + 1) * h;
+    let image = Image {
+        pixels,
+        channels,
+        w,
+        h,
+    };
+    let parallel = raw_len >= PARALLEL_MIN_BYTES;
+    let strips = map_strips(h.div_ceil(STRIP_ROWS), parallel, |i| {
+        image.filter_strip(i, filter)
+    });
+    let mut hist = strips[0].hist.clone();
+    let mut adler = strips[0].adler;
+    for s in &strips[1..] {
+        hist.add(&s.hist);
+        adler = deflate::adler32_combine(adler, s.adler, s.data.len());
+    }
+    let table = deflate::Table::new(&hist);
+    let coded_len = table.block_bits(&hist).div_ceil(8) as usize;
+    let stored_len = raw_len + 5 * raw_len.div_ceil(STORED_MAX);
+
+    let mut zlib = Vec::with_capacity(coded_len.min(stored_len) + 6);
+    // Deflate with a 32 KiB window, "fastest" level, no dictionary.
+    zlib.extend_from_slice(&[0x78, 0x01]);
+    if coded_len <= stored_len {
+        let coded = map_strips(strips.len(), parallel, |i| table.encode(&strips[i].data));
+        let mut bits = deflate::Bits::with_capacity(coded_len);
+        bits.append(table.header());
+        for c in &coded {
+            bits.append(c);
         }
-        let (cur, prev): (&[u8], Option<&[u8]>) = if channels == 4 {
-            rgba_to_rgb(src, &mut cur_rgb);
-            (&cur_rgb, above.map(|_| prev_rgb.as_slice()))
-        } else {
-            (src, above)
-        };
-        let filtered = &mut line[1..];
-        line[0] = match filter {
-            RowFilter::None => {
-                filtered.copy_from_slice(cur);
-                0
-            }
-            RowFilter::Sub => {
-                filter_sub(cur, filtered);
-                1
-            }
-            // `PerFrame` was resolved to `Up` or `Sub` above.
-            RowFilter::Up | RowFilter::PerFrame => {
-                filter_up(cur, prev, filtered);
-                2
-            }
-            RowFilter::UpOrSub => {
-                filter_up(cur, prev, filtered);
-                filter_sub(cur, &mut alt);
-                if nonzero(&alt) < nonzero(filtered) {
-                    filtered.copy_from_slice(&alt);
-                    1
-                } else {
-                    2
-                }
-            }
-        };
-        z.write_data(&line).expect("writing to memory");
-        if channels == 4 {
-            std::mem::swap(&mut cur_rgb, &mut prev_rgb);
+        table.end(&mut bits);
+        bits.write_to(&mut zlib);
+    } else {
+        // Stored blocks of the filtered bytes, each marked final or not.
+        let all: Vec<u8> = strips.iter().flat_map(|s| s.data.iter().copied()).collect();
+        let blocks = all.len().div_ceil(STORED_MAX);
+        for (k, block) in all.chunks(STORED_MAX).enumerate() {
+            zlib.push((k + 1 == blocks) as u8);
+            let len = block.len() as u16;
+            zlib.extend_from_slice(&len.to_le_bytes());
+            zlib.extend_from_slice(&(!len).to_le_bytes());
+            zlib.extend_from_slice(block);
         }
     }
-    let mut zlib = z.finish().expect("writing to memory");
-    let raw_len = (row_len + 1) * h;
-    if zlib.len() > fdeflate::StoredOnlyCompressor::<()>::compressed_size(raw_len) {
-        let mut stored = fdeflate::StoredOnlyCompressor::new(std::io::Cursor::new(Vec::new()))
-            .expect("writing to memory");
-        for y in 0..h {
-            let src = &pixels[y * stride..][..stride];
-            let cur: &[u8] = if channels == 4 {
-                rgba_to_rgb(src, &mut cur_rgb);
-                &cur_rgb
-            } else {
-                src
-            };
-            stored.write_data(&[0]).expect("writing to memory");
-            stored.write_data(cur).expect("writing to memory");
-        }
-        zlib = stored.finish().expect("writing to memory").into_inner();
-    }
+    zlib.extend_from_slice(&adler.to_be_bytes());
 
     let mut out = Vec::with_capacity(zlib.len() + 64);
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
@@ -208,6 +201,114 @@ pub fn encode_pixels(
     write_chunk(&mut out, b"IDAT", &zlib);
     write_chunk(&mut out, b"IEND", &[]);
     out
+}
+
+/// The most bytes one stored deflate block holds.
+const STORED_MAX: usize = 65535;
+
+/// `f` over strip indices `0..n`, on rayon's pool or on this thread.
+fn map_strips<T: Send>(n: usize, parallel: bool, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    use rayon::prelude::*;
+    if parallel {
+        (0..n).into_par_iter().map(f).collect()
+    } else {
+        (0..n).map(f).collect()
+    }
+}
+
+/// The pixels being encoded.
+struct Image<'a> {
+    pixels: &'a [u8],
+    channels: usize,
+    w: usize,
+    h: usize,
+}
+
+/// One strip's filtered rows (each led by its filter-type byte), their
+/// Adler-32 and their deflate symbol counts.
+struct Strip {
+    data: Vec<u8>,
+    adler: u32,
+    hist: deflate::Histogram,
+}
+
+impl Image<'_> {
+    fn row(&self, y: usize) -> &[u8] {
+        let stride = self.w * self.channels;
+        &self.pixels[y * stride..][..stride]
+    }
+
+    /// Filter strip `i` with `filter` (`PerFrame` already resolved).
+    fn filter_strip(&self, i: usize, filter: RowFilter) -> Strip {
+        let row_len = self.w * 3;
+        let (y0, y1) = (i * STRIP_ROWS, self.h.min((i + 1) * STRIP_ROWS));
+        let mut data = vec![0u8; (row_len + 1) * (y1 - y0)];
+        // RGB copies of the current and the previous row (RGBA input only).
+        let rgba = self.channels == 4;
+        let rgb_len = if rgba { row_len } else { 0 };
+        let (mut cur_rgb, mut prev_rgb) = (vec![0u8; rgb_len], vec![0u8; rgb_len]);
+        if rgba && y0 > 0 {
+            rgba_to_rgb(self.row(y0 - 1), &mut prev_rgb);
+        }
+        let mut alt = vec![
+            0u8;
+            if filter == RowFilter::UpOrSub {
+                row_len
+            } else {
+                0
+            }
+        ];
+        for (y, line) in (y0..y1).zip(data.chunks_exact_mut(row_len + 1)) {
+            let src = self.row(y);
+            let above = (y > 0).then(|| self.row(y - 1));
+            if above == Some(src) && matches!(filter, RowFilter::Up | RowFilter::UpOrSub) {
+                // Up of a repeated row is all zeros (the line already is);
+                // `prev_rgb` stays valid.
+                line[0] = 2;
+                continue;
+            }
+            let (cur, prev): (&[u8], Option<&[u8]>) = if rgba {
+                rgba_to_rgb(src, &mut cur_rgb);
+                (&cur_rgb, above.map(|_| prev_rgb.as_slice()))
+            } else {
+                (src, above)
+            };
+            let (kind, filtered) = line.split_first_mut().expect("a filter byte");
+            *kind = match filter {
+                RowFilter::None => {
+                    filtered.copy_from_slice(cur);
+                    0
+                }
+                RowFilter::Sub => {
+                    filter_sub(cur, filtered);
+                    1
+                }
+                // `PerFrame` was resolved to `Up` or `Sub` by the caller.
+                RowFilter::Up | RowFilter::PerFrame => {
+                    filter_up(cur, prev, filtered);
+                    2
+                }
+                RowFilter::UpOrSub => {
+                    filter_up(cur, prev, filtered);
+                    filter_sub(cur, &mut alt);
+                    if nonzero(&alt) < nonzero(filtered) {
+                        filtered.copy_from_slice(&alt);
+                        1
+                    } else {
+                        2
+                    }
+                }
+            };
+            if rgba {
+                std::mem::swap(&mut cur_rgb, &mut prev_rgb);
+            }
+        }
+        Strip {
+            adler: deflate::adler32(&data),
+            hist: deflate::Histogram::of(&data),
+            data,
+        }
+    }
 }
 
 fn write_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
@@ -467,10 +568,118 @@ mod tests {
         let rgb = vec![77u8; 1280 * 720 * 3];
         for filter in [RowFilter::Up, RowFilter::UpOrSub] {
             let png = encode_pixels(&rgb, 3, 1280, 720, filter);
-            // fdeflate codes zeros as runs of at most 258 bytes: ~1% of raw.
+            // Zeros are coded as copies of at most 258 bytes: ~1% of raw.
             assert!(png.len() < 30_000, "{} bytes", png.len());
             assert!(decode(&png).2 == rgb);
         }
+    }
+
+    /// Encode on a rayon pool of `threads` threads.
+    fn encode_on(threads: usize, px: &[u8], ch: usize, w: u32, h: u32, f: RowFilter) -> Vec<u8> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| encode_pixels(px, ch, w, h, f))
+    }
+
+    #[test]
+    fn strips_decode_to_the_same_pixels_in_every_shape() {
+        let mut rng = crate::Rng::new(11, 3);
+        let mut noise = |n: usize| -> Vec<u8> { (0..n).map(|_| rng.index(256) as u8).collect() };
+        // (width, height, RGB pixels): odd widths, one row, one column,
+        // frames of many strips (STRIP_ROWS = 16), zeros, noise.
+        let mut cases: Vec<(u32, u32, Vec<u8>)> = Vec::new();
+        for (w, h) in [(1, 1), (13, 1), (1, 77), (203, 70), (640, 161), (1280, 720)] {
+            let rgba = test_rgba(w, h, (w * h) as u64);
+            let mut rgb = vec![0; (w * h * 3) as usize];
+            rgba_to_rgb(&rgba, &mut rgb);
+            cases.push((w, h, rgb));
+        }
+        cases.push((301, 100, vec![0; 301 * 100 * 3]));
+        cases.push((256, 256, noise(256 * 256 * 3)));
+        cases.push((5, 3, noise(5 * 3 * 3)));
+        // A zero run from the middle of strip 0 across strips 1 and 2: row
+        // 10 ends in noise, rows 11–40 are black and `None` keeps the zeros
+        // (filter type 0 included) in one run across the strip edges.
+        let (w, h) = (99usize, 60usize);
+        let mut runs = noise(w * h * 3);
+        runs[11 * w * 3..41 * w * 3].fill(0);
+        cases.push((w as u32, h as u32, runs));
+        for (w, h, rgb) in &cases {
+            let rgba: Vec<u8> = rgb
+                .chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect();
+            for filter in RowFilter::ALL {
+                for (channels, pixels) in [(3, rgb), (4, &rgba)] {
+                    let png = encode_pixels(pixels, channels, *w, *h, filter);
+                    let (dw, dh, decoded) = decode(&png);
+                    assert_eq!((dw, dh), (*w, *h));
+                    assert!(
+                        decoded == *rgb,
+                        "{w}x{h} {} from {channels} channels changed pixels",
+                        filter.as_str()
+                    );
+                    // Never more than the raw rows in stored blocks.
+                    let raw = (*w as usize * 3 + 1) * *h as usize;
+                    let stored = raw + 5 * raw.div_ceil(STORED_MAX) + 6;
+                    assert!(png.len() <= stored + 57, "{w}x{h}: {} bytes", png.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_bytes_do_not_depend_on_the_thread_count() {
+        let (w, h) = (1280, 720);
+        let rgba = test_rgba(w, h, 5);
+        let mut rng = crate::Rng::new(3, 9);
+        let noise: Vec<u8> = (0..w * h * 3).map(|_| rng.index(256) as u8).collect();
+        for filter in RowFilter::ALL {
+            let one = encode_on(1, &rgba, 4, w, h, filter);
+            let four = encode_on(4, &rgba, 4, w, h, filter);
+            assert!(
+                one == four,
+                "{}: bytes differ by thread count",
+                filter.as_str()
+            );
+            assert!(one == encode_pixels(&rgba, 4, w, h, filter));
+        }
+        // The stored path too.
+        let one = encode_on(1, &noise, 3, w, h, RowFilter::Up);
+        assert!(one == encode_on(4, &noise, 3, w, h, RowFilter::Up));
+        assert!(decode(&one).2 == noise);
+    }
+
+    #[test]
+    fn a_frame_of_strips_is_one_deflate_block_with_the_rows_checksum() {
+        let (w, h) = (640u32, 360u32);
+        let rgba = test_rgba(w, h, 8);
+        let png = encode_pixels(&rgba, 4, w, h, RowFilter::None);
+        // IDAT's length at byte 33, then "IDAT", the zlib header and the
+        // block header: final block (bit 0), dynamic Huffman (bits 1–2 = 2).
+        assert_eq!(&png[37..41], b"IDAT");
+        assert_eq!(&png[41..43], &[0x78, 0x01]);
+        assert_eq!(png[43] & 0b111, 0b101);
+        // The stream ends in the Adler-32 (RFC 1950, byte by byte here) of
+        // the filtered rows: with `None`, a 0 and the row's RGB.
+        let idat_len = u32::from_be_bytes(png[33..37].try_into().unwrap()) as usize;
+        let (mut a, mut b) = (1u32, 0u32);
+        for row in rgba.chunks_exact(w as usize * 4) {
+            let rgb = row.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]);
+            for x in std::iter::once(0).chain(rgb) {
+                a = (a + x as u32) % 65521;
+                b = (b + a) % 65521;
+            }
+        }
+        assert_eq!(
+            &png[41 + idat_len - 4..41 + idat_len],
+            &((b << 16) | a).to_be_bytes()
+        );
+        let mut rgb = vec![0; rgba.len() / 4 * 3];
+        rgba_to_rgb(&rgba, &mut rgb);
+        assert!(decode(&png).2 == rgb);
     }
 
     #[test]
