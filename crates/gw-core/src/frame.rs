@@ -110,6 +110,10 @@ const STRIP_ROWS: usize = 16;
 /// bytes are the same either way.
 const PARALLEL_MIN_BYTES: usize = 96 * 1024;
 
+/// Symbols are counted on every `HIST_EVERY`-th row (a sample: counting
+/// costs about a third of coding) to build the frame's Huffman code.
+const HIST_EVERY: usize = 4;
+
 mod deflate;
 
 /// Encode `width × height` pixels of `channels` bytes each (3 = RGB, 4 =
@@ -160,31 +164,41 @@ pub fn encode_pixels(
         adler = deflate::adler32_combine(adler, s.adler, s.data.len());
     }
     let table = deflate::Table::new(&hist);
-    let coded_len = table.block_bits(&hist).div_ceil(8) as usize;
     let stored_len = raw_len + 5 * raw_len.div_ceil(STORED_MAX);
+    // The sample's size scaled up: clearly incompressible frames are stored
+    // without coding them first.
+    let guess = (table.data_bits(&hist) * HIST_EVERY as u64 + table.frame_bits()).div_ceil(8);
+    let coded = (guess as usize <= stored_len).then(|| {
+        let strips = map_strips(strips.len(), parallel, |i| table.encode(&strips[i].data));
+        let bits: u64 = strips.iter().map(|b| b.len_bits()).sum::<u64>() + table.frame_bits();
+        (strips, bits.div_ceil(8) as usize)
+    });
 
-    let mut zlib = Vec::with_capacity(coded_len.min(stored_len) + 6);
+    let mut zlib =
+        Vec::with_capacity(stored_len.min(coded.as_ref().map_or(usize::MAX, |c| c.1)) + 6);
     // Deflate with a 32 KiB window, "fastest" level, no dictionary.
     zlib.extend_from_slice(&[0x78, 0x01]);
-    if coded_len <= stored_len {
-        let coded = map_strips(strips.len(), parallel, |i| table.encode(&strips[i].data));
-        let mut bits = deflate::Bits::with_capacity(coded_len);
-        bits.append(table.header());
-        for c in &coded {
-            bits.append(c);
+    match coded {
+        Some((coded, len)) if len <= stored_len => {
+            let mut bits = deflate::Bits::with_capacity(len);
+            bits.append(table.header());
+            for c in &coded {
+                bits.append(c);
+            }
+            table.end(&mut bits);
+            bits.write_to(&mut zlib);
         }
-        table.end(&mut bits);
-        bits.write_to(&mut zlib);
-    } else {
-        // Stored blocks of the filtered bytes, each marked final or not.
-        let all: Vec<u8> = strips.iter().flat_map(|s| s.data.iter().copied()).collect();
-        let blocks = all.len().div_ceil(STORED_MAX);
-        for (k, block) in all.chunks(STORED_MAX).enumerate() {
-            zlib.push((k + 1 == blocks) as u8);
-            let len = block.len() as u16;
-            zlib.extend_from_slice(&len.to_le_bytes());
-            zlib.extend_from_slice(&(!len).to_le_bytes());
-            zlib.extend_from_slice(block);
+        _ => {
+            // Stored blocks of the filtered bytes, each marked final or not.
+            let all: Vec<u8> = strips.iter().flat_map(|s| s.data.iter().copied()).collect();
+            let blocks = all.len().div_ceil(STORED_MAX);
+            for (k, block) in all.chunks(STORED_MAX).enumerate() {
+                zlib.push((k + 1 == blocks) as u8);
+                let len = block.len() as u16;
+                zlib.extend_from_slice(&len.to_le_bytes());
+                zlib.extend_from_slice(&(!len).to_le_bytes());
+                zlib.extend_from_slice(block);
+            }
         }
     }
     zlib.extend_from_slice(&adler.to_be_bytes());
@@ -303,9 +317,13 @@ impl Image<'_> {
                 std::mem::swap(&mut cur_rgb, &mut prev_rgb);
             }
         }
+        let mut hist = deflate::Histogram::default();
+        for row in data.chunks_exact(row_len + 1).step_by(HIST_EVERY) {
+            hist.count(row);
+        }
         Strip {
             adler: deflate::adler32(&data),
-            hist: deflate::Histogram::of(&data),
+            hist,
             data,
         }
     }

@@ -130,8 +130,23 @@ fn length_code(len: usize) -> usize {
 /// What the symbols of some data go to.
 trait Symbols {
     fn literal(&mut self, byte: u8);
+    /// Eight non-zero literals, the bytes of `word` in little-endian order.
+    fn literals8(&mut self, word: u64) {
+        for b in word.to_le_bytes() {
+            self.literal(b);
+        }
+    }
     /// A copy of `len` bytes (3…258) at distance 1.
     fn copy(&mut self, len: usize);
+}
+
+/// The high bit of each zero byte of `w` (and no other bits).
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // A byte's high bit is set when its low 7 bits are non-zero (the add
+    // carries) or the byte itself has it: neither is a zero byte.
+    !(((w & LOW7) + LOW7) | w | LOW7)
 }
 
 /// Walk `data` as deflate symbols: literals, and zero runs as a literal 0
@@ -140,12 +155,26 @@ trait Symbols {
 fn tokens(data: &[u8], out: &mut impl Symbols) {
     let mut i = 0;
     while i < data.len() {
-        let b = data[i];
-        if b != 0 {
-            out.literal(b);
+        if let Some(word) = data.get(i..i + 8) {
+            let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            let zeros = zero_bytes(w);
+            if zeros == 0 {
+                out.literals8(w);
+                i += 8;
+                continue;
+            }
+            // The non-zero bytes before the first zero.
+            let k = (zeros.trailing_zeros() / 8) as usize;
+            for &b in &word[..k] {
+                out.literal(b);
+            }
+            i += k;
+        } else if data[i] != 0 {
+            out.literal(data[i]);
             i += 1;
             continue;
         }
+        // data[i] is zero.
         let run = zero_run(&data[i..]);
         i += run;
         if run < MIN_RUN {
@@ -185,42 +214,59 @@ fn zero_run(data: &[u8]) -> usize {
     n + words.remainder().iter().take_while(|&&b| b == 0).count()
 }
 
-/// How often each literal/length symbol occurs in some filtered bytes.
+/// How often each literal and each copy length occurs in some filtered
+/// bytes (a sample of a frame's rows).
 #[derive(Clone)]
-pub struct Histogram(pub [u32; LITLEN_SYMBOLS]);
+pub struct Histogram {
+    literals: [u32; 256],
+    copies: [u32; MAX_COPY + 1],
+}
 
-impl Histogram {
-    pub fn of(data: &[u8]) -> Histogram {
-        struct Count {
-            literals: [u32; 256],
-            /// Copies by length, folded into length symbols afterwards.
-            copies: [u32; MAX_COPY + 1],
-        }
-        impl Symbols for Count {
-            fn literal(&mut self, byte: u8) {
-                self.literals[byte as usize] += 1;
-            }
-            fn copy(&mut self, len: usize) {
-                self.copies[len] += 1;
-            }
-        }
-        let mut count = Count {
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
             literals: [0; 256],
             copies: [0; MAX_COPY + 1],
-        };
-        tokens(data, &mut count);
-        let mut counts = [0u32; LITLEN_SYMBOLS];
-        counts[..256].copy_from_slice(&count.literals);
-        for (len, &n) in count.copies.iter().enumerate().skip(3) {
-            counts[257 + length_code(len)] += n;
         }
-        Histogram(counts)
+    }
+}
+
+impl Symbols for Histogram {
+    #[inline(always)]
+    fn literal(&mut self, byte: u8) {
+        self.literals[byte as usize] += 1;
+    }
+    #[inline(always)]
+    fn copy(&mut self, len: usize) {
+        self.copies[len] += 1;
+    }
+}
+
+impl Histogram {
+    /// Count the symbols of `data`.
+    pub fn count(&mut self, data: &[u8]) {
+        tokens(data, self);
     }
 
     pub fn add(&mut self, other: &Histogram) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
+        for (a, b) in self.literals.iter_mut().zip(&other.literals) {
             *a += b;
         }
+        for (a, b) in self.copies.iter_mut().zip(&other.copies) {
+            *a += b;
+        }
+    }
+
+    /// Counts per literal/length symbol.
+    fn symbols(&self) -> [u64; LITLEN_SYMBOLS] {
+        let mut counts = [0u64; LITLEN_SYMBOLS];
+        for (c, &n) in counts.iter_mut().zip(&self.literals) {
+            *c = n as u64;
+        }
+        for (len, &n) in self.copies.iter().enumerate().skip(3) {
+            counts[257 + length_code(len)] += n as u64;
+        }
+        counts
     }
 }
 
@@ -229,8 +275,8 @@ impl Histogram {
 /// on counts halved (rounding up, so a used symbol stays used) until it
 /// fits. Unused symbols get length 0; when fewer than two symbols are used,
 /// symbols 0 and 1 are given one-bit codes so the code is complete.
-fn code_lengths(freq: &[u32], limit: u8) -> Vec<u8> {
-    let mut freq: Vec<u64> = freq.iter().map(|&f| f as u64).collect();
+fn code_lengths(freq: &[u64], limit: u8) -> Vec<u8> {
+    let mut freq = freq.to_vec();
     let used: Vec<usize> = (0..freq.len()).filter(|&s| freq[s] > 0).collect();
     let mut lengths = vec![0u8; freq.len()];
     if used.len() < 2 {
@@ -337,10 +383,14 @@ const CLEN_ORDER: [usize; 19] = [
 ];
 
 impl Table {
-    /// The table for data with symbol counts `hist` (end of block added).
+    /// The table for data whose symbols occur about as in `hist`. Every
+    /// symbol gets a code (one more than its count), so the table codes any
+    /// data, also symbols the sample missed.
     pub fn new(hist: &Histogram) -> Table {
-        let mut freq = hist.0;
-        freq[END_OF_BLOCK] = 1;
+        let mut freq = hist.symbols();
+        for f in &mut freq {
+            *f += 1;
+        }
         let lengths = code_lengths(&freq, 15);
         let codes = canonical_codes(&lengths);
         // Distance code: symbols 0 (distance 1) and 1, one bit each.
@@ -374,7 +424,7 @@ impl Table {
         let mut seq: Vec<u8> = lengths[..nlit].to_vec();
         seq.extend_from_slice(&dist_lengths);
         let runs = run_length_code(&seq);
-        let mut clen_freq = [0u32; 19];
+        let mut clen_freq = [0u64; 19];
         for &(sym, _, _) in &runs {
             clen_freq[sym as usize] += 1;
         }
@@ -409,19 +459,24 @@ impl Table {
         }
     }
 
-    /// The bits the header, data with counts `hist` and the end-of-block
-    /// code take.
-    pub fn block_bits(&self, hist: &Histogram) -> u64 {
-        let mut bits = self.header.len_bits() + self.end.1 as u64;
-        for (b, &n) in hist.0[..256].iter().enumerate() {
-            bits += n as u64 * self.literal[b].1 as u64;
+    /// The bits data with counts `hist` takes, header and end of block
+    /// excluded.
+    pub fn data_bits(&self, hist: &Histogram) -> u64 {
+        let counts = hist.symbols();
+        let mut bits = 0;
+        for (b, &n) in counts[..256].iter().enumerate() {
+            bits += n * self.literal[b].1 as u64;
         }
         for (lc, &(extra, _)) in LENGTH_CODES.iter().enumerate() {
-            let n = hist.0[257 + lc] as u64;
             // Code, extra bits and the one-bit distance.
-            bits += n * (self.lengths[257 + lc] as u64 + extra as u64 + 1);
+            bits += counts[257 + lc] * (self.lengths[257 + lc] as u64 + extra as u64 + 1);
         }
         bits
+    }
+
+    /// Header plus end-of-block code, in bits.
+    pub fn frame_bits(&self) -> u64 {
+        self.header.len_bits() + self.end.1 as u64
     }
 
     pub fn header(&self) -> &Bits {
@@ -439,6 +494,19 @@ impl Table {
             fn literal(&mut self, byte: u8) {
                 let (code, len) = self.table.literal[byte as usize];
                 self.out.push(code as u64, len);
+            }
+            #[inline(always)]
+            fn literals8(&mut self, word: u64) {
+                // Four codes of at most 15 bits fit one push.
+                for half in [word as u32, (word >> 32) as u32] {
+                    let (mut bits, mut n) = (0u64, 0u32);
+                    for b in half.to_le_bytes() {
+                        let (code, len) = self.table.literal[b as usize];
+                        bits |= (code as u64) << n;
+                        n += len;
+                    }
+                    self.out.push(bits, n);
+                }
             }
             #[inline(always)]
             fn copy(&mut self, len: usize) {
@@ -546,7 +614,7 @@ mod tests {
     #[test]
     fn code_lengths_are_complete_and_limited() {
         // Fibonacci counts make Huffman's tree as deep as it gets.
-        let mut fib = vec![1u32, 1];
+        let mut fib = vec![1u64, 1];
         while fib.len() < 40 {
             let n = fib.len();
             fib.push(fib[n - 1] + fib[n - 2]);
@@ -630,22 +698,67 @@ mod tests {
         data.extend(std::iter::repeat_n(0, 600));
         data.push(1);
         #[derive(Default)]
-        struct Log(Vec<u8>, Vec<usize>);
+        /// Literals, copy lengths, and the order (true = a copy).
+        struct Log(Vec<u8>, Vec<usize>, Vec<bool>);
         impl Symbols for Log {
             fn literal(&mut self, byte: u8) {
                 self.0.push(byte);
+                self.2.push(false);
             }
             fn copy(&mut self, len: usize) {
                 self.1.push(len);
+                self.2.push(true);
             }
         }
         let mut log = Log::default();
         tokens(&data, &mut log);
-        let (lits, copies) = (log.0, log.1);
+        let (lits, copies) = (log.0.clone(), log.1.clone());
         // A run of 3 stays literal; 600 zeros are 0 + 258 + 258 + 83.
         assert_eq!(lits, vec![5, 0, 0, 0, 9, 0, 1]);
         assert_eq!(copies, vec![258, 258, 83]);
         assert_eq!(zero_run(&[0; 17]), 17);
+        for w in [
+            0u64,
+            1,
+            0x0100,
+            0x8000_0000_0000_0000,
+            0x0080_ff01_0000_7f00,
+        ] {
+            let want = w
+                .to_le_bytes()
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| ((b == 0) as u64) << (8 * i + 7))
+                .sum::<u64>();
+            assert_eq!(zero_bytes(w), want, "{w:#x}");
+        }
+        // Replaying the symbols (a copy repeats the byte before it) gives
+        // back the data, whatever mix of zero runs and literals it holds.
+        let mut rng = crate::Rng::new(4, 4);
+        for _ in 0..200 {
+            // Zero bytes from none to most of them; non-zero ones random.
+            let (n, zeros) = (rng.index(300), rng.index(5));
+            let data: Vec<u8> = (0..n)
+                .map(|_| match rng.index(4) < zeros {
+                    true => 0,
+                    false => 1 + rng.index(255) as u8,
+                })
+                .collect();
+            let mut log = Log::default();
+            tokens(&data, &mut log);
+            let mut back = Vec::new();
+            let (mut lits, mut copies) = (log.0.iter(), log.1.iter());
+            for kind in &log.2 {
+                if *kind {
+                    let len = *copies.next().unwrap();
+                    assert_eq!(back.last(), Some(&0));
+                    back.extend(std::iter::repeat_n(0, len));
+                } else {
+                    back.push(*lits.next().unwrap());
+                }
+            }
+            assert_eq!(back, data);
+        }
         assert_eq!(zero_run(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 3]), 9);
     }
 }
