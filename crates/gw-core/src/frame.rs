@@ -154,14 +154,24 @@ pub fn encode_pixels(
         h,
     };
     let parallel = raw_len >= PARALLEL_MIN_BYTES;
-    let strips = map_strips(h.div_ceil(STRIP_ROWS), parallel, |i| {
-        image.filter_strip(i, filter)
+    let strips = h.div_ceil(STRIP_ROWS);
+    // Symbol counts of every HIST_EVERY-th row give the frame's code.
+    let hists = map_strips(strips, parallel, |i| {
+        with_scratch(|scratch| {
+            let rows = image.strip(i).step_by(HIST_EVERY);
+            let mut hist = deflate::Histogram::default();
+            for row in image
+                .filter_rows(rows, filter, scratch)
+                .chunks_exact(w * 3 + 1)
+            {
+                hist.count(row);
+            }
+            hist
+        })
     });
-    let mut hist = strips[0].hist.clone();
-    let mut adler = strips[0].adler;
-    for s in &strips[1..] {
-        hist.add(&s.hist);
-        adler = deflate::adler32_combine(adler, s.adler, s.data.len());
+    let mut hist = hists[0].clone();
+    for other in &hists[1..] {
+        hist.add(other);
     }
     let table = deflate::Table::new(&hist);
     let stored_len = raw_len + 5 * raw_len.div_ceil(STORED_MAX);
@@ -169,28 +179,40 @@ pub fn encode_pixels(
     // without coding them first.
     let guess = (table.data_bits(&hist) * HIST_EVERY as u64 + table.frame_bits()).div_ceil(8);
     let coded = (guess as usize <= stored_len).then(|| {
-        let strips = map_strips(strips.len(), parallel, |i| table.encode(&strips[i].data));
-        let bits: u64 = strips.iter().map(|b| b.len_bits()).sum::<u64>() + table.frame_bits();
-        (strips, bits.div_ceil(8) as usize)
+        // Each strip filtered into a buffer that stays in cache, summed
+        // and coded.
+        let coded = map_strips(strips, parallel, |i| {
+            with_scratch(|scratch| {
+                let rows = image.filter_rows(image.strip(i), filter, scratch);
+                (deflate::adler32(rows), rows.len(), table.encode(rows))
+            })
+        });
+        let bits = coded.iter().map(|c| c.2.len_bits()).sum::<u64>() + table.frame_bits();
+        (coded, bits.div_ceil(8) as usize)
     });
 
     let mut zlib =
         Vec::with_capacity(stored_len.min(coded.as_ref().map_or(usize::MAX, |c| c.1)) + 6);
     // Deflate with a 32 KiB window, "fastest" level, no dictionary.
     zlib.extend_from_slice(&[0x78, 0x01]);
-    match coded {
+    let adler = match coded {
         Some((coded, len)) if len <= stored_len => {
             let mut bits = deflate::Bits::with_capacity(len);
             bits.append(table.header());
-            for c in &coded {
+            let mut adler = 1;
+            for (sum, n, c) in &coded {
                 bits.append(c);
+                adler = deflate::adler32_combine(adler, *sum, *n);
             }
             table.end(&mut bits);
             bits.write_to(&mut zlib);
+            adler
         }
         _ => {
-            // Stored blocks of the filtered bytes, each marked final or not.
-            let all: Vec<u8> = strips.iter().flat_map(|s| s.data.iter().copied()).collect();
+            // Stored blocks of raw rows (filter type 0), each marked final
+            // or not.
+            let mut scratch = Scratch::default();
+            let all = image.filter_rows(0..h, RowFilter::None, &mut scratch);
             let blocks = all.len().div_ceil(STORED_MAX);
             for (k, block) in all.chunks(STORED_MAX).enumerate() {
                 zlib.push((k + 1 == blocks) as u8);
@@ -199,8 +221,9 @@ pub fn encode_pixels(
                 zlib.extend_from_slice(&(!len).to_le_bytes());
                 zlib.extend_from_slice(block);
             }
+            deflate::adler32(all)
         }
-    }
+    };
     zlib.extend_from_slice(&adler.to_be_bytes());
 
     let mut out = Vec::with_capacity(zlib.len() + 64);
@@ -238,12 +261,34 @@ struct Image<'a> {
     h: usize,
 }
 
-/// One strip's filtered rows (each led by its filter-type byte), their
-/// Adler-32 and their deflate symbol counts.
-struct Strip {
-    data: Vec<u8>,
-    adler: u32,
-    hist: deflate::Histogram,
+/// Buffers for filtering rows.
+#[derive(Default)]
+struct Scratch {
+    /// Filtered rows, each led by its filter-type byte.
+    rows: Vec<u8>,
+    /// RGB copies of the current and the previous row (RGBA input only).
+    cur_rgb: Vec<u8>,
+    prev_rgb: Vec<u8>,
+    /// The other filter's row (`UpOrSub`).
+    alt: Vec<u8>,
+}
+
+/// Run `f` with this thread's scratch buffers (kept between frames, so
+/// they are neither allocated nor zeroed again every frame).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    }
+    SCRATCH.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// Grow `buf` to at least `len` bytes and return its first `len` (stale
+/// bytes, for the caller to overwrite).
+fn at_least(buf: &mut Vec<u8>, len: usize) -> &mut [u8] {
+    if buf.len() < len {
+        buf.resize(len, 0);
+    }
+    &mut buf[..len]
 }
 
 impl Image<'_> {
@@ -252,38 +297,52 @@ impl Image<'_> {
         &self.pixels[y * stride..][..stride]
     }
 
-    /// Filter strip `i` with `filter` (`PerFrame` already resolved).
-    fn filter_strip(&self, i: usize, filter: RowFilter) -> Strip {
+    /// The rows of strip `i`.
+    fn strip(&self, i: usize) -> std::ops::Range<usize> {
+        i * STRIP_ROWS..self.h.min((i + 1) * STRIP_ROWS)
+    }
+
+    /// Rows `rows` (increasing) filtered with `filter` (`PerFrame` already
+    /// resolved), each led by its filter-type byte, in `scratch.rows`.
+    fn filter_rows<'s>(
+        &self,
+        rows: impl ExactSizeIterator<Item = usize>,
+        filter: RowFilter,
+        scratch: &'s mut Scratch,
+    ) -> &'s [u8] {
         let row_len = self.w * 3;
-        let (y0, y1) = (i * STRIP_ROWS, self.h.min((i + 1) * STRIP_ROWS));
-        let mut data = vec![0u8; (row_len + 1) * (y1 - y0)];
-        // RGB copies of the current and the previous row (RGBA input only).
         let rgba = self.channels == 4;
+        let out = at_least(&mut scratch.rows, rows.len() * (row_len + 1));
         let rgb_len = if rgba { row_len } else { 0 };
-        let (mut cur_rgb, mut prev_rgb) = (vec![0u8; rgb_len], vec![0u8; rgb_len]);
-        if rgba && y0 > 0 {
-            rgba_to_rgb(self.row(y0 - 1), &mut prev_rgb);
-        }
-        let mut alt = vec![
-            0u8;
-            if filter == RowFilter::UpOrSub {
-                row_len
-            } else {
-                0
-            }
-        ];
-        for (y, line) in (y0..y1).zip(data.chunks_exact_mut(row_len + 1)) {
+        let mut cur_rgb = at_least(&mut scratch.cur_rgb, rgb_len);
+        let mut prev_rgb = at_least(&mut scratch.prev_rgb, rgb_len);
+        let alt_len = if filter == RowFilter::UpOrSub {
+            row_len
+        } else {
+            0
+        };
+        let alt = at_least(&mut scratch.alt, alt_len);
+        // The row whose RGB `prev_rgb` holds, when it holds one.
+        let mut rgb_of = None;
+        for (y, line) in rows.zip(out.chunks_exact_mut(row_len + 1)) {
             let src = self.row(y);
             let above = (y > 0).then(|| self.row(y - 1));
             if above == Some(src) && matches!(filter, RowFilter::Up | RowFilter::UpOrSub) {
-                // Up of a repeated row is all zeros (the line already is);
-                // `prev_rgb` stays valid.
+                // Up of a repeated row is all zeros; `prev_rgb` holds this
+                // row if it held the one above.
                 line[0] = 2;
+                line[1..].fill(0);
+                if rgb_of == Some(y - 1) {
+                    rgb_of = Some(y);
+                }
                 continue;
             }
+            if rgba && y > 0 && rgb_of != Some(y - 1) {
+                rgba_to_rgb(self.row(y - 1), prev_rgb);
+            }
             let (cur, prev): (&[u8], Option<&[u8]>) = if rgba {
-                rgba_to_rgb(src, &mut cur_rgb);
-                (&cur_rgb, above.map(|_| prev_rgb.as_slice()))
+                rgba_to_rgb(src, cur_rgb);
+                (cur_rgb, above.map(|_| &*prev_rgb))
             } else {
                 (src, above)
             };
@@ -304,9 +363,9 @@ impl Image<'_> {
                 }
                 RowFilter::UpOrSub => {
                     filter_up(cur, prev, filtered);
-                    filter_sub(cur, &mut alt);
-                    if nonzero(&alt) < nonzero(filtered) {
-                        filtered.copy_from_slice(&alt);
+                    filter_sub(cur, alt);
+                    if nonzero(alt) < nonzero(filtered) {
+                        filtered.copy_from_slice(alt);
                         1
                     } else {
                         2
@@ -315,17 +374,10 @@ impl Image<'_> {
             };
             if rgba {
                 std::mem::swap(&mut cur_rgb, &mut prev_rgb);
+                rgb_of = Some(y);
             }
         }
-        let mut hist = deflate::Histogram::default();
-        for row in data.chunks_exact(row_len + 1).step_by(HIST_EVERY) {
-            hist.count(row);
-        }
-        Strip {
-            adler: deflate::adler32(&data),
-            hist,
-            data,
-        }
+        out
     }
 }
 
