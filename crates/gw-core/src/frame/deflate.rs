@@ -140,6 +140,8 @@ trait Symbols {
     fn copy(&mut self, len: usize);
 }
 
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
 /// The high bit of each zero byte of `w` (and no other bits).
 #[inline(always)]
 fn zero_bytes(w: u64) -> u64 {
@@ -169,6 +171,18 @@ fn tokens(data: &[u8], out: &mut impl Symbols) {
                 out.literal(b);
             }
             i += k;
+            // A short zero run that ends inside this word: literals.
+            let later_nonzero = (!zeros & HIGH_BITS) >> (8 * k);
+            if later_nonzero != 0 {
+                let run = (later_nonzero.trailing_zeros() / 8) as usize;
+                if run < MIN_RUN {
+                    for _ in 0..run {
+                        out.literal(0);
+                    }
+                    i += run;
+                    continue;
+                }
+            }
         } else if data[i] != 0 {
             out.literal(data[i]);
             i += 1;
@@ -202,7 +216,16 @@ fn tokens(data: &[u8], out: &mut impl Symbols) {
 /// How many zero bytes `data` starts with.
 #[inline(always)]
 fn zero_run(data: &[u8]) -> usize {
+    // 32 bytes at a time through long runs, then word by word.
     let mut n = 0;
+    for block in data.chunks_exact(32) {
+        let word = |k: usize| u64::from_le_bytes(block[k..k + 8].try_into().expect("8 bytes"));
+        if word(0) | word(8) | word(16) | word(24) != 0 {
+            break;
+        }
+        n += 32;
+    }
+    let data = &data[n..];
     let mut words = data.chunks_exact(8);
     for w in &mut words {
         let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
@@ -717,6 +740,10 @@ mod tests {
         assert_eq!(lits, vec![5, 0, 0, 0, 9, 0, 1]);
         assert_eq!(copies, vec![258, 258, 83]);
         assert_eq!(zero_run(&[0; 17]), 17);
+        assert_eq!(zero_run(&[0; 100]), 100);
+        let mut long = [0u8; 77];
+        long[70] = 1;
+        assert_eq!(zero_run(&long), 70);
         for w in [
             0u64,
             1,
