@@ -161,7 +161,7 @@ pub fn encode_pixels(
             let rows = image.strip(i).step_by(HIST_EVERY);
             let mut hist = deflate::Histogram::default();
             for row in image
-                .filter_rows(rows, filter, scratch)
+                .filter_rows(rows, filter, true, scratch)
                 .chunks_exact(w * 3 + 1)
             {
                 hist.count(row);
@@ -183,7 +183,7 @@ pub fn encode_pixels(
         // and coded.
         let coded = map_strips(strips, parallel, |i| {
             with_scratch(|scratch| {
-                let rows = image.filter_rows(image.strip(i), filter, scratch);
+                let rows = image.filter_rows(image.strip(i), filter, false, scratch);
                 (deflate::adler32(rows), rows.len(), table.encode(rows))
             })
         });
@@ -212,7 +212,7 @@ pub fn encode_pixels(
             // Stored blocks of raw rows (filter type 0), each marked final
             // or not.
             let mut scratch = Scratch::default();
-            let all = image.filter_rows(0..h, RowFilter::None, &mut scratch);
+            let all = image.filter_rows(0..h, RowFilter::None, false, &mut scratch);
             let blocks = all.len().div_ceil(STORED_MAX);
             for (k, block) in all.chunks(STORED_MAX).enumerate() {
                 zlib.push((k + 1 == blocks) as u8);
@@ -302,12 +302,14 @@ impl Image<'_> {
         i * STRIP_ROWS..self.h.min((i + 1) * STRIP_ROWS)
     }
 
-    /// Rows `rows` (increasing) filtered with `filter` (`PerFrame` already
-    /// resolved), each led by its filter-type byte, in `scratch.rows`.
+    /// Rows `rows` (increasing; `sparse`: not one after another) filtered
+    /// with `filter` (`PerFrame` already resolved), each led by its
+    /// filter-type byte, in `scratch.rows`.
     fn filter_rows<'s>(
         &self,
         rows: impl ExactSizeIterator<Item = usize>,
         filter: RowFilter,
+        sparse: bool,
         scratch: &'s mut Scratch,
     ) -> &'s [u8] {
         let row_len = self.w * 3;
@@ -337,8 +339,9 @@ impl Image<'_> {
                 }
                 continue;
             }
-            if rgba && filter == RowFilter::Up {
-                // Straight from the RGBA rows, without RGB copies.
+            if rgba && filter == RowFilter::Up && sparse {
+                // Straight from the RGBA rows, without RGB copies (which
+                // pay off when the next row reuses this one's).
                 line[0] = 2;
                 match above {
                     Some(above) => filter_up_rgba(src, above, &mut line[1..]),
