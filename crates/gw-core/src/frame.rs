@@ -120,15 +120,23 @@ mod deflate;
 /// RGBA whose alpha is dropped, as in an opaque pixmap) as an 8-bit RGB PNG
 /// whose rows are filtered with `filter`.
 ///
-/// The rows are cut into strips of [`STRIP_ROWS`] rows, and each strip is
-/// filtered, checksummed (Adler-32) and counted (deflate symbols) on rayon's
-/// pool. One literal/length Huffman code is built from the frame's summed
-/// counts; each strip is then coded with it on the pool, and the strips'
-/// bits are joined into a single deflate block. The only matches are zero
-/// runs (a literal 0, then copies at distance 1), the fast coding of
-/// filtered rows; a strip never refers into another, so the output bytes do
-/// not depend on the number of threads. Data that does not compress is
-/// stored instead, so a frame never grows past its raw size.
+/// The frame is one zlib stream with one dynamic-Huffman deflate block,
+/// written on rayon's pool in strips of [`STRIP_ROWS`] rows:
+/// 1. every [`HIST_EVERY`]-th row of each strip is filtered and its deflate
+///    symbols counted; the summed counts give the frame's literal/length
+///    code (every symbol gets one, so rows outside the sample code too);
+/// 2. each strip is filtered into a per-thread buffer, checksummed
+///    (Adler-32) and coded with that table into its own bit string;
+/// 3. the bit strings are joined in order behind the block header, ended
+///    with the end-of-block code, and the strips' checksums combined.
+///
+/// The only matches are zero runs (a literal 0, then copies at distance 1),
+/// which is what filtered rows compress into; no strip refers into another
+/// and the strips do not depend on the thread count, so the bytes are the
+/// same on every machine and pool size. Frames under
+/// [`PARALLEL_MIN_BYTES`] are coded on the calling thread (same bytes).
+/// Data that does not compress is stored (raw rows) instead, so a frame
+/// never grows past its raw size.
 ///
 /// Panics if `pixels` does not hold exactly `width × height × channels` bytes.
 pub fn encode_pixels(
@@ -784,8 +792,9 @@ mod tests {
             );
             assert!(one == encode_pixels(&rgba, 4, w, h, filter));
         }
-        // The stored path too.
+        // The stored path too: the first deflate block is stored (type 0).
         let one = encode_on(1, &noise, 3, w, h, RowFilter::Up);
+        assert_eq!(one[43] & 0b110, 0, "noise is stored");
         assert!(one == encode_on(4, &noise, 3, w, h, RowFilter::Up));
         assert!(decode(&one).2 == noise);
     }

@@ -4,15 +4,14 @@
 //! The only LZ77 it does is run coding: a run of zero bytes is a literal 0
 //! followed by copies at distance 1. Everything else is a literal. A frame is
 //! one dynamic-Huffman block whose literal/length code comes from the
-//! frame's own symbol counts ([`Histogram`], counted per strip and summed)
+//! frame's own symbol counts ([`Histogram`], counted on a sample of rows)
 //! and whose distance code has two one-bit codes of which only distance 1
 //! is used. Because every strip is coded with the same table and a strip
 //! never refers back into the one before it, strips can be coded on
 //! different threads into their own [`Bits`] and appended in order.
 
-/// Zero runs at least this long are coded as a literal 0 and a copy; shorter
-/// ones as literals. (Chosen by measuring frame sizes: 4 and up to 8 gave
-/// the same sizes within 0.5%; shorter copies cost more than their literals.)
+/// Zero runs at least this long are coded as a literal 0 and a copy of at
+/// least 3 (the shortest deflate copy); shorter ones as literals.
 const MIN_RUN: usize = 4;
 /// The longest copy deflate can express.
 const MAX_COPY: usize = 258;
