@@ -19,12 +19,7 @@ fn rgba_to_rgb(rgba: &[u8], rgb: &mut [u8]) {
     let (head, tail) = rgb.split_at_mut(quads * 12);
     for (d, s) in head.chunks_exact_mut(12).zip(rgba.chunks_exact(16)) {
         let word = |i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
-        let (a, b) = (word(0), word(8));
-        // Bytes R0 G0 B0 R1 G1 B1 R2 G2, then B2 R3 G3 B3.
-        let lo = (a & 0xff_ffff) | ((a >> 8) & 0xffff_ff00_0000) | (b << 48);
-        let hi = ((b >> 16) & 0xff) | ((b >> 24) & 0xffff_ff00);
-        d[..8].copy_from_slice(&lo.to_le_bytes());
-        d[8..].copy_from_slice(&(hi as u32).to_le_bytes());
+        pack_rgb(word(0), word(8), d);
     }
     for (d, s) in tail
         .chunks_exact_mut(3)
@@ -32,6 +27,17 @@ fn rgba_to_rgb(rgba: &[u8], rgb: &mut [u8]) {
     {
         d.copy_from_slice(&s[..3]);
     }
+}
+
+/// Write the RGB bytes of four RGBA pixels, given as two little-endian
+/// words `a` and `b`, to `d` (12 bytes).
+#[inline(always)]
+fn pack_rgb(a: u64, b: u64, d: &mut [u8]) {
+    // Bytes R0 G0 B0 R1 G1 B1 R2 G2, then B2 R3 G3 B3.
+    let lo = (a & 0xff_ffff) | ((a >> 8) & 0xffff_ff00_0000) | (b << 48);
+    let hi = ((b >> 16) & 0xff) | ((b >> 24) & 0xffff_ff00);
+    d[..8].copy_from_slice(&lo.to_le_bytes());
+    d[8..].copy_from_slice(&(hi as u32).to_le_bytes());
 }
 
 /// How each PNG row is filtered before compression. Every choice decodes to
@@ -429,10 +435,7 @@ fn filter_up_rgba(cur: &[u8], above: &[u8], out: &mut [u8]) {
         let word =
             |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
         let (a, b) = (sub(word(c, 0), word(p, 0)), sub(word(c, 8), word(p, 8)));
-        let lo = (a & 0xff_ffff) | ((a >> 8) & 0xffff_ff00_0000) | (b << 48);
-        let hi = ((b >> 16) & 0xff) | ((b >> 24) & 0xffff_ff00);
-        d[..8].copy_from_slice(&lo.to_le_bytes());
-        d[8..].copy_from_slice(&(hi as u32).to_le_bytes());
+        pack_rgb(a, b, d);
     }
     for ((d, c), p) in tail
         .chunks_exact_mut(3)
