@@ -79,9 +79,10 @@
 //!   about 30% (`gw_core::frame`), HUD text and panels about 5%.
 
 use crate::draw::Rgb;
-use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::ops::{Add, Mul, Neg, Sub};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tiny_skia::{Pixmap, PremultipliedColorU8};
 
 /// A point or direction in world or view space.
@@ -728,16 +729,48 @@ fn draw_bands(
             }
         });
     };
-    let band_len = BAND as usize * stride;
-    if parallel {
-        rows.par_chunks_mut(band_len)
-            .enumerate()
-            .for_each(|(band, pixels)| draw_band(band, pixels));
+    for_each_band(rows, BAND as usize * stride, parallel, draw_band);
+}
+
+/// Call `draw(k, rows)` for each band `k` of `band_len` pixels of `rows`
+/// (the last may be shorter). In parallel the calling thread and rayon's
+/// other threads take bands in order from a shared counter until none is
+/// left, so a busy machine that leaves a helper thread unscheduled costs
+/// at most the band it has taken: the caller draws the rest itself. With
+/// `parallel` false the caller draws every band, in order.
+fn for_each_band<P: Send>(
+    rows: &mut [P],
+    band_len: usize,
+    parallel: bool,
+    draw: impl Fn(usize, &mut [P]) + Sync,
+) {
+    let bands: Vec<Mutex<&mut [P]>> = rows.chunks_mut(band_len).map(Mutex::new).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(band) = bands.get(k) else { break };
+            // Each band is taken once, so its lock is never contended.
+            draw(k, &mut band.lock().expect("a band is drawn once"));
+        }
+    };
+    let helpers = if parallel {
+        rayon::current_num_threads()
+            .saturating_sub(1)
+            .min(bands.len().saturating_sub(1))
     } else {
-        rows.chunks_mut(band_len)
-            .enumerate()
-            .for_each(|(band, pixels)| draw_band(band, pixels));
+        0
+    };
+    if helpers == 0 {
+        work();
+        return;
     }
+    rayon::in_place_scope(|s| {
+        for _ in 0..helpers {
+            s.spawn(|_| work());
+        }
+        work();
+    });
 }
 
 /// For each band of `BAND` rows from `y_beg` (the last one ending at
@@ -801,7 +834,8 @@ pub enum BandMode {
     Auto,
     /// Every band on the calling thread, in order.
     Serial,
-    /// Bands handed to rayon's pool whatever the size.
+    /// Bands shared with rayon's other threads whatever the size (none
+    /// when rayon has a single thread).
     Parallel,
 }
 
