@@ -68,6 +68,31 @@
 //!   5.2–5.4): Run 3 3.71–7.67 → 3.40–7.21 ms (fastest four 3.71–5.11 →
 //!   3.40–3.88), Cubefield 2.69–5.49 → 2.42–2.76 ms, Temple Run 2
 //!   unchanged (2.73–3.22 → 2.73–3.40, PNG being half its step).
+//! - Bands are drawn on several threads (session 9): each band touches
+//!   only its own rows and has its own depth buffer (a thread-local one per
+//!   thread), so any order gives the same pixels. `for_each_band` is the
+//!   one band loop: the calling thread and, in parallel, rayon's other
+//!   threads take bands in order from a shared counter, so a helper that a
+//!   busy machine leaves unscheduled costs at most the band it has taken
+//!   (a first version with `par_chunks_mut` parked the caller while the
+//!   pool did all the work). [`BandMode`] (thread-local, set with
+//!   [`with_band_mode`]) picks serial, parallel or automatic (parallel
+//!   when rayon has more than one thread and the view spans two bands);
+//!   the per-game digests are checked in both modes. An [`Overlay`] (Run
+//!   3's translucent help strip and its text) is stored as per-pixel
+//!   channel tables recorded once, and applied to each band after its
+//!   faces, taking the strip off the serial part of the frame; the HUD bar
+//!   and title are drawn once and copied (`draw::hud_cached`).
+//!   Measured (callgrind, 60 bench steps of Run 3): render 1,074 M
+//!   instructions, of which the bands (rasterising, backdrop, depth
+//!   clears) are 880 M and the serial rest (building the scene, HUD text,
+//!   the help strip) 190 M before the overlay and the bar cache; the
+//!   RUN3_SERIAL_AFTER. In time, on this shared 2-core machine every
+//!   measurement ran under a load of 4–5 from other builds (autogrouped, so
+//!   the bench gets well under one core): there the parallel bands measure
+//!   the same as serial (RUN3_LOADED), since no core is free; on an idle
+//!   2-core machine the estimate from the instruction split is
+//!   serial + bands / 2 ≈ 0.55 of the old render.
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
@@ -589,6 +614,14 @@ impl Scene {
             Some(Backdrop::Sparse(layer)) => Back::Sparse(layer),
             None => Back::Nothing,
         };
+        self.check_overlay(pm, overlay);
+        let passes = [(&self.faces, depth_test)];
+        draw_bands(pm, self.cam.screen, back, &passes, overlay);
+        self.faces.clear();
+    }
+
+    /// An overlay drawn with the bands must fit the frame and the view's rows.
+    fn check_overlay(&self, pm: &Pixmap, overlay: Option<&Overlay>) {
         if let Some(o) = overlay {
             let (_, sy, _, sh) = self.cam.screen;
             assert!(
@@ -596,21 +629,26 @@ impl Scene {
                 "overlay made for another frame width or outside the 3D view's rows"
             );
         }
-        let passes = [(&self.faces, depth_test)];
-        draw_bands(pm, self.cam.screen, back, &passes, overlay);
-        self.faces.clear();
     }
 
     /// Fill the screen rectangle with `fill`, draw `under` far to near
     /// (a background) and then this scene with depth test: the same pixels
     /// as those three steps one after another over the whole screen, done
-    /// band by band. Both scenes must share the screen rectangle.
-    pub fn draw_over_scene(&mut self, pm: &mut Pixmap, under: &mut Scene, fill: Rgb) {
+    /// band by band, and `overlay` over it as [`Scene::draw_with_overlay`]
+    /// does. Both scenes must share the screen rectangle.
+    pub fn draw_over_scene(
+        &mut self,
+        pm: &mut Pixmap,
+        under: &mut Scene,
+        fill: Rgb,
+        overlay: Option<&Overlay>,
+    ) {
+        self.check_overlay(pm, overlay);
         debug_assert_eq!(self.cam.screen, under.cam.screen);
         sort_far_to_near(&mut under.faces);
         let c = PremultipliedColorU8::from_rgba(fill.0, fill.1, fill.2, 255).expect("opaque");
         let passes = [(&under.faces, false), (&self.faces, true)];
-        draw_bands(pm, self.cam.screen, Back::Fill(c), &passes, None);
+        draw_bands(pm, self.cam.screen, Back::Fill(c), &passes, overlay);
         under.faces.clear();
         self.faces.clear();
     }
@@ -813,6 +851,22 @@ impl Overlay {
             }
         }
     }
+}
+
+/// The overlay kept in `cell`, recorded from `paint` over the box `bbox`
+/// of a `frame` (width, height) on the first call; `None` when `pm` has
+/// another size (the caller then paints directly after drawing).
+pub fn cached_overlay(
+    cell: &'static std::sync::OnceLock<Overlay>,
+    pm: &Pixmap,
+    frame: (u32, u32),
+    bbox: (u32, u32, u32, u32),
+    paint: fn(&mut Pixmap),
+) -> Option<&'static Overlay> {
+    if (pm.width(), pm.height()) != frame {
+        return None;
+    }
+    Some(cell.get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint)))
 }
 
 /// What lies under the faces of [`draw_bands`].
@@ -1604,7 +1658,7 @@ mod tests {
                 let (mut s, mut under) = (Scene::new(c), Scene::new(c));
                 fill(&mut s);
                 fill(&mut under);
-                s.draw_over_scene(&mut pm, &mut under, rgb(90, 120, 200));
+                s.draw_over_scene(&mut pm, &mut under, rgb(90, 120, 200), None);
                 out.push(pm.data().to_vec());
                 out
             })

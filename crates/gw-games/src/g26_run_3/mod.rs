@@ -28,7 +28,9 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Backdrop, Camera, Fog, Light, Overlay, Scene, Shade, SparseLayer, V3, v3};
+use crate::render3d::{
+    self, Backdrop, Camera, Fog, Light, Overlay, Scene, Shade, SparseLayer, V3, v3,
+};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -746,16 +748,6 @@ fn paint_help(pm: &mut Pixmap) {
 
 const HELP: &str = "Left / Right: strafe (walk onto a wall to make it the floor)   Up: jump";
 
-/// [`paint_help`] as an overlay of the 1280×720 frame, so that it is drawn
-/// band by band with the 3D view instead of over the whole frame after it.
-fn help_overlay() -> &'static Overlay {
-    static HELP_STRIP: OnceLock<Overlay> = OnceLock::new();
-    HELP_STRIP.get_or_init(|| {
-        let right = (32.0 + draw::text_width(HELP, 18.0)).ceil().max(660.0) as u32;
-        Overlay::new(1280, 720, (8, 670, right.min(1280) - 8, 46), paint_help)
-    })
-}
-
 fn render(g: &Run3, pm: &mut Pixmap) {
     let w = &g.world;
     let cam = camera(g);
@@ -880,14 +872,11 @@ fn render(g: &Run3, pm: &mut Pixmap) {
     );
     // The backdrop fills the 3D view band by band under the faces, and the
     // help strip goes over them in the same pass.
-    let help = (pm.width(), pm.height()) == (1280, 720);
-    let overlay = help.then(help_overlay);
-    s.draw_with_overlay(
-        pm,
-        true,
-        Some(Backdrop::Sparse(sparse_starfield())),
-        overlay,
-    );
+    static HELP_STRIP: OnceLock<Overlay> = OnceLock::new();
+    let right = (32.0 + draw::text_width(HELP, 18.0)).ceil().max(660.0) as u32;
+    let bbox = (8, 670, right.min(1280) - 8, 46);
+    let help = render3d::cached_overlay(&HELP_STRIP, pm, (1280, 720), bbox, paint_help);
+    s.draw_with_overlay(pm, true, Some(Backdrop::Sparse(sparse_starfield())), help);
 
     // The bar and title are the same every frame: drawn once, then copied.
     static BAR: OnceLock<Pixmap> = OnceLock::new();
@@ -903,7 +892,7 @@ fn render(g: &Run3, pm: &mut Pixmap) {
             ("Stars", w.stars.to_string()),
         ],
     );
-    if !help {
+    if help.is_none() {
         paint_help(pm);
     }
     draw::end_banner(
