@@ -869,20 +869,63 @@ impl Overlay {
     }
 }
 
-/// The overlay kept in `cell`, recorded from `paint` over the box `bbox`
-/// of a `frame` (width, height) on the first call; `None` when `pm` has
-/// another size (the caller then paints directly after drawing).
-pub fn cached_overlay(
-    cell: &'static std::sync::OnceLock<Overlay>,
-    pm: &Pixmap,
-    frame: (u32, u32),
-    bbox: (u32, u32, u32, u32),
-    paint: fn(&mut Pixmap),
-) -> Option<&'static Overlay> {
-    if (pm.width(), pm.height()) != frame {
-        return None;
+/// An [`Overlay`] for a `static`, recorded in the background: recording
+/// draws the picture 256 times (tenths of a second), more than a short run
+/// would save, so the first call hands the recording to rayon's pool and
+/// answers `None` (the caller paints the picture directly, the same
+/// pixels) until it is ready. Under an explicit [`BandMode`] it is
+/// recorded at once instead.
+pub struct LazyOverlay {
+    cell: std::sync::OnceLock<Overlay>,
+    started: std::sync::atomic::AtomicBool,
+}
+
+impl LazyOverlay {
+    pub const fn new() -> Self {
+        LazyOverlay {
+            cell: std::sync::OnceLock::new(),
+            started: std::sync::atomic::AtomicBool::new(false),
+        }
     }
-    Some(cell.get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint)))
+
+    /// The overlay of `paint` over the box `bbox` of a `frame` (width,
+    /// height) once recorded; `None` before that and whenever `pm` has
+    /// another size.
+    pub fn get(
+        &'static self,
+        pm: &Pixmap,
+        frame: (u32, u32),
+        bbox: (u32, u32, u32, u32),
+        paint: fn(&mut Pixmap),
+    ) -> Option<&'static Overlay> {
+        if (pm.width(), pm.height()) != frame {
+            return None;
+        }
+        if let Some(o) = self.cell.get() {
+            return Some(o);
+        }
+        if BAND_MODE.with(|m| m.get()) != BandMode::Auto {
+            // An explicit band mode (tests comparing paths) records it at
+            // once, so that every frame takes the overlay path.
+            return Some(
+                self.cell
+                    .get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint)),
+            );
+        }
+        if !self.started.swap(true, Ordering::Relaxed) {
+            rayon::spawn(move || {
+                self.cell
+                    .get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint));
+            });
+        }
+        None
+    }
+}
+
+impl Default for LazyOverlay {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// What lies under the faces of [`draw_bands`].

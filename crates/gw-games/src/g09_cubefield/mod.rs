@@ -30,7 +30,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{self, Camera, Fog, Light, Overlay, Scene, Shade, mix, v3};
+use crate::render3d::{Camera, Fog, LazyOverlay, Light, Scene, Shade, mix, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -527,10 +527,10 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
     // Sky, then the ground strips far to near, then the cubes and ship with
     // depth test, band by band,
     // and the help strip over them in the same pass.
-    static HELP_STRIP: std::sync::OnceLock<Overlay> = std::sync::OnceLock::new();
+    static HELP_STRIP: LazyOverlay = LazyOverlay::new();
     let right = (32.0 + draw::text_width(HELP, 20.0)).ceil().max(470.0) as u32;
     let bbox = (8, 670, right.min(1280) - 8, 46);
-    let help = render3d::cached_overlay(&HELP_STRIP, pm, (1280, 720), bbox, paint_help);
+    let help = HELP_STRIP.get(pm, (1280, 720), bbox, paint_help);
     s.draw_over_scene(pm, &mut bg, pal.sky, help);
 
     // The bar and title are the same every frame: drawn once, then copied.

@@ -29,7 +29,7 @@ mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
 use crate::render3d::{
-    self, Backdrop, Camera, Fog, Light, Overlay, Scene, Shade, SparseLayer, V3, v3,
+    Backdrop, Camera, Fog, LazyOverlay, Light, Scene, Shade, SparseLayer, V3, v3,
 };
 use gw_core::action::InputEvent;
 use gw_core::state::set;
@@ -872,10 +872,10 @@ fn render(g: &Run3, pm: &mut Pixmap) {
     );
     // The backdrop fills the 3D view band by band under the faces, and the
     // help strip goes over them in the same pass.
-    static HELP_STRIP: OnceLock<Overlay> = OnceLock::new();
+    static HELP_STRIP: LazyOverlay = LazyOverlay::new();
     let right = (32.0 + draw::text_width(HELP, 18.0)).ceil().max(660.0) as u32;
     let bbox = (8, 670, right.min(1280) - 8, 46);
-    let help = render3d::cached_overlay(&HELP_STRIP, pm, (1280, 720), bbox, paint_help);
+    let help = HELP_STRIP.get(pm, (1280, 720), bbox, paint_help);
     s.draw_with_overlay(pm, true, Some(Backdrop::Sparse(sparse_starfield())), help);
 
     // The bar and title are the same every frame: drawn once, then copied.

@@ -31,7 +31,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{self, Backdrop, Camera, Fog, Light, Overlay, Scene, v3};
+use crate::render3d::{Backdrop, Camera, Fog, LazyOverlay, Light, Scene, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{
@@ -1116,10 +1116,10 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
     }
     // The backdrop fills the 3D view band by band under the faces.
     // The help strip goes over the faces in the same banded pass.
-    static HELP_STRIP: OnceLock<Overlay> = OnceLock::new();
+    static HELP_STRIP: LazyOverlay = LazyOverlay::new();
     let right = (32.0 + draw::text_width(HELP, 18.0)).ceil().max(724.0) as u32;
     let bbox = (8, 670, right.min(1280) - 8, 46);
-    let help = render3d::cached_overlay(&HELP_STRIP, pm, (1280, 720), bbox, paint_help);
+    let help = HELP_STRIP.get(pm, (1280, 720), bbox, paint_help);
     sc.draw_with_overlay(pm, true, Some(Backdrop::Layer(backdrop())), help);
 
     // The bar and title are the same every frame: drawn once, then copied.
