@@ -78,21 +78,30 @@
 //!   pool did all the work). [`BandMode`] (thread-local, set with
 //!   [`with_band_mode`]) picks serial, parallel or automatic (parallel
 //!   when rayon has more than one thread and the view spans two bands);
-//!   the per-game digests are checked in both modes. An [`Overlay`] (Run
-//!   3's translucent help strip and its text) is stored as per-pixel
-//!   channel tables recorded once, and applied to each band after its
-//!   faces, taking the strip off the serial part of the frame; the HUD bar
-//!   and title are drawn once and copied (`draw::hud_cached`).
-//!   Measured (callgrind, 60 bench steps of Run 3): render 1,074 M
-//!   instructions, of which the bands (rasterising, backdrop, depth
-//!   clears) are 880 M and the serial rest (building the scene, HUD text,
-//!   the help strip) 190 M before the overlay and the bar cache; the
-//!   RUN3_SERIAL_AFTER. In time, on this shared 2-core machine every
-//!   measurement ran under a load of 4–5 from other builds (autogrouped, so
-//!   the bench gets well under one core): there the parallel bands measure
-//!   the same as serial (RUN3_LOADED), since no core is free; on an idle
-//!   2-core machine the estimate from the instruction split is
-//!   serial + bands / 2 ≈ 0.55 of the old render.
+//!   the per-game digests are checked in both modes.
+//! - What stays serial is building the scene and the 2D parts around it.
+//!   The HUD bar and title are drawn once and copied
+//!   (`draw::hud_cached`). A help strip (a translucent panel with text
+//!   over the view) is an [`Overlay`]: per pixel of its box, a table per
+//!   colour channel from the value under it to the value after, recorded
+//!   by drawing the strip over each of the 256 grey levels and checked on
+//!   coloured frames; it is applied to each band after its faces. The
+//!   recording takes tenths of a second, more than a short run saves, so
+//!   [`LazyOverlay`] records it on a thread of its own while the first
+//!   frames paint the strip directly (the same pixels). (Recording it on
+//!   rayon's pool held the worker that the band loop waits for: renders
+//!   of 9 ms while it ran.)
+//! - Measured (callgrind, Run 3, 60 bench steps, all threads counted):
+//!   render 1,074 M instructions, of which the bands (rasterising,
+//!   backdrop, depth clears) 880 M and the serial rest 190 M (scene 58 M,
+//!   help strip about 80 M, HUD text); with the overlay the strip costs
+//!   45 M inside the bands (`apply_rows`) instead of about 80 M serial.
+//!   From that split an idle 2-core machine should draw Run 3's frame in
+//!   about 0.55 of the serial time. In time, every measurement this session
+//!   ran under a load of 4–6 from other builds on the 2-core machine
+//!   (autogrouped, so the bench got under one core): there the parallel
+//!   bands measure the same as serial (RUN3_LOADED); no idle-machine
+//!   figure could be taken.
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
@@ -871,8 +880,8 @@ impl Overlay {
 
 /// An [`Overlay`] for a `static`, recorded in the background: recording
 /// draws the picture 256 times (tenths of a second), more than a short run
-/// would save, so the first call hands the recording to rayon's pool and
-/// answers `None` (the caller paints the picture directly, the same
+/// would save, so the first call hands the recording to a thread of its
+/// own and answers `None` (the caller paints the picture directly, the same
 /// pixels) until it is ready. Under an explicit [`BandMode`] it is
 /// recorded at once instead.
 pub struct LazyOverlay {
@@ -913,10 +922,15 @@ impl LazyOverlay {
             );
         }
         if !self.started.swap(true, Ordering::Relaxed) {
-            rayon::spawn(move || {
-                self.cell
-                    .get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint));
-            });
+            // A thread of its own: on rayon's pool it would hold a worker
+            // that the band loop waits for.
+            std::thread::Builder::new()
+                .name("overlay-recorder".into())
+                .spawn(move || {
+                    self.cell
+                        .get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint));
+                })
+                .expect("start the overlay-recording thread");
         }
         None
     }
