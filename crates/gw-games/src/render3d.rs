@@ -72,36 +72,33 @@
 //!   only its own rows and has its own depth buffer (a thread-local one per
 //!   thread), so any order gives the same pixels. `for_each_band` is the
 //!   one band loop: the calling thread and, in parallel, rayon's other
-//!   threads take bands in order from a shared counter, so a helper that a
-//!   busy machine leaves unscheduled costs at most the band it has taken
-//!   (a first version with `par_chunks_mut` parked the caller while the
-//!   pool did all the work). [`BandMode`] (thread-local, set with
-//!   [`with_band_mode`]) picks serial, parallel or automatic (parallel
-//!   when rayon has more than one thread and the view spans two bands);
-//!   the per-game digests are checked in both modes.
-//! - What stays serial is building the scene and the 2D parts around it.
-//!   The HUD bar and title are drawn once and copied
-//!   (`draw::hud_cached`). A help strip (a translucent panel with text
-//!   over the view) is an [`Overlay`]: per pixel of its box, a table per
-//!   colour channel from the value under it to the value after, recorded
-//!   by drawing the strip over each of the 256 grey levels and checked on
-//!   coloured frames; it is applied to each band after its faces. The
-//!   recording takes tenths of a second, more than a short run saves, so
-//!   [`LazyOverlay`] records it on a thread of its own while the first
-//!   frames paint the strip directly (the same pixels). (Recording it on
-//!   rayon's pool held the worker that the band loop waits for: renders
-//!   of 9 ms while it ran.)
+//!   threads take bands in order from a shared counter, so the caller
+//!   keeps drawing while a helper is unscheduled (a first version with
+//!   `par_chunks_mut` parked the caller while the pool did all the work).
+//!   [`BandMode`] (thread-local, set with [`with_band_mode`]) picks serial,
+//!   parallel or automatic (parallel when rayon has more than one thread
+//!   and the view spans two bands); the per-game digests are checked in
+//!   both modes. The HUD bar and title are drawn once and copied
+//!   (`draw::hud_cached`).
 //! - Measured (callgrind, Run 3, 60 bench steps, all threads counted):
 //!   render 1,074 M instructions, of which the bands (rasterising,
-//!   backdrop, depth clears) 880 M and the serial rest 190 M (scene 58 M,
-//!   help strip about 80 M, HUD text); with the overlay the strip costs
-//!   45 M inside the bands (`apply_rows`) instead of about 80 M serial.
-//!   From that split an idle 2-core machine should draw Run 3's frame in
-//!   about 0.55 of the serial time. In time, every measurement this session
-//!   ran under a load of 4–6 from other builds on the 2-core machine
-//!   (autogrouped, so the bench got under one core): there the parallel
-//!   bands measure the same as serial (RUN3_LOADED); no idle-machine
-//!   figure could be taken.
+//!   backdrop, depth clears) 880 M and the serial rest 190 M (building the
+//!   scene 58 M, the translucent help strip about 80 M, HUD text). Bench
+//!   on the shared 2-core machine (release, 120 steps, alternating with
+//!   the previous binary in the same minute, load 4.5–5.1 from other
+//!   builds): render Run 3 1.84 / 1.92 / 2.80 → 1.33 / 1.21 / 1.77 ms,
+//!   Cubefield 1.34 / 1.25 / 1.91 → 0.92 / 0.92 / 1.26, Temple Run 2
+//!   1.37 / 1.13 / 1.86 → 0.98 / 0.93 / 1.13; whole steps Run 3
+//!   3.32 / 3.42 / 5.07 → 2.83 / 2.62 / 4.00 ms. Under heavier load (6–7,
+//!   own release build running alongside) single runs of the parallel
+//!   binary were far slower (Run 3 render 4.5–9.5 ms): the caller still
+//!   waits for a helper job that rayon has queued but not yet started.
+//! - Tried and dropped: the help strip as a per-pixel table of what
+//!   drawing it does to each channel value (exact, applied per band),
+//!   recorded by drawing the strip over all 256 grey levels. Recording
+//!   costs tenths of a second per game (seconds under load), done
+//!   synchronously that is more than a short run saves, and done on a
+//!   background thread it slowed the first second of every run.
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
@@ -600,21 +597,6 @@ impl Scene {
     /// (Filling only the pixels no face wrote, after the faces, was measured
     /// slower: Run 3's thin gaps between tiles make most chunks mixed.)
     pub fn draw_over(&mut self, pm: &mut Pixmap, depth_test: bool, backdrop: Option<Backdrop>) {
-        self.draw_with_overlay(pm, depth_test, backdrop, None);
-    }
-
-    /// [`Scene::draw_over`], then `overlay` drawn over the result in the
-    /// same banded pass (the pixels of drawing the overlay's picture after
-    /// the whole scene, as [`Overlay::new`] checks). The overlay must be
-    /// made for frames as wide as `pm` and lie in the screen rectangle's
-    /// rows.
-    pub fn draw_with_overlay(
-        &mut self,
-        pm: &mut Pixmap,
-        depth_test: bool,
-        backdrop: Option<Backdrop>,
-        overlay: Option<&Overlay>,
-    ) {
         if !depth_test {
             sort_far_to_near(&mut self.faces);
         }
@@ -623,41 +605,20 @@ impl Scene {
             Some(Backdrop::Sparse(layer)) => Back::Sparse(layer),
             None => Back::Nothing,
         };
-        self.check_overlay(pm, overlay);
-        let passes = [(&self.faces, depth_test)];
-        draw_bands(pm, self.cam.screen, back, &passes, overlay);
+        draw_bands(pm, self.cam.screen, back, &[(&self.faces, depth_test)]);
         self.faces.clear();
-    }
-
-    /// An overlay drawn with the bands must fit the frame and the view's rows.
-    fn check_overlay(&self, pm: &Pixmap, overlay: Option<&Overlay>) {
-        if let Some(o) = overlay {
-            let (_, sy, _, sh) = self.cam.screen;
-            assert!(
-                o.frame_w == pm.width() && o.y >= sy && o.y + o.h <= (sy + sh).min(pm.height()),
-                "overlay made for another frame width or outside the 3D view's rows"
-            );
-        }
     }
 
     /// Fill the screen rectangle with `fill`, draw `under` far to near
     /// (a background) and then this scene with depth test: the same pixels
     /// as those three steps one after another over the whole screen, done
-    /// band by band, and `overlay` over it as [`Scene::draw_with_overlay`]
-    /// does. Both scenes must share the screen rectangle.
-    pub fn draw_over_scene(
-        &mut self,
-        pm: &mut Pixmap,
-        under: &mut Scene,
-        fill: Rgb,
-        overlay: Option<&Overlay>,
-    ) {
-        self.check_overlay(pm, overlay);
+    /// band by band. Both scenes must share the screen rectangle.
+    pub fn draw_over_scene(&mut self, pm: &mut Pixmap, under: &mut Scene, fill: Rgb) {
         debug_assert_eq!(self.cam.screen, under.cam.screen);
         sort_far_to_near(&mut under.faces);
         let c = PremultipliedColorU8::from_rgba(fill.0, fill.1, fill.2, 255).expect("opaque");
         let passes = [(&under.faces, false), (&self.faces, true)];
-        draw_bands(pm, self.cam.screen, Back::Fill(c), &passes, overlay);
+        draw_bands(pm, self.cam.screen, Back::Fill(c), &passes);
         under.faces.clear();
         self.faces.clear();
     }
@@ -717,231 +678,6 @@ impl SparseLayer {
     }
 }
 
-/// A fixed picture drawn over a 3D view every frame, such as a translucent
-/// help panel with text: for each pixel of its box, a table from each
-/// colour channel's value under it to the value after drawing it. Drawing
-/// a translucent shape or text over an opaque pixel is, per channel, a
-/// function of that channel alone (tiny-skia's source-over with coverage,
-/// `draw::text`'s blend), so the tables give exactly the pixels of drawing
-/// the picture, without drawing it each frame, and band by band.
-pub struct Overlay {
-    /// Width of the frames it was made for.
-    frame_w: u32,
-    /// The box: left, top, width, height in frame pixels.
-    x: u32,
-    y: u32,
-    w: u32,
-    h: u32,
-    /// Per box pixel, row by row: 0 where drawing leaves it as it is, else
-    /// the index + 1 of its tables in `tables`.
-    class: Vec<u32>,
-    /// Distinct tables: per channel (r, g, b), the value after drawing for
-    /// each value before.
-    tables: Vec<[[u8; 256]; 3]>,
-}
-
-impl Overlay {
-    /// Record what `paint` does inside the box (`x`, `y`, `w`, `h`) of an
-    /// opaque frame of `width` × `height`, by drawing it over the box
-    /// filled with each grey level. Panics, naming the cause, if `paint`
-    /// draws outside the box or if the result is not a per-channel
-    /// function of the pixel under it (checked on coloured pixels).
-    pub fn new(
-        width: u32,
-        height: u32,
-        (x, y, w, h): (u32, u32, u32, u32),
-        paint: impl Fn(&mut Pixmap),
-    ) -> Self {
-        assert!(
-            x + w <= width && y + h <= height,
-            "overlay box outside the frame"
-        );
-        let mut pm = Pixmap::new(width, height).expect("overlay frame size");
-        let (stride, n) = (width as usize, (w * h) as usize);
-        let cells = |pm: &Pixmap| -> Vec<PremultipliedColorU8> {
-            let px = pm.pixels();
-            (y..y + h)
-                .flat_map(|r| {
-                    let row = r as usize * stride;
-                    px[row + x as usize..row + (x + w) as usize].iter().copied()
-                })
-                .collect()
-        };
-        let fill = |pm: &mut Pixmap, c: [u8; 3]| {
-            let c = PremultipliedColorU8::from_rgba(c[0], c[1], c[2], 255).expect("opaque");
-            pm.pixels_mut().fill(c);
-        };
-        // Only the box matters between the checks.
-        let fill_box = |pm: &mut Pixmap, v: u8| {
-            let c = PremultipliedColorU8::from_rgba(v, v, v, 255).expect("opaque");
-            for row in pm
-                .pixels_mut()
-                .chunks_exact_mut(stride)
-                .skip(y as usize)
-                .take(h as usize)
-            {
-                row[x as usize..(x + w) as usize].fill(c);
-            }
-        };
-        // After drawing over grey level `v`: per pixel, per channel.
-        let mut after = vec![[[0u8; 256]; 3]; n];
-        for v in 0..=255u8 {
-            if v % 127 == 0 {
-                fill(&mut pm, [v, v, v]);
-            } else {
-                fill_box(&mut pm, v);
-            }
-            paint(&mut pm);
-            for (i, c) in cells(&pm).iter().enumerate() {
-                after[i][0][v as usize] = c.red();
-                after[i][1][v as usize] = c.green();
-                after[i][2][v as usize] = c.blue();
-                assert_eq!(c.alpha(), 255, "overlay left a pixel translucent");
-            }
-            if v % 127 == 0 {
-                // Over black, mid grey and white every change shows.
-                let grey = PremultipliedColorU8::from_rgba(v, v, v, 255).expect("opaque");
-                let inside = |i: usize| {
-                    let (px, py) = ((i % stride) as u32, (i / stride) as u32);
-                    px >= x && px < x + w && py >= y && py < y + h
-                };
-                assert!(
-                    pm.pixels()
-                        .iter()
-                        .enumerate()
-                        .all(|(i, c)| *c == grey || inside(i)),
-                    "overlay paint draws outside its box; widen the box"
-                );
-            }
-        }
-        let identity: [[u8; 256]; 3] = [std::array::from_fn(|v| v as u8); 3];
-        let mut index = std::collections::HashMap::new();
-        let mut tables = Vec::new();
-        let class = after
-            .into_iter()
-            .map(|t| {
-                if t == identity {
-                    return 0;
-                }
-                *index.entry(t).or_insert_with(|| {
-                    tables.push(t);
-                    tables.len() as u32
-                })
-            })
-            .collect();
-        let o = Overlay {
-            frame_w: width,
-            x,
-            y,
-            w,
-            h,
-            class,
-            tables,
-        };
-        // Coloured pixels under the picture: the tables must predict them.
-        for k in 0..16u32 {
-            let c = [(k * 17) as u8, (255 - k * 13) as u8, (k * 71 % 256) as u8];
-            fill(&mut pm, c);
-            let mut want = pm.clone();
-            paint(&mut want);
-            o.apply_rows(pm.pixels_mut(), stride, 0..height as i32);
-            assert!(
-                pm.pixels() == want.pixels(),
-                "overlay paint is not a per-channel function of the pixel under it"
-            );
-        }
-        o
-    }
-
-    /// Draw the overlay over the frame rows `ys` held in `pixels` (which
-    /// starts at row `ys.start`; rows `stride` pixels wide).
-    fn apply_rows(
-        &self,
-        pixels: &mut [PremultipliedColorU8],
-        stride: usize,
-        ys: std::ops::Range<i32>,
-    ) {
-        let (x, w) = (self.x as usize, self.w as usize);
-        let rows = ys.start.max(self.y as i32)..ys.end.min((self.y + self.h) as i32);
-        for r in rows {
-            let d = (r - ys.start) as usize * stride + x;
-            let c = (r as u32 - self.y) as usize * w;
-            for (p, &k) in pixels[d..d + w].iter_mut().zip(&self.class[c..c + w]) {
-                if k != 0 {
-                    let t = &self.tables[k as usize - 1];
-                    let (r, g, b) = (p.red() as usize, p.green() as usize, p.blue() as usize);
-                    *p = PremultipliedColorU8::from_rgba(t[0][r], t[1][g], t[2][b], 255)
-                        .expect("opaque");
-                }
-            }
-        }
-    }
-}
-
-/// An [`Overlay`] for a `static`, recorded in the background: recording
-/// draws the picture 256 times (tenths of a second), more than a short run
-/// would save, so the first call hands the recording to a thread of its
-/// own and answers `None` (the caller paints the picture directly, the same
-/// pixels) until it is ready. Under an explicit [`BandMode`] it is
-/// recorded at once instead.
-pub struct LazyOverlay {
-    cell: std::sync::OnceLock<Overlay>,
-    started: std::sync::atomic::AtomicBool,
-}
-
-impl LazyOverlay {
-    pub const fn new() -> Self {
-        LazyOverlay {
-            cell: std::sync::OnceLock::new(),
-            started: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// The overlay of `paint` over the box `bbox` of a `frame` (width,
-    /// height) once recorded; `None` before that and whenever `pm` has
-    /// another size.
-    pub fn get(
-        &'static self,
-        pm: &Pixmap,
-        frame: (u32, u32),
-        bbox: (u32, u32, u32, u32),
-        paint: fn(&mut Pixmap),
-    ) -> Option<&'static Overlay> {
-        if (pm.width(), pm.height()) != frame {
-            return None;
-        }
-        if let Some(o) = self.cell.get() {
-            return Some(o);
-        }
-        if BAND_MODE.with(|m| m.get()) != BandMode::Auto {
-            // An explicit band mode (tests comparing paths) records it at
-            // once, so that every frame takes the overlay path.
-            return Some(
-                self.cell
-                    .get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint)),
-            );
-        }
-        if !self.started.swap(true, Ordering::Relaxed) {
-            // A thread of its own: on rayon's pool it would hold a worker
-            // that the band loop waits for.
-            std::thread::Builder::new()
-                .name("overlay-recorder".into())
-                .spawn(move || {
-                    self.cell
-                        .get_or_init(|| Overlay::new(frame.0, frame.1, bbox, paint));
-                })
-                .expect("start the overlay-recording thread");
-        }
-        None
-    }
-}
-
-impl Default for LazyOverlay {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// What lies under the faces of [`draw_bands`].
 enum Back<'a> {
     Nothing,
@@ -963,7 +699,6 @@ fn draw_bands(
     screen: (u32, u32, u32, u32),
     back: Back,
     passes: &[(&Vec<Face>, bool)],
-    overlay: Option<&Overlay>,
 ) {
     let (sx, sy, sw, sh) = screen;
     let (pw, ph) = (pm.width(), pm.height());
@@ -1024,9 +759,6 @@ fn draw_bands(
                 }
             }
         });
-        if let Some(o) = overlay {
-            o.apply_rows(pixels, stride, band0..band1);
-        }
     };
     for_each_band(rows, BAND as usize * stride, parallel, draw_band);
 }
@@ -1731,7 +1463,7 @@ mod tests {
                 let (mut s, mut under) = (Scene::new(c), Scene::new(c));
                 fill(&mut s);
                 fill(&mut under);
-                s.draw_over_scene(&mut pm, &mut under, rgb(90, 120, 200), None);
+                s.draw_over_scene(&mut pm, &mut under, rgb(90, 120, 200));
                 out.push(pm.data().to_vec());
                 out
             })
@@ -1747,48 +1479,6 @@ mod tests {
         assert_ne!(serial[0], serial[3]);
         assert_ne!(serial[0], serial[6]);
         assert_eq!(BAND_MODE.with(|m| m.get()), BandMode::Auto);
-    }
-
-    #[test]
-    fn an_overlay_draws_the_pixels_of_painting_over_the_frame() {
-        use crate::draw::{Align, rgba};
-        let paint = |pm: &mut Pixmap| {
-            crate::draw::rounded_rect(pm, 14.0, 60.0, 150.0, 30.0, 8.0, rgba(0, 0, 0, 150));
-            crate::draw::rect(pm, 120.0, 64.0, 30.0, 10.0, rgba(250, 40, 10, 90));
-            let c = rgb(235, 235, 245);
-            crate::draw::text(pm, "Up: jump", 24.0, 66.0, 18.0, c, Align::Left);
-        };
-        let overlay = Overlay::new(200, 100, (8, 55, 170, 40), paint);
-        assert!(overlay.tables.len() > 10, "edges, panel, text");
-        for mode in [BandMode::Serial, BandMode::Parallel] {
-            let frame = |with_overlay: bool| {
-                with_band_mode(mode, || {
-                    // Opaque under the overlay, as a 3D view over a backdrop is.
-                    let mut pm = Pixmap::new(200, 100).unwrap();
-                    crate::draw::clear(&mut pm, rgb(40, 60, 200));
-                    let mut s = Scene::new(cam());
-                    s.cuboid1(v3(-0.5, -1.0, 4.0), v3(0.5, 0.5, 5.0), rgb(100, 180, 60));
-                    if with_overlay {
-                        s.draw_with_overlay(&mut pm, true, None, Some(&overlay));
-                    } else {
-                        s.draw(&mut pm, true);
-                        paint(&mut pm);
-                    }
-                    pm
-                })
-            };
-            let (a, b) = (frame(true), frame(false));
-            assert!(a.data() == b.data(), "{mode:?}");
-            assert_ne!(pixel(&a, 100, 70), pixel(&a, 100, 40), "the panel darkens");
-        }
-    }
-
-    #[test]
-    #[should_panic(expected = "overlay paint draws outside its box")]
-    fn an_overlay_box_must_hold_all_it_draws() {
-        Overlay::new(200, 100, (10, 10, 50, 20), |pm| {
-            crate::draw::rect(pm, 20.0, 20.0, 60.0, 5.0, rgb(255, 0, 0))
-        });
     }
 
     #[test]

@@ -30,7 +30,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Camera, Fog, LazyOverlay, Light, Scene, Shade, mix, v3};
+use crate::render3d::{Camera, Fog, Light, Scene, Shade, mix, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -439,15 +439,6 @@ pub fn camera(g: &Cubefield) -> Camera {
     cam
 }
 
-const HELP: &str = "Hold Left / Right to steer - avoid the cubes";
-
-/// The help strip at the bottom of the view.
-fn paint_help(pm: &mut Pixmap) {
-    draw::rounded_rect(pm, 14.0, 676.0, 446.0, 34.0, 8.0, rgba(0, 0, 0, 110));
-    let c = rgb(255, 255, 255);
-    draw::text(pm, HELP, 24.0, 682.0, 20.0, c, Align::Left);
-}
-
 fn render(g: &Cubefield, pm: &mut Pixmap) {
     let pal = palette(g.level());
     let cam = camera(g);
@@ -525,13 +516,8 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
         false,
     );
     // Sky, then the ground strips far to near, then the cubes and ship with
-    // depth test, band by band,
-    // and the help strip over them in the same pass.
-    static HELP_STRIP: LazyOverlay = LazyOverlay::new();
-    let right = (32.0 + draw::text_width(HELP, 20.0)).ceil().max(470.0) as u32;
-    let bbox = (8, 670, right.min(1280) - 8, 46);
-    let help = HELP_STRIP.get(pm, (1280, 720), bbox, paint_help);
-    s.draw_over_scene(pm, &mut bg, pal.sky, help);
+    // depth test, band by band.
+    s.draw_over_scene(pm, &mut bg, pal.sky);
 
     // The bar and title are the same every frame: drawn once, then copied.
     static BAR: std::sync::OnceLock<Pixmap> = std::sync::OnceLock::new();
@@ -546,9 +532,16 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
             ("Best", g.high_score.max(g.score()).to_string()),
         ],
     );
-    if help.is_none() {
-        paint_help(pm);
-    }
+    draw::rounded_rect(pm, 14.0, 676.0, 446.0, 34.0, 8.0, rgba(0, 0, 0, 110));
+    draw::text(
+        pm,
+        "Hold Left / Right to steer - avoid the cubes",
+        24.0,
+        682.0,
+        20.0,
+        rgb(255, 255, 255),
+        Align::Left,
+    );
     draw::end_banner(
         pm,
         &g.terminal,

@@ -185,9 +185,7 @@ fn golden_frames_over_whole_plays() {
     );
     // The same frames with every band drawn in order on this thread (the
     // digests above come from bands spread over rayon's threads where the
-    // machine has more than one core), and with the help strip drawn as a
-    // banded overlay from the first frame (above it is painted directly
-    // until the overlay is recorded in the background).
+    // machine has more than one core).
     let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
         testkit::frames_digest(ID, "09_05", 1, 120, |s| Some(s.expert_payload()))
     });

@@ -28,9 +28,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{
-    Backdrop, Camera, Fog, LazyOverlay, Light, Scene, Shade, SparseLayer, V3, v3,
-};
+use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, Shade, SparseLayer, V3, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
@@ -740,14 +738,6 @@ pub fn camera(g: &Run3) -> Camera {
     cam
 }
 
-/// The help strip at the bottom of the view.
-fn paint_help(pm: &mut Pixmap) {
-    draw::rounded_rect(pm, 14.0, 676.0, 640.0, 34.0, 8.0, rgba(0, 0, 0, 150));
-    draw::text(pm, HELP, 24.0, 683.0, 18.0, rgb(235, 235, 245), Align::Left);
-}
-
-const HELP: &str = "Left / Right: strafe (walk onto a wall to make it the floor)   Up: jump";
-
 fn render(g: &Run3, pm: &mut Pixmap) {
     let w = &g.world;
     let cam = camera(g);
@@ -870,13 +860,8 @@ fn render(g: &Run3, pm: &mut Pixmap) {
         0.06,
         rgb(95, 98, 108),
     );
-    // The backdrop fills the 3D view band by band under the faces, and the
-    // help strip goes over them in the same pass.
-    static HELP_STRIP: LazyOverlay = LazyOverlay::new();
-    let right = (32.0 + draw::text_width(HELP, 18.0)).ceil().max(660.0) as u32;
-    let bbox = (8, 670, right.min(1280) - 8, 46);
-    let help = HELP_STRIP.get(pm, (1280, 720), bbox, paint_help);
-    s.draw_with_overlay(pm, true, Some(Backdrop::Sparse(sparse_starfield())), help);
+    // The backdrop fills the 3D view band by band under the faces.
+    s.draw_over(pm, true, Some(Backdrop::Sparse(sparse_starfield())));
 
     // The bar and title are the same every frame: drawn once, then copied.
     static BAR: OnceLock<Pixmap> = OnceLock::new();
@@ -892,9 +877,16 @@ fn render(g: &Run3, pm: &mut Pixmap) {
             ("Stars", w.stars.to_string()),
         ],
     );
-    if help.is_none() {
-        paint_help(pm);
-    }
+    draw::rounded_rect(pm, 14.0, 676.0, 640.0, 34.0, 8.0, rgba(0, 0, 0, 150));
+    draw::text(
+        pm,
+        "Left / Right: strafe (walk onto a wall to make it the floor)   Up: jump",
+        24.0,
+        683.0,
+        18.0,
+        rgb(235, 235, 245),
+        Align::Left,
+    );
     draw::end_banner(
         pm,
         &g.terminal,

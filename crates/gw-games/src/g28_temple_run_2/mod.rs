@@ -31,7 +31,7 @@ mod expert;
 mod tests;
 
 use crate::draw::{self, Align, Rgb, rgb, rgba};
-use crate::render3d::{Backdrop, Camera, Fog, LazyOverlay, Light, Scene, v3};
+use crate::render3d::{Backdrop, Camera, Fog, Light, Scene, v3};
 use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{
@@ -860,15 +860,6 @@ fn lane_blocks(sc: &mut Scene, st: &Stretch, o: &Obstacle, half: f64, height: f6
     }
 }
 
-const HELP: &str = "A/D: lane or turn at a corner   W: jump   S: slide   Space: start / save me";
-
-/// The help strip at the bottom of the view.
-fn paint_help(pm: &mut Pixmap) {
-    draw::rounded_rect(pm, 14.0, 676.0, 700.0, 34.0, 8.0, rgba(0, 0, 0, 130));
-    let c = rgb(245, 240, 225);
-    draw::text(pm, HELP, 24.0, 683.0, 18.0, c, Align::Left);
-}
-
 fn render(g: &TempleRun, pm: &mut Pixmap) {
     let w = &g.world;
     let cam = camera(g);
@@ -1115,12 +1106,7 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
         }
     }
     // The backdrop fills the 3D view band by band under the faces.
-    // The help strip goes over the faces in the same banded pass.
-    static HELP_STRIP: LazyOverlay = LazyOverlay::new();
-    let right = (32.0 + draw::text_width(HELP, 18.0)).ceil().max(724.0) as u32;
-    let bbox = (8, 670, right.min(1280) - 8, 46);
-    let help = HELP_STRIP.get(pm, (1280, 720), bbox, paint_help);
-    sc.draw_with_overlay(pm, true, Some(Backdrop::Layer(backdrop())), help);
+    sc.draw_over(pm, true, Some(Backdrop::Layer(backdrop())));
 
     // The bar and title are the same every frame: drawn once, then copied.
     static BAR: OnceLock<Pixmap> = OnceLock::new();
@@ -1135,9 +1121,16 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
             ("Speed", format!("{:.0} m/s", w.speed())),
         ],
     );
-    if help.is_none() {
-        paint_help(pm);
-    }
+    draw::rounded_rect(pm, 14.0, 676.0, 700.0, 34.0, 8.0, rgba(0, 0, 0, 130));
+    draw::text(
+        pm,
+        "A/D: lane or turn at a corner   W: jump   S: slide   Space: start / save me",
+        24.0,
+        683.0,
+        18.0,
+        rgb(245, 240, 225),
+        Align::Left,
+    );
     match w.phase {
         Phase::Ready => draw::banner(pm, "TEMPLE RUN 2", "press Space to start running"),
         Phase::SaveMe { until_ms } => {
