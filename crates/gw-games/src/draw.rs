@@ -329,9 +329,36 @@ pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
 /// The static half of [`hud`]: the bar and the title (for cached layers).
 pub fn hud_bar(pm: &mut Pixmap, title: &str) {
     let w = pm.width() as f32;
-    rect(pm, 0.0, 0.0, w, 56.0, rgb(24, 26, 33));
+    rect(pm, 0.0, 0.0, w, HUD_BAR_H as f32, rgb(24, 26, 33));
     text(pm, title, 20.0, 12.0, 28.0, rgb(240, 240, 240), Align::Left);
 }
+
+/// [`hud`] with its static half drawn once: the bar and `title` go into
+/// `cell` (a layer as wide as `pm` and as tall as the bar) on the first call
+/// and are copied from there after that, the same pixels as [`hud_bar`]
+/// since the bar is opaque. Each call site keeps its own `cell` (one title);
+/// a frame of another width gets the bar drawn directly.
+pub fn hud_cached(
+    pm: &mut Pixmap,
+    cell: &'static OnceLock<Pixmap>,
+    title: &str,
+    items: &[(&str, String)],
+) {
+    let layer = cell.get_or_init(|| {
+        let mut l = Pixmap::new(pm.width(), HUD_BAR_H).expect("bar-sized layer");
+        hud_bar(&mut l, title);
+        l
+    });
+    if layer.width() == pm.width() {
+        copy_layer(pm, layer, 0, layer.width(), 0, 0);
+    } else {
+        hud_bar(pm, title);
+    }
+    hud_items(pm, items);
+}
+
+/// Height of the [`hud`] bar in pixels.
+pub const HUD_BAR_H: u32 = 56;
 
 /// The changing half of [`hud`]: the `label: value` pairs, right-aligned.
 pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
@@ -487,5 +514,45 @@ mod tests {
         );
         assert_eq!(a.data(), b.data());
         assert!(text_width("WW", 24.0) > text_width("ii", 24.0));
+    }
+
+    #[test]
+    fn a_cached_hud_bar_draws_the_same_pixels_as_drawing_it() {
+        static BAR: OnceLock<Pixmap> = OnceLock::new();
+        let items = |n: u32| {
+            [
+                ("Score", n.to_string()),
+                ("Speed", format!("{} m/s", n % 7)),
+            ]
+        };
+        let frame = |w: u32, n: u32, cached: bool| {
+            let mut pm = Pixmap::new(w, 200).unwrap();
+            clear(&mut pm, rgb(30, 90, 160));
+            if cached {
+                hud_cached(&mut pm, &BAR, "Some Game", &items(n));
+            } else {
+                hud(&mut pm, "Some Game", &items(n));
+            }
+            pm
+        };
+        // The first call fills the cache, later ones copy it; another
+        // width draws the bar directly.
+        for (w, n) in [(1280, 3), (1280, 1234), (640, 55), (1280, 9)] {
+            let (direct, cached) = (frame(w, n, false), frame(w, n, true));
+            assert_eq!(direct.data(), cached.data(), "{w} wide, {n}");
+        }
+        assert_eq!(
+            BAR.get().map(|l| (l.width(), l.height())),
+            Some((1280, HUD_BAR_H))
+        );
+        // The title and the items show.
+        let p = frame(1280, 3, true);
+        let lit = |x0: usize, x1: usize| {
+            (0..HUD_BAR_H as usize)
+                .flat_map(|y| (x0..x1).map(move |x| (y * 1280 + x) * 4))
+                .filter(|&i| p.data()[i] > 200)
+                .count()
+        };
+        assert!(lit(0, 300) > 50 && lit(980, 1280) > 50);
     }
 }

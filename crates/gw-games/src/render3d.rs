@@ -68,6 +68,37 @@
 //!   5.2–5.4): Run 3 3.71–7.67 → 3.40–7.21 ms (fastest four 3.71–5.11 →
 //!   3.40–3.88), Cubefield 2.69–5.49 → 2.42–2.76 ms, Temple Run 2
 //!   unchanged (2.73–3.22 → 2.73–3.40, PNG being half its step).
+//! - Bands are drawn on several threads (session 9): each band touches
+//!   only its own rows and has its own depth buffer (a thread-local one per
+//!   thread), so any order gives the same pixels. `for_each_band` is the
+//!   one band loop: the calling thread and, in parallel, rayon's other
+//!   threads take bands in order from a shared counter, so the caller
+//!   keeps drawing while a helper is unscheduled (a first version with
+//!   `par_chunks_mut` parked the caller while the pool did all the work).
+//!   [`BandMode`] (thread-local, set with [`with_band_mode`]) picks serial,
+//!   parallel or automatic (parallel when rayon has more than one thread
+//!   and the view spans two bands); the per-game digests are checked in
+//!   both modes. The HUD bar and title are drawn once and copied
+//!   (`draw::hud_cached`).
+//! - Measured (callgrind, Run 3, 60 bench steps, all threads counted):
+//!   render 1,074 M instructions, of which the bands (rasterising,
+//!   backdrop, depth clears) 880 M and the serial rest 190 M (building the
+//!   scene 58 M, the translucent help strip about 80 M, HUD text). Bench
+//!   on the shared 2-core machine (release, 120 steps, alternating with
+//!   the previous binary in the same minute, load 4.5–5.1 from other
+//!   builds): render Run 3 1.84 / 1.92 / 2.80 → 1.33 / 1.21 / 1.77 ms,
+//!   Cubefield 1.34 / 1.25 / 1.91 → 0.92 / 0.92 / 1.26, Temple Run 2
+//!   1.37 / 1.13 / 1.86 → 0.98 / 0.93 / 1.13; whole steps Run 3
+//!   3.32 / 3.42 / 5.07 → 2.83 / 2.62 / 4.00 ms. Under heavier load (6–7,
+//!   own release build running alongside) single runs of the parallel
+//!   binary were far slower (Run 3 render 4.5–9.5 ms): the caller still
+//!   waits for a helper job that rayon has queued but not yet started.
+//! - Tried and dropped: the help strip as a per-pixel table of what
+//!   drawing it does to each channel value (exact, applied per band),
+//!   recorded by drawing the strip over all 256 grey levels. Recording
+//!   costs tenths of a second per game (seconds under load), done
+//!   synchronously that is more than a short run saves, and done on a
+//!   background thread it slowed the first second of every run.
 //! - Not done (measured or left): filling the backdrop only where no face
 //!   wrote was slower (Run 3's thin gaps between tiles make most chunks
 //!   mixed); per-frame caches of static geometry and fog culling are open.
@@ -79,8 +110,10 @@
 //!   about 30% (`gw_core::frame`), HUD text and panels about 5%.
 
 use crate::draw::Rgb;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ops::{Add, Mul, Neg, Sub};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tiny_skia::{Pixmap, PremultipliedColorU8};
 
 /// A point or direction in world or view space.
@@ -658,7 +691,9 @@ enum Back<'a> {
 
 /// Rasterise `passes` (faces, with depth test or not) into the `screen`
 /// rectangle of `pm`, band by band; the depth buffer starts empty for each
-/// depth-tested pass.
+/// depth-tested pass. Bands touch disjoint rows and each has its own depth
+/// buffer, so drawing them on several threads ([`BandMode`]) writes the
+/// same pixels as drawing them in order.
 fn draw_bands(
     pm: &mut Pixmap,
     screen: (u32, u32, u32, u32),
@@ -670,44 +705,46 @@ fn draw_bands(
     let x_end = (sx + sw).min(pw) as i32;
     let y_end = (sy + sh).min(ph) as i32;
     let (x_beg, y_beg) = (sx.min(pw) as i32, sy.min(ph) as i32);
+    if y_beg >= y_end {
+        return;
+    }
     let stride = pw as usize;
     let origin = (sx as i32, sy as i32);
-    DEPTH.with(|cell| {
-        let mut zbuf = cell.borrow_mut();
-        let len = stride * BAND as usize;
-        if zbuf.len() < len {
-            zbuf.resize(len, 0.0);
-        }
-        let pixels = pm.pixels_mut();
-        let lists: Vec<_> = passes
-            .iter()
-            .map(|(faces, _)| band_lists(faces, y_beg, y_end))
-            .collect();
-        let mut band0 = y_beg;
-        while band0 < y_end {
-            let band1 = (band0 + BAND).min(y_end);
-            match back {
-                Back::Layer(layer) => {
-                    copy_rows(pixels, stride, layer, origin, x_beg..x_end, band0..band1)
-                }
-                Back::Fill(c) => {
-                    for y in band0..band1 {
-                        let row = y as usize * stride;
-                        pixels[row + x_beg as usize..row + x_end as usize].fill(c);
-                    }
-                }
-                Back::Sparse(layer) => {
-                    sparse_rows(pixels, stride, layer, origin, x_beg..x_end, band0..band1)
-                }
-                Back::Nothing => {}
+    let lists: Vec<_> = passes
+        .iter()
+        .map(|(faces, _)| band_lists(faces, y_beg, y_end))
+        .collect();
+    let parallel = BAND_MODE.with(|m| m.get()).parallel(y_end - y_beg);
+    let rows = &mut pm.pixels_mut()[y_beg as usize * stride..y_end as usize * stride];
+    // One band: `pixels` holds its rows, `band0..band1` of the screen.
+    let draw_band = |band: usize, pixels: &mut [PremultipliedColorU8]| {
+        let band0 = y_beg + band as i32 * BAND;
+        let band1 = (band0 + BAND).min(y_end);
+        match back {
+            Back::Layer(layer) => {
+                copy_rows(pixels, stride, layer, origin, x_beg..x_end, band0..band1)
             }
-            let clip = (x_beg, band0, x_end, band1);
-            let band = ((band0 - y_beg) / BAND) as usize;
+            Back::Fill(c) => {
+                for row in pixels.chunks_exact_mut(stride) {
+                    row[x_beg as usize..x_end as usize].fill(c);
+                }
+            }
+            Back::Sparse(layer) => {
+                sparse_rows(pixels, stride, layer, origin, x_beg..x_end, band0..band1)
+            }
+            Back::Nothing => {}
+        }
+        let clip = (x_beg, band0, x_end, band1);
+        DEPTH.with(|cell| {
+            let mut zbuf = cell.borrow_mut();
+            let len = stride * BAND as usize;
+            if zbuf.len() < len {
+                zbuf.resize(len, 0.0);
+            }
             for (&(faces, depth_test), (starts, list)) in passes.iter().zip(&lists) {
                 if depth_test {
-                    for y in band0..band1 {
-                        let row = (y - band0) as usize * stride;
-                        zbuf[row + x_beg as usize..row + x_end as usize].fill(0.0);
+                    for row in zbuf[..pixels.len()].chunks_exact_mut(stride) {
+                        row[x_beg as usize..x_end as usize].fill(0.0);
                     }
                 }
                 for &i in &list[starts[band] as usize..starts[band + 1] as usize] {
@@ -721,8 +758,49 @@ fn draw_bands(
                     );
                 }
             }
-            band0 = band1;
+        });
+    };
+    for_each_band(rows, BAND as usize * stride, parallel, draw_band);
+}
+
+/// Call `draw(k, rows)` for each band `k` of `band_len` pixels of `rows`
+/// (the last may be shorter). In parallel the calling thread and rayon's
+/// other threads take bands in order from a shared counter until none is
+/// left, so a busy machine that leaves a helper thread unscheduled costs
+/// at most the band it has taken: the caller draws the rest itself. With
+/// `parallel` false the caller draws every band, in order.
+fn for_each_band<P: Send>(
+    rows: &mut [P],
+    band_len: usize,
+    parallel: bool,
+    draw: impl Fn(usize, &mut [P]) + Sync,
+) {
+    let bands: Vec<Mutex<&mut [P]>> = rows.chunks_mut(band_len).map(Mutex::new).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(band) = bands.get(k) else { break };
+            // Each band is taken once, so its lock is never contended.
+            draw(k, &mut band.lock().expect("a band is drawn once"));
         }
+    };
+    let helpers = if parallel {
+        rayon::current_num_threads()
+            .saturating_sub(1)
+            .min(bands.len().saturating_sub(1))
+    } else {
+        0
+    };
+    if helpers == 0 {
+        work();
+        return;
+    }
+    rayon::in_place_scope(|s| {
+        for _ in 0..helpers {
+            s.spawn(|_| work());
+        }
+        work();
     });
 }
 
@@ -771,12 +849,54 @@ fn band_lists(faces: &[Face], y_beg: i32, y_end: i32) -> (Vec<u32>, Vec<u32>) {
 const BAND: i32 = 32;
 
 thread_local! {
-    /// The depth buffer of one band, reused across frames.
+    /// The depth buffer of one band, reused across frames (one per thread
+    /// that draws bands).
     static DEPTH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+    /// How this thread's draws spread their bands (see [`with_band_mode`]).
+    static BAND_MODE: Cell<BandMode> = const { Cell::new(BandMode::Auto) };
+}
+
+/// Whether [`Scene`] draws spread their bands over rayon's threads. The
+/// pixels are the same either way; only the time differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BandMode {
+    /// In parallel when rayon has more than one thread and the screen
+    /// rectangle spans more than one band.
+    Auto,
+    /// Every band on the calling thread, in order.
+    Serial,
+    /// Bands shared with rayon's other threads whatever the size (none
+    /// when rayon has a single thread).
+    Parallel,
+}
+
+impl BandMode {
+    fn parallel(self, rows: i32) -> bool {
+        match self {
+            BandMode::Auto => rows > BAND && rayon::current_num_threads() > 1,
+            BandMode::Serial => false,
+            BandMode::Parallel => true,
+        }
+    }
+}
+
+/// Run `f` with the draws it makes on this thread in `mode` (the previous
+/// mode is restored afterwards): for tests that compare serial and parallel
+/// frames, and for callers that already keep every core busy.
+pub fn with_band_mode<R>(mode: BandMode, f: impl FnOnce() -> R) -> R {
+    struct Restore(BandMode);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            BAND_MODE.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(BAND_MODE.with(|m| m.replace(mode)));
+    f()
 }
 
 /// Write the rows `ys` and columns `xs` of the screen from a sparse
-/// `layer` whose top-left corner sits at `origin` (clipped to the layer).
+/// `layer` whose top-left corner sits at `origin` (clipped to the layer);
+/// `pixels` starts at row `ys.start`.
 fn sparse_rows(
     pixels: &mut [PremultipliedColorU8],
     stride: usize,
@@ -791,7 +911,7 @@ fn sparse_rows(
         return;
     }
     for y in ys.start.max(origin.1)..ys.end.min(origin.1 + layer.height as i32) {
-        let d = y as usize * stride;
+        let d = (y - ys.start) as usize * stride;
         pixels[d + x0 as usize..d + x1 as usize].fill(layer.base);
         let ly = (y - origin.1) as usize;
         for &(lx, c) in &layer.dots[layer.row_start[ly]..layer.row_start[ly + 1]] {
@@ -804,7 +924,8 @@ fn sparse_rows(
 }
 
 /// Copy the rows `ys` and columns `xs` of the screen from `layer`, whose
-/// top-left corner sits at `origin` (clipped to the layer).
+/// top-left corner sits at `origin` (clipped to the layer); `pixels` starts
+/// at row `ys.start`.
 fn copy_rows(
     pixels: &mut [PremultipliedColorU8],
     stride: usize,
@@ -821,10 +942,11 @@ fn copy_rows(
     }
     let src = layer.pixels();
     for y in ys.start.max(origin.1)..ys.end.min(origin.1 + lh) {
-        let d = y as usize * stride;
-        let s = (y - origin.1) as usize * lw as usize - origin.0 as usize;
-        pixels[d + x0 as usize..d + x1 as usize]
-            .copy_from_slice(&src[s + x0 as usize..s + x1 as usize]);
+        let d = (y - ys.start) as usize * stride;
+        // The layer's row, from its column `x0 - origin.0` (not negative).
+        let s = (y - origin.1) as usize * lw as usize;
+        let (l0, l1) = ((x0 - origin.0) as usize, (x1 - origin.0) as usize);
+        pixels[d + x0 as usize..d + x1 as usize].copy_from_slice(&src[s + l0..s + l1]);
     }
 }
 
@@ -926,7 +1048,8 @@ fn depth_ramp_serial(z: f32, s: f32, out: &mut [f32]) -> f32 {
     v
 }
 
-/// Fill one convex face with the pixel-centre rule.
+/// Fill one convex face with the pixel-centre rule inside `clip`
+/// (x0, y0, x1, y1); `pixels` and `zbuf` start at row `y0`.
 fn raster(
     face: &Face,
     pixels: &mut [PremultipliedColorU8],
@@ -982,11 +1105,11 @@ fn raster(
         if xa >= xb {
             continue;
         }
-        let row = y as usize * stride;
+        // `pixels` and `zbuf` both start at the clip's first row.
+        let row = (y - clip.1) as usize * stride;
         let px = &mut pixels[row + xa as usize..row + xb as usize];
         if depth_test {
-            let zrow = (y - clip.1) as usize * stride;
-            let zs = &mut zbuf[zrow + xa as usize..zrow + xb as usize];
+            let zs = &mut zbuf[row + xa as usize..row + xb as usize];
             let mut iz = (face.a * (xa as f64 + 0.5) + face.b * yc as f64 + face.c) as f32;
             let mut ramp = [0f32; CHUNK];
             let mut pcs = px.chunks_exact_mut(CHUNK);
@@ -1271,6 +1394,91 @@ mod tests {
         assert_eq!(a.data(), b.data());
         assert_eq!(pixel(&a, 50, 40), [200, 200, 220], "a star shows");
         assert_eq!(pixel(&a, 0, 10), [0, 0, 0], "above the screen rectangle");
+    }
+
+    #[test]
+    fn serial_and_parallel_bands_draw_the_same_pixels() {
+        // A screen rectangle that starts and ends mid-band (a short last
+        // band), overlapping faces of every size, each entry point.
+        let (w, h) = (300, 230);
+        let mut c = cam();
+        c.screen = (7, 13, 280, 201);
+        c.roll = 0.15;
+        c.pitch = -0.2;
+        let fill = |s: &mut Scene| {
+            s.quad(
+                [
+                    v3(-6.0, -1.0, -2.0),
+                    v3(-6.0, -1.0, 40.0),
+                    v3(6.0, -1.0, 40.0),
+                    v3(6.0, -1.0, -2.0),
+                ],
+                v3(0.0, 1.0, 0.0),
+                rgb(40, 150, 60),
+                Shade::Lit,
+            );
+            for i in 0..60 {
+                let x = (i % 9) as f64 * 0.9 - 4.0;
+                let z = 2.0 + (i * 7 % 23) as f64 * 0.8;
+                let y = -1.0 + (i % 4) as f64 * 0.35;
+                s.cuboid1(
+                    v3(x, y, z),
+                    v3(x + 0.6, y + 0.5 + (i % 3) as f64, z + 0.7),
+                    rgb(200 - i as u8, 90 + i as u8, 40 + 2 * i as u8),
+                );
+            }
+        };
+        let mut layer = Pixmap::new(280, 201).unwrap();
+        crate::draw::clear(&mut layer, rgb(8, 8, 22));
+        for i in 0..200u32 {
+            let (x, y) = (i * 37 % 280, i * 53 % 201);
+            crate::draw::rect(
+                &mut layer,
+                x as f32,
+                y as f32,
+                1.0,
+                1.0,
+                rgb(i as u8, 200, 220),
+            );
+        }
+        let sparse = SparseLayer::new(&layer, rgb(8, 8, 22));
+        let frames = |mode: BandMode| {
+            with_band_mode(mode, || {
+                let mut out = Vec::new();
+                for depth_test in [true, false] {
+                    for back in [
+                        None,
+                        Some(Backdrop::Layer(&layer)),
+                        Some(Backdrop::Sparse(&sparse)),
+                    ] {
+                        let mut pm = Pixmap::new(w, h).unwrap();
+                        crate::draw::clear(&mut pm, rgb(1, 2, 3));
+                        let mut s = Scene::new(c);
+                        fill(&mut s);
+                        s.draw_over(&mut pm, depth_test, back);
+                        out.push(pm.data().to_vec());
+                    }
+                }
+                let mut pm = Pixmap::new(w, h).unwrap();
+                let (mut s, mut under) = (Scene::new(c), Scene::new(c));
+                fill(&mut s);
+                fill(&mut under);
+                s.draw_over_scene(&mut pm, &mut under, rgb(90, 120, 200));
+                out.push(pm.data().to_vec());
+                out
+            })
+        };
+        let serial = frames(BandMode::Serial);
+        assert_eq!(serial, frames(BandMode::Parallel));
+        assert_eq!(serial, frames(BandMode::Auto));
+        // The backdrop shows (a layer and its sparse form alike), the depth
+        // test and the background scene change the picture, and the mode is
+        // restored afterwards.
+        assert_ne!(serial[0], serial[1]);
+        assert_eq!(serial[1], serial[2]);
+        assert_ne!(serial[0], serial[3]);
+        assert_ne!(serial[0], serial[6]);
+        assert_eq!(BAND_MODE.with(|m| m.get()), BandMode::Auto);
     }
 
     #[test]

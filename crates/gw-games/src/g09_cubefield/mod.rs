@@ -519,8 +519,11 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
     // depth test, band by band.
     s.draw_over_scene(pm, &mut bg, pal.sky);
 
-    draw::hud(
+    // The bar and title are the same every frame: drawn once, then copied.
+    static BAR: std::sync::OnceLock<Pixmap> = std::sync::OnceLock::new();
+    draw::hud_cached(
         pm,
+        &BAR,
         "Cubefield",
         &[
             ("Score", g.score().to_string()),

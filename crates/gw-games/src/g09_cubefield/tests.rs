@@ -183,6 +183,13 @@ fn golden_frames_over_whole_plays() {
             "240618e89288617e31383907927f0c276fae4c0fe3085b130dbed28df437dbf7",
         ]
     );
+    // The same frames with every band drawn in order on this thread (the
+    // digests above come from bands spread over rayon's threads where the
+    // machine has more than one core).
+    let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
+        testkit::frames_digest(ID, "09_05", 1, 120, |s| Some(s.expert_payload()))
+    });
+    assert_eq!(serial, expert);
 }
 
 #[test]

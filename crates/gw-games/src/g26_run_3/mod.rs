@@ -863,8 +863,11 @@ fn render(g: &Run3, pm: &mut Pixmap) {
     // The backdrop fills the 3D view band by band under the faces.
     s.draw_over(pm, true, Some(Backdrop::Sparse(sparse_starfield())));
 
-    draw::hud(
+    // The bar and title are the same every frame: drawn once, then copied.
+    static BAR: OnceLock<Pixmap> = OnceLock::new();
+    draw::hud_cached(
         pm,
+        &BAR,
         "Run 3 - Infinite",
         &[
             ("Distance", format!("{} m", g.primary_score())),

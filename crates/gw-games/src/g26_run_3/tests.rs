@@ -214,6 +214,13 @@ fn golden_frames_over_whole_plays() {
             "b1851fe60a0880f795a6ccf28b7703bed7d078002b4fc751e49f33e38adecc46",
         ]
     );
+    // The same frames with every band drawn in order on this thread (the
+    // digests above come from bands spread over rayon's threads where the
+    // machine has more than one core).
+    let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
+        testkit::frames_digest(ID, "26_05", 1, 120, |s| Some(s.expert_payload()))
+    });
+    assert_eq!(serial, expert);
 }
 
 #[test]

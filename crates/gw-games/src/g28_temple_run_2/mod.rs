@@ -1108,8 +1108,11 @@ fn render(g: &TempleRun, pm: &mut Pixmap) {
     // The backdrop fills the 3D view band by band under the faces.
     sc.draw_over(pm, true, Some(Backdrop::Layer(backdrop())));
 
-    draw::hud(
+    // The bar and title are the same every frame: drawn once, then copied.
+    static BAR: OnceLock<Pixmap> = OnceLock::new();
+    draw::hud_cached(
         pm,
+        &BAR,
         "Temple Run 2",
         &[
             ("Score", w.score().to_string()),

@@ -243,6 +243,13 @@ fn golden_frames_over_whole_plays() {
             "5039d816982221622317157db44c1f466cd5074ae2dc341b22cefabf9178f36d",
         ]
     );
+    // The same frames with every band drawn in order on this thread (the
+    // digests above come from bands spread over rayon's threads where the
+    // machine has more than one core).
+    let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
+        testkit::frames_digest(ID, "28_05", 1, 120, |s| Some(s.expert_payload()))
+    });
+    assert_eq!(serial, expert);
 }
 
 #[test]
