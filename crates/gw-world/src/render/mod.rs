@@ -1212,8 +1212,10 @@ impl<'a> Scene<'a> {
             return self.trace(d, x as i32, y as i32, t0);
         };
         let d = grid.buf.dirs[i];
+        // No box on the ray: `trace` would walk the terrain alone.
+        let boxless = || !self.box_on_ray(d, x as i32, y as i32);
         if s.kind == SHADE
-            && !self.in_box_rect(x as i32, y as i32)
+            && boxless()
             && let Some(c) = self.shade(s.block, s.cell, s.axis as usize, s.t, d)
         {
             // The raster met this block's face clearly, with only air and
@@ -1225,7 +1227,7 @@ impl<'a> Scene<'a> {
             };
             return (self.fogged(c, s.t, None), hit);
         }
-        if s.kind == NOTHING && !self.in_box_rect(x as i32, y as i32) {
+        if s.kind == NOTHING && boxless() {
             // No face within reach, so only air and see-through texels up
             // to the view distance; where the ray stays inside the world's
             // height range that far, the walk ends past the view distance
@@ -1238,13 +1240,20 @@ impl<'a> Scene<'a> {
         self.trace(d, x as i32, y as i32, t0)
     }
 
-    /// Whether pixel (`px`, `py`) lies in a box's rectangle (a mob or an
-    /// item may be on its ray).
+    /// Whether the ray along `d` of pixel (`px`, `py`) meets a box (mob or
+    /// item) whose screen rectangle holds the pixel: exactly the boxes
+    /// [`Scene::trace`] finds on the ray. A box near the eye covers the
+    /// whole view with its rectangle; testing the ray itself keeps the
+    /// rays that miss it on the raster's shortcuts.
     #[inline]
-    fn in_box_rect(&self, px: i32, py: i32) -> bool {
-        self.boxes
-            .iter()
-            .any(|(_, _, _, rc, _)| px >= rc[0] && px <= rc[1] && py >= rc[2] && py <= rc[3])
+    fn box_on_ray(&self, d: [f64; 3], px: i32, py: i32) -> bool {
+        self.boxes.iter().any(|(lo, hi, _, rc, _)| {
+            px >= rc[0]
+                && px <= rc[1]
+                && py >= rc[2]
+                && py <= rc[3]
+                && ray_aabb(self.eye, d, *lo, *hi).is_some()
+        })
     }
 
     fn sky(&self, d: [f64; 3]) -> [f32; 3] {
@@ -1913,7 +1922,7 @@ mod tests {
 
     /// The views of [`views`] and variants of them: at night, with water,
     /// leaves and a torch placed around the eye, with a mob and an item in
-    /// front, and with the eye in water or in leaves.
+    /// front and an item at the feet, and with the eye in water or in leaves.
     fn hard_views() -> Vec<World> {
         use crate::world::MobKind;
         let mut out = Vec::new();
@@ -1952,6 +1961,9 @@ mod tests {
             let p = ahead(1.5);
             let item = crate::data::data().item("dirt");
             mobs.spawn_item(item, 1, [p[0], p[1] - 1.2, p[2]]);
+            // One at the feet: its rectangle is the whole view.
+            let feet = mobs.player.body.pos;
+            mobs.spawn_item(item, 1, feet);
             out.push(mobs);
             let mut inside = w.clone();
             let block = if i % 2 == 0 { b::WATER } else { b::OAK_LEAVES };
