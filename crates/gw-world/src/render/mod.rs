@@ -517,6 +517,10 @@ struct RayGrid {
     rows: Vec<f64>,
     gw: usize,
     starts: Vec<f64>,
+    /// Columns of rays per band of the raster pre-pass: band `b` holds
+    /// columns `b * band_w..` and its rays' entries of `buf` lie together,
+    /// row-major within the band ([`band_index`]).
+    band_w: usize,
     /// Per ray (row-major), what the raster pre-pass found
     /// ([`Scene::raster`]) and the ray's unit direction; empty where it did
     /// not run.
@@ -531,7 +535,17 @@ impl Drop for RayGrid {
     }
 }
 
-/// One band's index and its rows of [`Scratch`]'s buffers.
+/// Where ray (`x`, `y`) of a view `h` rays tall lies in the raster
+/// pre-pass's buffers when they are cut into bands of `band_w` columns
+/// (the last one narrower), each band's rays together and row-major.
+#[inline]
+fn band_index(x: usize, y: usize, w: usize, h: usize, band_w: usize) -> usize {
+    let b = x / band_w;
+    let x0 = b * band_w;
+    x0 * h + y * band_w.min(w - x0) + (x - x0)
+}
+
+/// One band's index and its columns of [`Scratch`]'s buffers.
 type BandBufs<'x> = (usize, ((&'x mut [Seen], &'x mut [[f64; 3]]), &'x mut [u16]));
 
 /// Per-ray buffers of the raster pre-pass.
@@ -585,9 +599,12 @@ const TRACE: u8 = 2;
 /// the faces within reach, which few rays do not repay).
 const RASTER_MIN_RAYS: usize = 20_000;
 
-/// Bands of rows the raster pre-pass draws separately, rendering in order
-/// (one: each band repeats the walk over the columns, which costs more than
-/// its narrower view pyramid saves) and in parallel (one per thread).
+/// Bands of ray columns the raster pre-pass draws separately, rendering in
+/// order (one: each band repeats the walk over the columns, which costs
+/// more than its narrower view pyramid saves); in parallel there is one
+/// band per thread. Bands side by side (rather than rows one above the
+/// other) split the world's columns between their view pyramids, and each
+/// holds a like share of ground and sky, so the threads finish together.
 const RASTER_BANDS: usize = 1;
 
 /// Margin (in cell units) within which a ray is taken to be near an edge or
@@ -833,6 +850,12 @@ impl<'a> Scene<'a> {
         // The per-ray buffers are kept between frames (per thread): fresh
         // ones of this size would cost page faults on every frame.
         let mut buf = SCRATCH.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        let n = if parallel {
+            rayon::current_num_threads().clamp(1, 16)
+        } else {
+            RASTER_BANDS
+        };
+        let per = w.div_ceil(n).max(1);
         buf.seen.clear();
         buf.dirs.clear();
         if w * h > 0 && self.raster.unwrap_or(w * h >= RASTER_MIN_RAYS) {
@@ -840,29 +863,23 @@ impl<'a> Scene<'a> {
             buf.dirs.resize(w * h, [0.0; 3]);
             buf.rings.clear();
             buf.rings.resize(w * h, u16::MAX);
-            // Bands of rows, each with its own (narrower) view pyramid.
-            let n = if parallel {
-                rayon::current_num_threads().clamp(1, 16)
-            } else {
-                RASTER_BANDS
-            };
-            let per = h.div_ceil(n).max(1);
+            // Bands of columns, each with its own (narrower) view pyramid.
             let band = |(i, ((s, d), r)): BandBufs| {
-                self.raster(&cols, &rows, (i * per, ((i + 1) * per).min(h)), (s, d, r))
+                self.raster(&cols, &rows, (i * per, ((i + 1) * per).min(w)), (s, d, r))
             };
             let ok = if parallel {
                 buf.seen
-                    .par_chunks_mut(per * w)
-                    .zip(buf.dirs.par_chunks_mut(per * w))
-                    .zip(buf.rings.par_chunks_mut(per * w))
+                    .par_chunks_mut(per * h)
+                    .zip(buf.dirs.par_chunks_mut(per * h))
+                    .zip(buf.rings.par_chunks_mut(per * h))
                     .enumerate()
                     .map(band)
                     .collect::<Vec<bool>>()
             } else {
                 buf.seen
-                    .chunks_mut(per * w)
-                    .zip(buf.dirs.chunks_mut(per * w))
-                    .zip(buf.rings.chunks_mut(per * w))
+                    .chunks_mut(per * h)
+                    .zip(buf.dirs.chunks_mut(per * h))
+                    .zip(buf.rings.chunks_mut(per * h))
                     .enumerate()
                     .map(band)
                     .collect::<Vec<bool>>()
@@ -878,7 +895,8 @@ impl<'a> Scene<'a> {
             let (gx, gy) = (i % gw, i / gw);
             seen.is_empty()
                 || (gy * tile..((gy + 1) * tile).min(h)).any(|y| {
-                    (gx * tile..((gx + 1) * tile).min(w)).any(|x| seen[y * w + x].kind != SHADE)
+                    (gx * tile..((gx + 1) * tile).min(w))
+                        .any(|x| seen[band_index(x, y, w, h, per)].kind != SHADE)
                 })
         };
         let starts = if !self.beam {
@@ -898,6 +916,7 @@ impl<'a> Scene<'a> {
             rows,
             gw,
             starts,
+            band_w: per,
             buf,
         }
     }
@@ -1016,12 +1035,12 @@ impl<'a> Scene<'a> {
     /// cell, or a chunk within reach not loaded): every ray is traced.
     fn raster(
         &self,
-        cols: &[f64],
-        all_rows: &[f64],
+        all_cols: &[f64],
+        rows: &[f64],
         band: (usize, usize),
         out: (&mut [Seen], &mut [[f64; 3]], &mut [u16]),
     ) -> bool {
-        let rows = &all_rows[band.0..band.1];
+        let cols = &all_cols[band.0..band.1];
         let (w, h) = (cols.len(), rows.len());
         let ec = self.eye_cell;
         if self.sky_floor.is_none()
@@ -1070,8 +1089,8 @@ impl<'a> Scene<'a> {
             dirs,
             seen,
             rings: ring_of,
-            all_h: all_rows.len() as f64,
-            y0: band.0 as f64,
+            all_w: all_cols.len() as f64,
+            x0: band.0 as f64,
             tw: w.div_ceil(RASTER_TILE),
             count: vec![0; w.div_ceil(RASTER_TILE) * h.div_ceil(RASTER_TILE)],
             full: vec![false; w.div_ceil(RASTER_TILE) * h.div_ceil(RASTER_TILE)],
@@ -1205,7 +1224,7 @@ impl<'a> Scene<'a> {
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
         let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
-        let i = y * grid.cols.len() + x;
+        let i = band_index(x, y, grid.cols.len(), grid.rows.len(), grid.band_w);
         let Some(s) = grid.buf.seen.get(i) else {
             // No raster this frame.
             let d = self.dir(grid.cols[x], grid.rows[y]);
@@ -1548,9 +1567,9 @@ struct Raster<'s, 'a, 'b> {
     seen: &'b mut [Seen],
     /// Per ray, the ring of the face in `seen` (`u16::MAX`: none yet).
     rings: &'b mut [u16],
-    /// Rows of the whole view, and the first row of the band drawn.
-    all_h: f64,
-    y0: f64,
+    /// Columns of the whole view, and the first column of the band drawn.
+    all_w: f64,
+    x0: f64,
     /// Tiles per row.
     tw: usize,
     /// Per tile, the rays that met a face so far.
@@ -1602,14 +1621,14 @@ impl Raster<'_, '_, '_> {
         // The clipped face's corners in pixel coordinates: pixel x's
         // offset is (2 (x + 0.5) / w - 1) tan_x, row y's is
         // (1 - 2 (y + 0.5) / h) tan_y.
-        let (wf, hf, y0) = (w as f64, self.all_h, self.y0);
+        let (wf, hf, band_x0) = (self.all_w, h as f64, self.x0);
         let mut poly = [(0.0f64, 0.0f64); 8];
         let mut n = 0;
         let mut add = |c: [f64; 3]| {
             let (sx, sy) = (c[1] / c[0], c[2] / c[0]);
             poly[n] = (
-                (sx / sc.tan_x + 1.0) * wf / 2.0 - 0.5,
-                (1.0 - sy / sc.tan_y) * hf / 2.0 - 0.5 - y0,
+                (sx / sc.tan_x + 1.0) * wf / 2.0 - 0.5 - band_x0,
+                (1.0 - sy / sc.tan_y) * hf / 2.0 - 0.5,
             );
             n += 1;
         };
@@ -2012,7 +2031,7 @@ mod tests {
             for (wd, ht, block) in [(64, 64, 1), (160, 90, 1), (120, 68, 4), (320, 180, 1)] {
                 let mut on = vec![0u8; wd * ht * 4];
                 let mut off = vec![0u8; wd * ht * 4];
-                // In parallel the raster runs in bands of rows, one per
+                // In parallel the raster runs in bands of columns, one per
                 // thread: the same pixels.
                 render_with(w, wd, ht, block, &mut on, wd == 160, raster);
                 render_with(w, wd, ht, block, &mut off, false, Paths::PLAIN);
