@@ -657,11 +657,13 @@ pub(crate) fn render_with(
     // Rays whose whole square the HUD paints over are not traced.
     let covered = hud::coverage(world, w, h);
     let hidden = |tx: usize, ty: usize| {
-        if block == 1 {
-            return covered[ty * w + tx] != 0;
+        let (x0, y0) = (tx * block, ty * block);
+        // Most squares are open at their first pixel.
+        if covered[y0 * w + x0] == 0 {
+            return false;
         }
-        let (x0, x1) = (tx * block, ((tx + 1) * block).min(w));
-        (ty * block..((ty + 1) * block).min(h))
+        let x1 = ((tx + 1) * block).min(w);
+        (y0..((ty + 1) * block).min(h))
             .all(|y| covered[y * w + x0..y * w + x1].iter().all(|&c| c != 0))
     };
     let grid = scene.grid(tw, th, parallel);
@@ -675,8 +677,14 @@ pub(crate) fn render_with(
                 scene.ray_hit(tx, ty, &grid).0
             };
             let px = [c[0], c[1], c[2], 255];
-            for p in square.chunks_exact_mut(4) {
-                p.copy_from_slice(&px);
+            if square.len() == 16 {
+                // A whole square of block 4 (the game's) in one store.
+                let quad: [[u8; 4]; 4] = [px; 4];
+                square.copy_from_slice(quad.as_flattened());
+            } else {
+                for p in square.chunks_exact_mut(4) {
+                    p.copy_from_slice(&px);
+                }
             }
         }
         let (first, rest) = rows.split_at_mut(w * 4);
