@@ -898,13 +898,22 @@ impl<'a> Scene<'a> {
             }
         }
         let seen = &buf.seen;
-        // Tiles whose every ray the raster shades need no beam.
+        // Tiles whose every ray the raster shades or ends in sky need no
+        // beam (sky tiles cost the longest beams). A ray among them that
+        // meets a box walks from the eye: slower, the same pixel.
+        let dirs = &buf.dirs;
         let needed = |i: usize| {
             let (gx, gy) = (i % gw, i / gw);
             seen.is_empty()
                 || (gy * tile..((gy + 1) * tile).min(h)).any(|y| {
-                    (gx * tile..((gx + 1) * tile).min(w))
-                        .any(|x| seen[band_index(x, y, w, h, per)].kind != SHADE)
+                    (gx * tile..((gx + 1) * tile).min(w)).any(|x| {
+                        let k = band_index(x, y, w, h, per);
+                        match seen[k].kind {
+                            SHADE => false,
+                            NOTHING => !self.sky_ray(dirs[k]),
+                            _ => true,
+                        }
+                    })
                 })
         };
         let starts = if !self.beam {
@@ -1254,17 +1263,21 @@ impl<'a> Scene<'a> {
             };
             return (self.fogged(c, s.t, None), hit);
         }
-        if s.kind == NOTHING && boxless() {
-            // No face within reach, so only air and see-through texels up
-            // to the view distance; where the ray stays inside the world's
-            // height range that far, the walk ends past the view distance
-            // (or at `sky_floor`) in fully fogged sky.
-            let y_end = self.eye[1] + d[1] * (VIEW_DISTANCE + 1.0);
-            if y_end > 0.0 && y_end < HEIGHT as f64 {
-                return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
-            }
+        if s.kind == NOTHING && self.sky_ray(d) && boxless() {
+            return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
         }
         self.trace(d, x as i32, y as i32, t0)
+    }
+
+    /// For a ray along `d` on which the raster met no face within reach
+    /// (only air and see-through texels up to the view distance), whether
+    /// it stays inside the world's height range that far, so that with no
+    /// box on it the walk ends past the view distance (or at `sky_floor`)
+    /// in fully fogged sky.
+    #[inline]
+    fn sky_ray(&self, d: [f64; 3]) -> bool {
+        let y_end = self.eye[1] + d[1] * (VIEW_DISTANCE + 1.0);
+        y_end > 0.0 && y_end < HEIGHT as f64
     }
 
     /// Whether the ray along `d` of pixel (`px`, `py`) meets a box (mob or
