@@ -517,10 +517,11 @@ struct RayGrid {
     rows: Vec<f64>,
     gw: usize,
     starts: Vec<f64>,
-    /// Columns of rays per band of the raster pre-pass: band `b` holds
-    /// columns `b * band_w..` and its rays' entries of `buf` lie together,
-    /// row-major within the band ([`band_index`]).
-    band_w: usize,
+    /// Per column of rays, where its rays' entries of `buf` start and the
+    /// step from row to row: the raster pre-pass cuts the view into bands
+    /// of columns whose rays lie together, row-major within the band
+    /// ([`band_index`]).
+    col_at: Vec<[usize; 2]>,
     /// Per ray (row-major), what the raster pre-pass found
     /// ([`Scene::raster`]) and the ray's unit direction; empty where it did
     /// not run.
@@ -540,6 +541,10 @@ impl Drop for RayGrid {
 /// (the last one narrower), each band's rays together and row-major.
 #[inline]
 fn band_index(x: usize, y: usize, w: usize, h: usize, band_w: usize) -> usize {
+    if band_w >= w {
+        // One band: plain row-major (no division).
+        return y * w + x;
+    }
     let b = x / band_w;
     let x0 = b * band_w;
     x0 * h + y * band_w.min(w - x0) + (x - x0)
@@ -569,6 +574,8 @@ impl Seen {
         axis: 0,
         kind: NOTHING,
         ring: u16::MAX,
+        face: 0,
+        texel: 0,
     };
 }
 
@@ -585,6 +592,10 @@ struct Seen {
     kind: u8,
     /// The ring of columns the face is in (`u16::MAX` when none).
     ring: u16,
+    /// For [`SHADE`]: the texture face (0 top, 1 side, 2 bottom) and the
+    /// texel (`v * 8 + u`) met, as [`Scene::shade`] picks them.
+    face: u8,
+    texel: u8,
 }
 
 /// No face met: the ray is traced.
@@ -897,6 +908,9 @@ impl<'a> Scene<'a> {
                 buf.dirs.clear();
             }
         }
+        let col_at: Vec<[usize; 2]> = (0..w)
+            .map(|x| [band_index(x, 0, w, h, per), per.min(w - x / per * per)])
+            .collect();
         let seen = &buf.seen;
         // Tiles whose every ray the raster shades or ends in sky need no
         // beam (sky tiles cost the longest beams). A ray among them that
@@ -907,7 +921,7 @@ impl<'a> Scene<'a> {
             seen.is_empty()
                 || (gy * tile..((gy + 1) * tile).min(h)).any(|y| {
                     (gx * tile..((gx + 1) * tile).min(w)).any(|x| {
-                        let k = band_index(x, y, w, h, per);
+                        let k = col_at[x][0] + y * col_at[x][1];
                         match seen[k].kind {
                             SHADE => false,
                             NOTHING => !self.sky_ray(dirs[k]),
@@ -933,7 +947,7 @@ impl<'a> Scene<'a> {
             rows,
             gw,
             starts,
-            band_w: per,
+            col_at,
             buf,
         }
     }
@@ -1241,18 +1255,28 @@ impl<'a> Scene<'a> {
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
         let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
-        let i = band_index(x, y, grid.cols.len(), grid.rows.len(), grid.band_w);
-        let Some(s) = grid.buf.seen.get(i) else {
+        if grid.buf.seen.is_empty() {
             // No raster this frame.
             let d = self.dir(grid.cols[x], grid.rows[y]);
             return self.trace(d, x as i32, y as i32, t0);
-        };
+        }
+        let [at, stride] = grid.col_at[x];
+        let i = at + y * stride;
+        let s = &grid.buf.seen[i];
         let d = grid.buf.dirs[i];
         // No box on the ray: `trace` would walk the terrain alone.
         let boxless = || !self.box_on_ray(d, x as i32, y as i32);
         if s.kind == SHADE
             && boxless()
-            && let Some(c) = self.shade(s.block, s.cell, s.axis as usize, s.t, d)
+            && let Some(c) = if self.target == Some(s.cell) {
+                self.shade(s.block, s.cell, s.axis as usize, s.t, d)
+            } else {
+                // The texel the raster found, lit as `shade` lights it
+                // (the target's outline is the only part that needs the
+                // exact hit point beyond the texel).
+                let (tu, tv) = ((s.texel % 8) as usize, (s.texel / 8) as usize);
+                Some(self.lit(s.block, s.cell, s.axis as usize, s.face as usize, tu, tv, d))
+            }
         {
             // The raster met this block's face clearly, with only air and
             // see-through texels before it and no box on the ray: the walk
@@ -1545,10 +1569,34 @@ impl<'a> Scene<'a> {
             ((uu * TEX as f64) as i32 as usize).min(TEX - 1),
             ((vv * TEX as f64) as i32 as usize).min(TEX - 1),
         );
-        let tx = self.tex.texels[v as usize * 3 + face][tv * TEX + tu];
-        if tx[3] == 0 {
+        if self.tex.texels[v as usize * 3 + face][tv * TEX + tu][3] == 0 {
             return None;
         }
+        if self.target == Some(cell) {
+            let e = 0.04;
+            if (uu < e || uu > 1.0 - e) || (vv < e || vv > 1.0 - e) {
+                return Some([0.05, 0.05, 0.05]);
+            }
+        }
+        Some(self.lit(v, cell, axis, face, tu, tv, d))
+    }
+
+    /// The colour of opaque texel (`tu`, `tv`) of texture `face` of block
+    /// `v` in `cell`, met across `axis` along `d`: face light, daylight and
+    /// the breaking cracks (the target's outline aside).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lit(
+        &self,
+        v: BlockId,
+        cell: [i32; 3],
+        axis: usize,
+        face: usize,
+        tu: usize,
+        tv: usize,
+        d: [f64; 3],
+    ) -> [f32; 3] {
+        let tx = self.tex.texels[v as usize * 3 + face][tv * TEX + tu];
         let mut s = face_shade(axis, d) * self.light;
         if let Some((bp, prog)) = self.breaking
             && bp == cell
@@ -1558,17 +1606,11 @@ impl<'a> Scene<'a> {
                 s *= 0.35;
             }
         }
-        if self.target == Some(cell) {
-            let e = 0.04;
-            if (uu < e || uu > 1.0 - e) || (vv < e || vv > 1.0 - e) {
-                return Some([0.05, 0.05, 0.05]);
-            }
-        }
-        Some([
+        [
             tx[0] as f32 / 255.0 * s,
             tx[1] as f32 / 255.0 * s,
             tx[2] as f32 / 255.0 * s,
-        ])
+        ]
     }
 }
 
@@ -1807,6 +1849,7 @@ impl Raster<'_, '_, '_> {
                 }
                 let clear = EDGE..=1.0 - EDGE;
                 let near_edge = !clear.contains(&fa) || !clear.contains(&fb);
+                let (mut face, mut texel) = (0u8, 0u8);
                 let kind = if water || near_edge || t > VIEW_DISTANCE - EDGE {
                     TRACE
                 } else {
@@ -1817,7 +1860,7 @@ impl Raster<'_, '_, '_> {
                         1 => (fr(fa), fr(fb)),
                         _ => (fr(fa), 1.0 - fr(fb)),
                     };
-                    let face = if axis == 1 {
+                    let side = if axis == 1 {
                         if d[1] < 0.0 { 0 } else { 2 }
                     } else {
                         1
@@ -1835,10 +1878,11 @@ impl Raster<'_, '_, '_> {
                         |v: f64| (v - 0.04).abs() < 1e-7 || (v - (1.0 - 0.04)).abs() < 1e-7;
                     if border(su) || border(sv) || (target && (outline(uu) || outline(vv))) {
                         TRACE
-                    } else if sc.tex.texels[block as usize * 3 + face][tv * TEX + tu][3] == 0 {
+                    } else if sc.tex.texels[block as usize * 3 + side][tv * TEX + tu][3] == 0 {
                         // See-through: the ray goes on into the cell.
                         continue;
                     } else {
+                        (face, texel) = (side as u8, (tv * TEX + tu) as u8);
                         SHADE
                     }
                 };
@@ -1855,6 +1899,8 @@ impl Raster<'_, '_, '_> {
                         axis: axis as u8,
                         kind,
                         ring,
+                        face,
+                        texel,
                     };
                 } else {
                     // A near tie: the walk decides.
