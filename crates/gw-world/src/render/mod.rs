@@ -812,9 +812,19 @@ impl<'a> Scene<'a> {
                 }
             }
         };
+        // Only boxes whose rectangle holds a ray of the view are kept: every
+        // ray tests the others' rectangles in vain (behind the eye or off
+        // to the side: most of the mobs and items within reach).
+        let on_view = |rc: &[i32; 4]| {
+            rc[0] <= rc[1].min(w as i32 - 1)
+                && rc[2] <= rc[3].min(h as i32 - 1)
+                && rc[1] >= 0
+                && rc[3] >= 0
+        };
         let boxes = corners
             .into_iter()
             .map(|(lo, hi, c, who)| (lo, hi, c, rect(lo, hi), who))
+            .filter(|(_, _, _, rc, _)| on_view(rc))
             .collect();
         let top = world.terrain.loaded().map(|c| c.top()).max().unwrap_or(0);
         // Chunks holding a cell a ray enters at distance ≤ VIEW_DISTANCE:
