@@ -27,6 +27,21 @@ pub fn unit(seed: u64, x: i32, y: i32, z: i32) -> f32 {
     (hash(seed, x, y, z) >> 40) as f32 / (1u64 << 24) as f32
 }
 
+/// `libm::floorf(x)`, bit for bit, without the call: below 2²³ in size
+/// the cast truncates towards zero (one less for negative fractions, and
+/// `copysign` keeps floor(-0.0) = -0.0); from there on every f32 is whole,
+/// and NaN passes through.
+#[inline]
+fn floorf(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 {
+        let t = x as i32 as f32;
+        let f = if t > x { t - 1.0 } else { t };
+        f.copysign(x)
+    } else {
+        x
+    }
+}
+
 #[inline]
 fn smooth(t: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
@@ -39,7 +54,7 @@ fn lerp(a: f32, b: f32, t: f32) -> f32 {
 
 /// 2D value noise at `(x, z)` in lattice units, in [-1, 1].
 pub fn value2(seed: u64, x: f32, z: f32) -> f32 {
-    let (fx, fz) = (libm::floorf(x), libm::floorf(z));
+    let (fx, fz) = (floorf(x), floorf(z));
     let (ix, iz) = (fx as i32, fz as i32);
     let (tx, tz) = (smooth(x - fx), smooth(z - fz));
     let a = lattice(seed, ix, 0, iz);
@@ -51,7 +66,7 @@ pub fn value2(seed: u64, x: f32, z: f32) -> f32 {
 
 /// 3D value noise in [-1, 1].
 pub fn value3(seed: u64, x: f32, y: f32, z: f32) -> f32 {
-    let (fx, fy, fz) = (libm::floorf(x), libm::floorf(y), libm::floorf(z));
+    let (fx, fy, fz) = (floorf(x), floorf(y), floorf(z));
     let (ix, iy, iz) = (fx as i32, fy as i32, fz as i32);
     let (tx, ty, tz) = (smooth(x - fx), smooth(y - fy), smooth(z - fz));
     let l = |dx, dy, dz| lattice(seed, ix + dx, iy + dy, iz + dz);
@@ -93,5 +108,32 @@ mod tests {
         assert_ne!(value2(1, 0.5, 0.5), value2(2, 0.5, 0.5));
         // Lattice points take their lattice values.
         assert_eq!(value2(9, 4.0, -3.0), lattice(9, 4, 0, -3));
+    }
+
+    /// The inline floor is libm's, bit for bit (signed zeros, whole and
+    /// huge values, NaN included).
+    #[test]
+    fn floor_matches_libm() {
+        let mut xs = vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            8_388_607.5,
+            -8_388_607.5,
+        ];
+        xs.extend([8_388_608.0, -8_388_609.0, 3.0e9, -3.0e9, f32::MAX, f32::MIN]);
+        xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::MIN_POSITIVE, -1e-30]);
+        let mut rng = gw_core::Rng::new(3, 9);
+        for _ in 0..100_000 {
+            xs.push(rng.range_f64(-5000.0, 5000.0) as f32);
+            xs.push(rng.range_f64(-2.0, 2.0) as f32 / 7.0);
+        }
+        for x in xs {
+            assert_eq!(floorf(x).to_bits(), libm::floorf(x).to_bits(), "floor({x})");
+        }
+        assert!(floorf(f32::NAN).is_nan());
     }
 }

@@ -180,24 +180,25 @@ impl Chunk {
         }
     }
 
-    /// Sets `opaque` and `water` from the blocks (after generation).
+    /// Sets `opaque` and `water` from the blocks (after generation): per
+    /// column, the cells up to its highest non-air one, into two 64-bit
+    /// halves (cheaper than 128-bit shifts).
     fn masks(&mut self) {
         let opaque = opaque_ids();
         for col in 0..(CHUNK * CHUNK) as usize {
-            let (mut o, mut wt) = (0u128, 0u128);
-            let mut m = self.filled[col];
-            while m != 0 {
-                let y = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let v = self.blocks[col * HEIGHT as usize + y];
+            let n = 128 - self.filled[col].leading_zeros() as usize;
+            let cells = &self.blocks[col * HEIGHT as usize..][..n];
+            let (mut o, mut wt) = ([0u64; 2], [0u64; 2]);
+            for (y, &v) in cells.iter().enumerate() {
+                let (k, bit) = (y >> 6, 1u64 << (y & 63));
                 if opaque[v as usize] {
-                    o |= 1 << y;
+                    o[k] |= bit;
                 } else if v == b::WATER {
-                    wt |= 1 << y;
+                    wt[k] |= bit;
                 }
             }
-            self.opaque[col] = o;
-            self.water[col] = wt;
+            self.opaque[col] = o[0] as u128 | (o[1] as u128) << 64;
+            self.water[col] = wt[0] as u128 | (wt[1] as u128) << 64;
         }
     }
 
@@ -276,27 +277,35 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
                 _ if h <= SEA_LEVEL + 1 => (b::SAND, b::SAND, 3),
                 _ => (b::GRASS_BLOCK, b::DIRT, 3),
             };
-            for y in 0..=h {
-                let v = if y == h {
-                    top
-                } else if y >= h - depth {
-                    soil
-                } else if col.biome == Biome::Desert && y >= h - depth - 3 {
-                    b::SANDSTONE
-                } else {
-                    b::STONE
-                };
-                c.put(x, y, z, v);
+            // Written straight into the column: every cell up to the
+            // surface or the sea level is filled (none of these is air),
+            // so the masks take that whole range at once.
+            let base = idx(x, 0, z);
+            let cells = &mut c.blocks[base..base + HEIGHT as usize];
+            let (h, depth) = (h as usize, depth as usize);
+            let stone_top = if col.biome == Biome::Desert {
+                (h - depth).saturating_sub(3)
+            } else {
+                h - depth
+            };
+            cells[..stone_top].fill(b::STONE);
+            cells[stone_top..h - depth].fill(b::SANDSTONE);
+            cells[h - depth..h].fill(soil);
+            cells[h] = top;
+            let sea = SEA_LEVEL as usize;
+            if h < sea {
+                cells[h + 1..=sea].fill(b::WATER);
             }
-            for y in h + 1..=SEA_LEVEL {
-                c.put(x, y, z, b::WATER);
-            }
-            c.put(x, 0, z, b::BEDROCK);
+            cells[0] = b::BEDROCK;
             for y in 1..5 {
                 if unit(seed ^ 0xBED, bx + x, y, bz + z) < 0.8 - y as f32 * 0.2 {
-                    c.put(x, y, z, b::BEDROCK);
+                    cells[y as usize] = b::BEDROCK;
                 }
             }
+            let last = h.max(sea);
+            c.filled[(x * CHUNK + z) as usize] = u128::MAX >> (127 - last);
+            let t = &mut c.tops[((x >> 2) * 4 + (z >> 2)) as usize];
+            *t = (*t).max(last as u8 + 1);
         }
     }
     carve_caves(seed, &mut c);

@@ -86,6 +86,29 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert play (mining, drops, the target outline and
+/// cracks) and of a random one, hashed with the renderer as it was before
+/// the voxel view was tuned for speed: pins the pixels across many states.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "18_02", 1, 60, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(4, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "18_03",
+        4,
+        60,
+        testkit::random_policy(&CONTROLS, &mut rng),
+    );
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "2786c7cbee700fcb941d08e667defc3ca811d62330bdfc8a330a4b6197fe014b",
+            "792789865a625f76516d0e20e47a72fdc0b0f700e4673aab620aa8655ca15b72",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "prints expert scores for tuning"]
 fn tuning_report() {
