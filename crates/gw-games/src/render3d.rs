@@ -860,8 +860,11 @@ thread_local! {
 /// pixels are the same either way; only the time differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BandMode {
-    /// In parallel when rayon has more than one thread and the screen
-    /// rectangle spans more than one band.
+    /// In parallel when rayon has more than one thread, the screen
+    /// rectangle spans more than one band, and the caller is not itself one
+    /// of rayon's workers (a suite's parallel runs: a worker waiting for its
+    /// bands' helper could pick up another whole run meanwhile, and those
+    /// runs already keep the cores busy).
     Auto,
     /// Every band on the calling thread, in order.
     Serial,
@@ -873,7 +876,11 @@ pub enum BandMode {
 impl BandMode {
     fn parallel(self, rows: i32) -> bool {
         match self {
-            BandMode::Auto => rows > BAND && rayon::current_num_threads() > 1,
+            BandMode::Auto => {
+                rows > BAND
+                    && rayon::current_num_threads() > 1
+                    && rayon::current_thread_index().is_none()
+            }
             BandMode::Serial => false,
             BandMode::Parallel => true,
         }
@@ -1394,6 +1401,30 @@ mod tests {
         assert_eq!(a.data(), b.data());
         assert_eq!(pixel(&a, 50, 40), [200, 200, 220], "a star shows");
         assert_eq!(pixel(&a, 0, 10), [0, 0, 0], "above the screen rectangle");
+    }
+
+    /// `Auto` spreads bands from an ordinary thread, never from one of
+    /// rayon's workers (a suite's parallel runs), and never for one band.
+    #[test]
+    fn auto_bands_stay_serial_on_rayon_workers() {
+        let tall = 8 * BAND;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("a pool of two");
+        assert!(pool.install(|| BandMode::Parallel.parallel(tall)));
+        assert!(!pool.install(|| BandMode::Auto.parallel(tall)));
+        let outside = std::thread::spawn(move || {
+            (
+                BandMode::Auto.parallel(tall),
+                BandMode::Auto.parallel(BAND),
+                rayon::current_num_threads() > 1,
+            )
+        })
+        .join()
+        .expect("thread ran");
+        assert_eq!(outside.0, outside.2);
+        assert!(!outside.1);
     }
 
     #[test]
