@@ -633,14 +633,6 @@ const TRACE: u8 = 2;
 /// the faces within reach, which few rays do not repay).
 const RASTER_MIN_RAYS: usize = 20_000;
 
-/// Bands of ray columns the raster pre-pass draws separately, rendering in
-/// order (one: each band repeats the walk over the columns, which costs
-/// more than its narrower view pyramid saves); in parallel there is one
-/// band per thread. Bands side by side (rather than rows one above the
-/// other) split the world's columns between their view pyramids, and each
-/// holds a like share of ground and sky, so the threads finish together.
-const RASTER_BANDS: usize = 1;
-
 /// Margin (in cell units) within which a ray is taken to be near an edge or
 /// border: far wider than the rounding of any distance here (~1e-13), far
 /// narrower than a pixel.
@@ -902,10 +894,17 @@ impl<'a> Scene<'a> {
         // The per-ray buffers are kept between frames (per thread): fresh
         // ones of this size would cost page faults on every frame.
         let mut buf = SCRATCH.with(|c| std::mem::take(&mut *c.borrow_mut()));
+        // Bands of ray columns the raster pre-pass draws separately: one
+        // per thread in parallel, a single one in order (each band repeats
+        // the walk over the world's columns, which costs more than its
+        // narrower view pyramid saves). Bands side by side (rather than rows
+        // one above the other) split the world's columns between their view
+        // pyramids, and each holds a like share of ground and sky, so the
+        // threads finish together.
         let n = if parallel {
             rayon::current_num_threads().clamp(1, 16)
         } else {
-            RASTER_BANDS
+            1
         };
         let per = w.div_ceil(n).max(1);
         buf.seen.clear();
@@ -928,13 +927,7 @@ impl<'a> Scene<'a> {
                     .map(band)
                     .collect::<Vec<bool>>()
             } else {
-                buf.seen
-                    .chunks_mut(per * h)
-                    .zip(buf.dirs.chunks_mut(per * h))
-                    .zip(buf.rings.chunks_mut(per * h))
-                    .enumerate()
-                    .map(band)
-                    .collect::<Vec<bool>>()
+                vec![band((0, ((&mut buf.seen, &mut buf.dirs), &mut buf.rings)))]
             };
             if !ok.iter().all(|&o| o) {
                 buf.seen.clear();
