@@ -610,10 +610,7 @@ impl gw_core::Game for OpenWorld {
 
     fn render(&self, pixmap: &mut tiny_skia::Pixmap) {
         let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
-        // In parallel unless already on one of rayon's workers (see
-        // `18_minecraft-clone-glm`'s render).
-        let parallel = rayon::current_thread_index().is_none();
-        gw_world::render::render_rgba(&self.world, w, h, pixmap.data_mut(), parallel);
+        gw_world::render::render_rgba(&self.world, w, h, pixmap.data_mut(), true);
     }
 
     fn expert_action(&self, _task: &TaskInfo) -> Value {

@@ -506,17 +506,14 @@ impl gw_core::Game for MinecraftClone {
         let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
         // One ray per 4×4 pixels (a 320×180 view at 1280×720) with the HUD
         // at full resolution: the blocky look of 8×8 textures at 1/16 of
-        // the rays, which keeps a step within the frame budget. Rows are
-        // spread over rayon's threads unless this is already one of them (a
-        // suite's parallel runs keep the cores busy, and a worker waiting
-        // for its rows could pick up another whole run meanwhile).
+        // the rays, which keeps a step within the frame budget.
         gw_world::render::render_rgba_blocky(
             &self.world,
             w,
             h,
             VIEW_BLOCK,
             pixmap.data_mut(),
-            rayon::current_thread_index().is_none(),
+            true,
         );
     }
 

@@ -643,7 +643,8 @@ const EDGE: f64 = 1e-9;
 const BEAM_TILE: usize = 8;
 
 /// Render the first-person view with HUD into `out` (RGBA, `w*h*4` bytes,
-/// alpha 255). `parallel` splits rows over rayon's pool.
+/// alpha 255). `parallel` splits rows over rayon's pool, unless the caller
+/// is itself one of rayon's workers (see [`render_rgba_blocky`]).
 pub fn render_rgba(world: &World, w: usize, h: usize, out: &mut [u8], parallel: bool) {
     render_rgba_blocky(world, w, h, 1, out, parallel);
 }
@@ -661,6 +662,11 @@ pub fn render_rgba_blocky(
     out: &mut [u8],
     parallel: bool,
 ) {
+    // Rows spread over rayon's threads only from outside them: a caller
+    // that is one of rayon's workers (a suite's parallel runs, which keep
+    // the cores busy already) could, while waiting for its rows, pick up
+    // another whole run.
+    let parallel = parallel && rayon::current_thread_index().is_none();
     render_with(world, w, h, block, out, parallel, Paths::FAST);
 }
 
