@@ -3,6 +3,8 @@
 use sha2::{Digest, Sha256};
 use std::io::Write;
 
+mod row_deflate;
+
 /// Convert a tiny-skia pixmap (premultiplied RGBA, always opaque here) to RGB8.
 pub fn pixmap_rgb(pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
     let data = pixmap.data();
@@ -232,13 +234,12 @@ pub fn encode_pixels(
         RowFilter::PerFrame => sampled_filter(pixels, channels, w, h),
         f => f,
     };
-    let mut z = fdeflate::Compressor::new(Vec::with_capacity(pixels.len() / 32 + 1024))
-        .expect("writing to memory");
+    let mut z = row_deflate::RowDeflater::new(pixels.len() / 32 + 1024);
     for y in 0..h {
         let cur = row(y);
         let above = (y > 0).then(|| row(y - 1));
         if above == Some(cur) && matches!(filter, RowFilter::Up | RowFilter::UpOrSub) {
-            z.write_data(&repeated).expect("writing to memory");
+            z.write_data(&repeated);
             continue;
         }
         let filtered = &mut line[1..];
@@ -267,9 +268,9 @@ pub fn encode_pixels(
                 }
             }
         };
-        z.write_data(&line).expect("writing to memory");
+        z.write_data(&line);
     }
-    let mut zlib = z.finish().expect("writing to memory");
+    let mut zlib = z.finish();
     let raw_len = (row_len + 1) * h;
     if zlib.len() > fdeflate::StoredOnlyCompressor::<()>::compressed_size(raw_len) {
         let mut stored = fdeflate::StoredOnlyCompressor::new(std::io::Cursor::new(Vec::new()))
