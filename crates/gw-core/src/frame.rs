@@ -234,7 +234,20 @@ pub fn encode_pixels(
         RowFilter::PerFrame => sampled_filter(pixels, channels, w, h),
         f => f,
     };
-    let mut z = row_deflate::RowDeflater::new(pixels.len() / 32 + 1024);
+    // The PNG is assembled in the compressor's buffer: signature and IHDR,
+    // then the IDAT chunk's length (filled in at the end), type and data.
+    let mut head = Vec::with_capacity(41);
+    head.extend_from_slice(b"\x89PNG\r\n\x1a\n");
+    let mut ihdr = [0u8; 13];
+    ihdr[..4].copy_from_slice(&width.to_be_bytes());
+    ihdr[4..8].copy_from_slice(&height.to_be_bytes());
+    ihdr[8] = 8; // bit depth
+    ihdr[9] = 2; // colour type RGB
+    // compression, filter method and interlace stay 0.
+    write_chunk(&mut head, b"IHDR", &ihdr);
+    head.extend_from_slice(&[0; 4]);
+    head.extend_from_slice(b"IDAT");
+    let mut z = row_deflate::RowDeflater::new(&head, pixels.len() / 32 + 1024);
     for y in 0..h {
         let cur = row(y);
         let above = (y > 0).then(|| row(y - 1));
@@ -270,9 +283,10 @@ pub fn encode_pixels(
         };
         z.write_data(&line);
     }
-    let mut zlib = z.finish();
+    let mut out = z.finish();
+    let zlib_len = out.len() - head.len();
     let raw_len = (row_len + 1) * h;
-    if zlib.len() > fdeflate::StoredOnlyCompressor::<()>::compressed_size(raw_len) {
+    if zlib_len > fdeflate::StoredOnlyCompressor::<()>::compressed_size(raw_len) {
         let mut stored = fdeflate::StoredOnlyCompressor::new(std::io::Cursor::new(Vec::new()))
             .expect("writing to memory");
         line[0] = 0;
@@ -280,19 +294,15 @@ pub fn encode_pixels(
             filter_none(row(y), channels, &mut line[1..]);
             stored.write_data(&line).expect("writing to memory");
         }
-        zlib = stored.finish().expect("writing to memory").into_inner();
+        let zlib = stored.finish().expect("writing to memory").into_inner();
+        out.truncate(head.len());
+        out.extend_from_slice(&zlib);
     }
-
-    let mut out = Vec::with_capacity(zlib.len() + 64);
-    out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
-    let mut ihdr = [0u8; 13];
-    ihdr[..4].copy_from_slice(&width.to_be_bytes());
-    ihdr[4..8].copy_from_slice(&height.to_be_bytes());
-    ihdr[8] = 8; // bit depth
-    ihdr[9] = 2; // colour type RGB
-    // compression, filter method and interlace stay 0.
-    write_chunk(&mut out, b"IHDR", &ihdr);
-    write_chunk(&mut out, b"IDAT", &zlib);
+    let idat = head.len() - 8;
+    let idat_len = (out.len() - head.len()) as u32;
+    out[idat..idat + 4].copy_from_slice(&idat_len.to_be_bytes());
+    let crc = crc32fast::hash(&out[idat + 4..]);
+    out.extend_from_slice(&crc.to_be_bytes());
     write_chunk(&mut out, b"IEND", &[]);
     out
 }

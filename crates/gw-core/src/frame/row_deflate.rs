@@ -181,22 +181,28 @@ fn length_symbol(len: u32) -> (usize, u32) {
 }
 
 /// fdeflate's fast-mode compressor: the same zlib stream from the same
-/// sequence of `write_data` calls.
+/// sequence of `write_data` calls, appended to a caller's prefix.
 pub(super) struct RowDeflater {
     codes: &'static Codes,
+    /// `out[..pos]` is written; the rest is room for whole 8-byte stores.
     out: Vec<u8>,
+    pos: usize,
     bits: u64,
     nbits: u32,
     adler: simd_adler32::Adler32,
 }
 
 impl RowDeflater {
-    pub(super) fn new(capacity: usize) -> Self {
+    /// A stream that will follow `prefix` (e.g. a PNG's chunks before the
+    /// IDAT data), with room for about `capacity` compressed bytes.
+    pub(super) fn new(prefix: &[u8], capacity: usize) -> Self {
         let codes = codes();
-        let mut out = Vec::with_capacity(capacity.max(codes.header.len() + 64));
-        out.extend_from_slice(&codes.header);
+        let mut out = vec![0u8; prefix.len() + codes.header.len() + capacity.max(64)];
+        out[..prefix.len()].copy_from_slice(prefix);
+        out[prefix.len()..][..codes.header.len()].copy_from_slice(&codes.header);
         RowDeflater {
             codes,
+            pos: prefix.len() + codes.header.len(),
             out,
             bits: codes.tail,
             nbits: codes.tail_bits,
@@ -205,15 +211,41 @@ impl RowDeflater {
     }
 
     /// Append the `n` low bits of `bits` (nothing above them set; n ≤ 64).
+    /// Room for the store is made by [`Self::write_data`] beforehand.
     #[inline(always)]
     fn put(&mut self, bits: u64, n: u32) {
         self.bits |= bits << self.nbits;
         self.nbits += n;
         if self.nbits >= 64 {
-            self.out.extend_from_slice(&self.bits.to_le_bytes());
+            self.out[self.pos..self.pos + 8].copy_from_slice(&self.bits.to_le_bytes());
+            self.pos += 8;
             self.nbits -= 64;
             self.bits = bits.checked_shr(n - self.nbits).unwrap_or(0);
         }
+    }
+
+    /// At least `bytes` more bytes of room after `pos`.
+    fn reserve(&mut self, bytes: usize) {
+        let need = self.pos + bytes;
+        if self.out.len() < need {
+            self.out.resize(need.max(self.out.len() * 2), 0);
+        }
+    }
+
+    /// Literals, up to four codes per write (a code is at most 15 bits).
+    #[inline(always)]
+    fn literals(&mut self, bytes: &[u8]) {
+        let mut quads = bytes.chunks_exact(4);
+        for q in &mut quads {
+            self.literals4(q);
+        }
+        let (mut bits, mut n) = (0u64, 0u32);
+        for &b in quads.remainder() {
+            let e = self.codes.sym[b as usize];
+            bits |= u64::from(e & 0xffff) << n;
+            n += e >> 16;
+        }
+        self.put(bits, n);
     }
 
     #[inline(always)]
@@ -265,6 +297,9 @@ impl RowDeflater {
     /// Compress `data`, read in 8-byte chunks from its start (as fdeflate).
     pub(super) fn write_data(&mut self, data: &[u8]) {
         self.adler.write(data);
+        // At most 15 bits a byte, and a run's codes fit in fewer bits than
+        // its bytes (at least 3 of them); a few words for what is held.
+        self.reserve(data.len() * 2 + 32);
         let word = |i: usize| u64::from_le_bytes(data[i..i + 8].try_into().expect("8 bytes"));
         let whole = data.len() / 8 * 8;
         let mut run = 0u32;
@@ -292,17 +327,13 @@ impl RowDeflater {
                 run = 0;
                 if run_extra > 0 {
                     run = chunk.leading_zeros() / 8;
-                    for &b in &c[run_extra as usize..8 - run as usize] {
-                        self.literal(b);
-                    }
+                    self.literals(&c[run_extra as usize..8 - run as usize]);
                     continue;
                 }
             }
             let run_start = chunk.leading_zeros() / 8;
             if run_start > 0 {
-                for &b in &c[..8 - run_start as usize] {
-                    self.literal(b);
-                }
+                self.literals(&c[..8 - run_start as usize]);
                 run = run_start;
                 continue;
             }
@@ -312,17 +343,18 @@ impl RowDeflater {
         if run > 0 {
             self.run(run);
         }
-        for &b in &data[whole..] {
-            self.literal(b);
-        }
+        self.literals(&data[whole..]);
     }
 
-    /// End the block, pad to a byte, append the Adler-32 checksum.
+    /// End the block, pad to a byte, append the Adler-32 checksum: the
+    /// prefix then the whole zlib stream.
     pub(super) fn finish(mut self) -> Vec<u8> {
+        self.reserve(16);
         let end = self.codes.sym[256];
         self.put(u64::from(end & 0xffff), end >> 16);
         let bytes = self.nbits.div_ceil(8) as usize;
         let held = self.bits.to_le_bytes();
+        self.out.truncate(self.pos);
         self.out.extend_from_slice(&held[..bytes]);
         self.out
             .extend_from_slice(&self.adler.finish().to_be_bytes());
@@ -343,11 +375,13 @@ mod tests {
     }
 
     fn ours_of(rows: &[&[u8]]) -> Vec<u8> {
-        let mut z = RowDeflater::new(0);
+        let mut z = RowDeflater::new(b"prefix", 0);
         for r in rows {
             z.write_data(r);
         }
-        z.finish()
+        let out = z.finish();
+        assert_eq!(&out[..6], b"prefix");
+        out[6..].to_vec()
     }
 
     #[test]
