@@ -346,6 +346,36 @@ impl RowDeflater {
         self.literals(&data[whole..]);
     }
 
+    /// The same as `write_data` on `len` bytes of byte `first` (not zero)
+    /// followed by zeros (the `Up` line of a row equal to the one above),
+    /// without reading them: the checksum moves by the formula for such
+    /// bytes, and fdeflate's chunks code the first byte, then one run, then
+    /// the bytes after the last whole chunk as literal zeros.
+    pub(super) fn write_zero_line(&mut self, first: u8, len: usize) {
+        const MOD: u64 = 65521;
+        assert!(
+            first != 0 && len > 0,
+            "a line of a non-zero byte then zeros"
+        );
+        if len < 8 {
+            let mut short = [0u8; 8];
+            short[0] = first;
+            self.write_data(&short[..len]);
+            return;
+        }
+        self.reserve(64);
+        // Adler-32 over `first` then `len - 1` zeros: a gains `first`, and
+        // b gains the new a once per byte.
+        let sum = u64::from(self.adler.finish());
+        let a = ((sum & 0xffff) + u64::from(first)) % MOD;
+        let b = ((sum >> 16) + len as u64 % MOD * a) % MOD;
+        self.adler = simd_adler32::Adler32::from_checksum(((b << 16) | a) as u32);
+        let whole = len / 8 * 8;
+        self.literal(first);
+        self.run((whole - 1) as u32);
+        self.literals(&[0u8; 7][..len - whole]);
+    }
+
     /// End the block, pad to a byte, append the Adler-32 checksum: the
     /// prefix then the whole zlib stream.
     pub(super) fn finish(mut self) -> Vec<u8> {
@@ -432,6 +462,21 @@ mod tests {
                 })
                 .collect();
             cases.push(rows);
+        }
+        // Lines of a non-zero byte then zeros (repeated rows under `Up`)
+        // among other rows, coded from their length alone.
+        for len in (1..40).chain([3841, 3842, 3847, 3848, 7681]) {
+            for first in [2u8, 1, 255] {
+                let mut line = vec![0u8; len];
+                line[0] = first;
+                let rows = [vec![3u8, 0, 0, 9, 1, 0, 0, 0, 0, 5], line.clone(), line];
+                let rows: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
+                let mut z = RowDeflater::new(&[], 0);
+                z.write_data(rows[0]);
+                z.write_zero_line(first, len);
+                z.write_zero_line(first, len);
+                assert!(z.finish() == fdeflate_of(&rows), "{len} bytes from {first}");
+            }
         }
         for (n, rows) in cases.iter().enumerate() {
             let rows: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
