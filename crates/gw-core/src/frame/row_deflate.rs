@@ -184,9 +184,7 @@ fn length_symbol(len: u32) -> (usize, u32) {
 /// sequence of `write_data` calls, appended to a caller's prefix.
 pub(super) struct RowDeflater {
     codes: &'static Codes,
-    /// `out[..pos]` is written; the rest is room for whole 8-byte stores.
     out: Vec<u8>,
-    pos: usize,
     bits: u64,
     nbits: u32,
     adler: simd_adler32::Adler32,
@@ -197,12 +195,11 @@ impl RowDeflater {
     /// IDAT data), with room for about `capacity` compressed bytes.
     pub(super) fn new(prefix: &[u8], capacity: usize) -> Self {
         let codes = codes();
-        let mut out = vec![0u8; prefix.len() + codes.header.len() + capacity.max(64)];
-        out[..prefix.len()].copy_from_slice(prefix);
-        out[prefix.len()..][..codes.header.len()].copy_from_slice(&codes.header);
+        let mut out = Vec::with_capacity(prefix.len() + codes.header.len() + capacity.max(64));
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(&codes.header);
         RowDeflater {
             codes,
-            pos: prefix.len() + codes.header.len(),
             out,
             bits: codes.tail,
             nbits: codes.tail_bits,
@@ -211,25 +208,22 @@ impl RowDeflater {
     }
 
     /// Append the `n` low bits of `bits` (nothing above them set; n ≤ 64).
-    /// Room for the store is made by [`Self::write_data`] beforehand.
+    /// Room for the word is reserved by [`Self::write_data`] beforehand.
     #[inline(always)]
     fn put(&mut self, bits: u64, n: u32) {
         self.bits |= bits << self.nbits;
         self.nbits += n;
         if self.nbits >= 64 {
-            self.out[self.pos..self.pos + 8].copy_from_slice(&self.bits.to_le_bytes());
-            self.pos += 8;
+            self.out.extend_from_slice(&self.bits.to_le_bytes());
             self.nbits -= 64;
             self.bits = bits.checked_shr(n - self.nbits).unwrap_or(0);
         }
     }
 
-    /// At least `bytes` more bytes of room after `pos`.
+    /// Room for at least `bytes` more bytes (so that the words `put`
+    /// stores never move the buffer).
     fn reserve(&mut self, bytes: usize) {
-        let need = self.pos + bytes;
-        if self.out.len() < need {
-            self.out.resize(need.max(self.out.len() * 2), 0);
-        }
+        self.out.reserve(bytes);
     }
 
     /// Literals, up to four codes per write (a code is at most 15 bits).
@@ -384,7 +378,6 @@ impl RowDeflater {
         self.put(u64::from(end & 0xffff), end >> 16);
         let bytes = self.nbits.div_ceil(8) as usize;
         let held = self.bits.to_le_bytes();
-        self.out.truncate(self.pos);
         self.out.extend_from_slice(&held[..bytes]);
         self.out
             .extend_from_slice(&self.adler.finish().to_be_bytes());
