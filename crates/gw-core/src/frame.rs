@@ -245,9 +245,10 @@ pub fn encode_png(rgb: &[u8], width: u32, height: u32) -> Vec<u8> {
 
 /// Encode `width × height` pixels of `channels` bytes each (3 = RGB, 4 =
 /// RGBA whose alpha is dropped, as in an opaque pixmap) as an 8-bit RGB PNG
-/// whose rows are filtered with `filter` and compressed with `fdeflate`'s
-/// fast mode (the one `png`'s `Compression::Fast` uses). Data that does not
-/// compress is stored instead, so a frame never grows past its raw size.
+/// whose rows are filtered with `filter` and compressed into the stream of
+/// `fdeflate`'s fast mode (the one `png`'s `Compression::Fast` uses; written
+/// by [`row_deflate`], the same bytes in fewer instructions). Data that does
+/// not compress is stored instead, so a frame never grows past its raw size.
 ///
 /// Panics if `pixels` does not hold exactly `width × height × channels` bytes.
 pub fn encode_pixels(
