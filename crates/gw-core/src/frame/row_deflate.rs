@@ -19,6 +19,12 @@ use std::sync::OnceLock;
 /// bits and code length above, for literal/length symbols 0–285.
 struct Codes {
     sym: [u32; 286],
+    /// The bits that end a run once fewer than 258 bytes are left after its
+    /// literal zero, by that count: a length code, its extra bits and the
+    /// distance bit, or up to 4 literal zeros; the bit count in the top
+    /// byte. `run_whole` is the same with the literal zero in front.
+    run_tail: Vec<u64>,
+    run_whole: Vec<u64>,
     /// Stream bytes up to the end of the block header, then `tail_bits` more
     /// bits in `tail`.
     header: Vec<u8>,
@@ -160,8 +166,32 @@ fn read_header(zlib: &[u8]) -> Option<Codes> {
     for i in 0..end % 8 {
         tail |= u64::from((zlib[end / 8] >> i) & 1) << i;
     }
+    let zero = sym[0];
+    let (run_tail, run_whole) = (0..258u32)
+        .map(|left| {
+            let (bits, n) = if left > 4 {
+                let (s, extra) = length_symbol(left);
+                let value = u64::from((left - 3) & ((1 << extra) - 1));
+                // Then distance code 0: one zero bit.
+                (
+                    u64::from(sym[s] & 0xffff) | (value << (sym[s] >> 16)),
+                    (sym[s] >> 16) + extra + 1,
+                )
+            } else {
+                // Literal zeros, whose code is all zero bits.
+                (0, left * (zero >> 16))
+            };
+            let whole = u64::from(zero & 0xffff) | (bits << (zero >> 16));
+            (
+                bits | (u64::from(n) << 56),
+                whole | (u64::from(n + (zero >> 16)) << 56),
+            )
+        })
+        .unzip();
     Some(Codes {
         sym,
+        run_tail,
+        run_whole,
         header: zlib[..end / 8].to_vec(),
         tail,
         tail_bits: (end % 8) as u32,
@@ -268,24 +298,20 @@ impl RowDeflater {
 
     /// `run` zero bytes: a literal zero, then copies of the byte before.
     fn run(&mut self, run: u32) {
-        self.literal(0);
         let mut left = run - 1;
-        let long = self.codes.sym[285];
-        while left >= 258 {
-            // Length 258, then distance code 0 (one zero bit).
-            self.put(u64::from(long & 0xffff), (long >> 16) + 1);
-            left -= 258;
-        }
-        if left > 4 {
-            let (s, extra) = length_symbol(left);
-            let e = self.codes.sym[s];
-            self.put(u64::from(e & 0xffff), e >> 16);
-            let value = (left - 3) & ((1 << extra) - 1);
-            self.put(u64::from(value), extra + 1);
+        let entry = if left < 258 {
+            self.codes.run_whole[left as usize]
         } else {
-            // Literal zeros, whose code is all zero bits.
-            self.put(0, left * (self.codes.sym[0] >> 16));
-        }
+            self.literal(0);
+            let long = self.codes.sym[285];
+            while left >= 258 {
+                // Length 258, then distance code 0 (one zero bit).
+                self.put(u64::from(long & 0xffff), (long >> 16) + 1);
+                left -= 258;
+            }
+            self.codes.run_tail[left as usize]
+        };
+        self.put(entry & ((1 << 56) - 1), (entry >> 56) as u32);
     }
 
     /// Compress `data`, read in 8-byte chunks from its start (as fdeflate).
