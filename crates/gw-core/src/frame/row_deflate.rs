@@ -1,16 +1,18 @@
 //! The zlib stream of `fdeflate::Compressor` (fast mode), bit for bit, with
 //! runs of zero bytes found faster.
 //!
-//! fdeflate's fast mode writes one fixed dynamic-Huffman block: every byte
+//! fdeflate's fast mode writes one dynamic-Huffman block whose code lengths
+//! never change (the same header on every stream): every byte
 //! is a literal, and zeros go as runs (a literal zero, then copies of length
 //! 3–258 at distance 1). Each `write_data` call is read in 8-byte chunks from
 //! its start: an all-zero chunk extends the run, a chunk with zeros at its
 //! ends extends or starts one, any other chunk is 8 literals. PNG frames are
 //! mostly zero bytes after filtering, and there fdeflate spends most of its
 //! time stepping through zero chunks one by one; [`RowDeflater`] skips them
-//! 64 bytes at a time and looks up a byte's code and length in one table
-//! entry, producing the same stream (its tests compare with fdeflate on
-//! varied rows). The Huffman code lengths are not copied here: they are read
+//! 64 bytes at a time, looks up a byte's code and length in one table entry,
+//! ends a run with one precomputed write, and codes a repeated row's `Up`
+//! line (a type byte then zeros) from its length alone — the same stream
+//! (its tests compare with fdeflate on varied rows). The Huffman code lengths are not copied here: they are read
 //! once from the block header fdeflate itself writes.
 
 use std::sync::OnceLock;
