@@ -5,8 +5,8 @@
 //! Rendering writes straight into a tiny-skia pixmap's RGBA bytes (every
 //! texel is opaque or fully transparent, so premultiplication changes
 //! nothing). Walls are cast once per column into spans (top, texture step,
-//! texture column), then the view is filled row by row so writes stay
-//! sequential in memory. All maths is `f64` through `libm`-free arithmetic
+//! texture column); the view is filled with the ceiling and floor colours
+//! row by row, then each wall slice is drawn down its column. All maths is `f64` through `libm`-free arithmetic
 //! (only products, quotients and `sqrt`-free DDA), so frames are identical
 //! on every machine.
 //!
@@ -416,42 +416,40 @@ pub fn render_walls(
             if span.dark { shade(texel) } else { texel }
         }));
     }
-    // Row by row on one thread (sequential writes; a parallel fill lost to
-    // the waits for the other thread on a busy machine). Rows that no wall
-    // reaches are one plain colour and copied whole from a filled row.
-    let (mut reach_top, mut reach_bottom) = (h, 0);
-    for span in &scratch.spans {
-        if span.end > span.start {
-            reach_top = reach_top.min(span.start.max(0) as usize);
-            reach_bottom = reach_bottom.max(span.end.max(0) as usize);
-        }
-    }
+    // First every row of the view gets its plain colour (ceiling above the
+    // horizon, floor below: whole-row copies), then each wall slice is
+    // drawn down its column over it. Per wall pixel that is one texture
+    // row from a running 16.16 sum (the same value as the product it
+    // replaces) instead of a span test on every pixel of every row; the
+    // rows a column touches stay in the cache from one column to the next.
     let plain_row = |c: [u8; 4]| c.repeat(view.w);
     let (ceiling_row, floor_row) = (plain_row(ceiling), plain_row(floor));
-    let last = size - 1;
     for (y, line) in region.chunks_exact_mut(s4).take(h).enumerate() {
         let out = &mut line[view.x * 4..(view.x + view.w) * 4];
-        let (plain, plain_row) = if y < half {
-            (&ceiling, &ceiling_row)
-        } else {
-            (&floor, &floor_row)
-        };
-        if y < reach_top || y >= reach_bottom {
-            out.copy_from_slice(plain_row);
+        out.copy_from_slice(if y < half { &ceiling_row } else { &floor_row });
+    }
+    let last = size - 1;
+    for (x, (span, texels)) in scratch
+        .spans
+        .iter()
+        .zip(column.chunks_exact(size))
+        .enumerate()
+    {
+        if span.end <= span.start {
             continue;
         }
-        let yi = y as i32;
-        for ((px, span), texels) in out
-            .chunks_exact_mut(4)
-            .zip(&scratch.spans)
-            .zip(column.chunks_exact(size))
+        let step = span.step as u64;
+        let mut acc = (span.start - span.top) as u64 * step;
+        let first = span.start as usize * s4 + (view.x + x) * 4;
+        let rows = (span.end - span.start) as usize;
+        for px in region[first..]
+            .chunks_mut(s4)
+            .take(rows)
+            .map(|row| &mut row[..4])
         {
-            if yi >= span.start && yi < span.end {
-                let ty = ((((yi - span.top) as u64) * span.step as u64) >> 16) as usize;
-                px.copy_from_slice(&texels[ty.min(last)].to_le_bytes());
-            } else {
-                px.copy_from_slice(plain);
-            }
+            let ty = ((acc >> 16) as usize).min(last);
+            px.copy_from_slice(&texels[ty].to_le_bytes());
+            acc += step;
         }
     }
 }
