@@ -50,6 +50,7 @@ use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "12_fireboy-and-watergirl";
@@ -796,6 +797,9 @@ pub struct FireboyWatergirl {
     level: u32,
     world: World,
     deaths: u32,
+    /// The background and the level's tiles as last drawn, with the tiles
+    /// they show.
+    layer: RefCell<Option<(Vec<u8>, Pixmap)>>,
 }
 
 impl Default for FireboyWatergirl {
@@ -811,6 +815,7 @@ impl FireboyWatergirl {
             level: 1,
             world: World::new(1, 0, 0),
             deaths: 0,
+            layer: RefCell::new(None),
         }
     }
     pub fn world(&self) -> &World {
@@ -948,7 +953,7 @@ impl Game for FireboyWatergirl {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        render(&self.world, pm);
+        render(&self.world, pm, &mut self.layer.borrow_mut());
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {
@@ -972,9 +977,40 @@ fn px(x: f64, y: f64) -> (f32, f32) {
     (x as f32 * TILE_PX, TOP_PX + y as f32 * TILE_PX)
 }
 
-fn render(w: &World, pm: &mut Pixmap) {
+/// The tiles [`draw_tiles`] draws: the map's walls and pools (everything
+/// else as '.'), its size first.
+fn drawn_tiles(map: &TileMap) -> Vec<u8> {
+    let mut key = Vec::with_capacity(map.width() * map.height() + 16);
+    key.extend((map.width() as u64).to_le_bytes());
+    key.extend((map.height() as u64).to_le_bytes());
+    for y in 0..map.height() as i64 {
+        for x in 0..map.width() as i64 {
+            key.push(match map.at(x, y, b'#') {
+                t @ (b'#' | b'F' | b'W' | b'G') => t,
+                _ => b'.',
+            });
+        }
+    }
+    key
+}
+
+/// Start a frame from the background and the map's walls and pools, kept in
+/// `layer` while the tiles and the frame size stay the same.
+fn draw_background(map: &TileMap, pm: &mut Pixmap, layer: &mut Option<(Vec<u8>, Pixmap)>) {
+    let key = drawn_tiles(map);
+    let fresh = matches!(layer, Some((k, l)) if *k == key
+        && (l.width(), l.height()) == (pm.width(), pm.height()));
+    if !fresh {
+        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
+        draw_tiles(map, &mut l);
+        *layer = Some((key, l));
+    }
+    let (_, l) = layer.as_ref().expect("filled above");
+    draw::copy_frame(pm, l);
+}
+
+fn draw_tiles(map: &TileMap, pm: &mut Pixmap) {
     draw::clear(pm, BACK);
-    let map = &w.map;
     for y in 0..map.height() as i64 {
         for x in 0..map.width() as i64 {
             let (sx, sy) = px(x as f64, y as f64);
@@ -996,6 +1032,10 @@ fn render(w: &World, pm: &mut Pixmap) {
             }
         }
     }
+}
+
+fn render(w: &World, pm: &mut Pixmap, layer: &mut Option<(Vec<u8>, Pixmap)>) {
+    draw_background(&w.map, pm, layer);
     for g in &w.gates {
         let color = rgb(190, 160, 60);
         let slide = g.open as f32 * TILE_PX;
