@@ -443,16 +443,35 @@ pub fn render_walls(
         }
         let step = span.step as u64;
         let mut acc = (span.start - span.top) as u64 * step;
-        let first = span.start as usize * s4 + (view.x + x) * 4;
-        let rows = (span.end - span.start) as usize;
-        for px in region[first..]
-            .chunks_mut(s4)
-            .take(rows)
-            .map(|row| &mut row[..4])
-        {
-            let ty = ((acc >> 16) as usize).min(last);
-            px.copy_from_slice(&texels[ty].to_le_bytes());
-            acc += step;
+        let mut i = span.start as usize * s4 + (view.x + x) * 4;
+        let mut rows = (span.end - span.start) as usize;
+        if step == 0 || step >= 1 << 14 {
+            // Under four screen rows per texel: one texel row per screen row.
+            for _ in 0..rows {
+                let ty = ((acc >> 16) as usize).min(last);
+                region[i..i + 4].copy_from_slice(&texels[ty].to_le_bytes());
+                acc += step;
+                i += s4;
+            }
+            continue;
+        }
+        // A near wall: each texel covers a run of rows, written in one go.
+        // The run ends at the first row whose running sum reaches the next
+        // texel row, so every row gets the texel the sum above gives it.
+        while rows > 0 {
+            let ty = (acc >> 16) as usize;
+            let run = if ty >= last {
+                rows
+            } else {
+                ((((ty as u64 + 1) << 16) - acc).div_ceil(step) as usize).min(rows)
+            };
+            let texel = texels[ty.min(last)].to_le_bytes();
+            for _ in 0..run {
+                region[i..i + 4].copy_from_slice(&texel);
+                i += s4;
+            }
+            acc += run as u64 * step;
+            rows -= run;
         }
     }
 }
