@@ -71,7 +71,7 @@ pub const MONSTER_H: f64 = 44.0;
 /// Where the doodle sits in the view while climbing (fraction from the top).
 const CAMERA_ANCHOR: f64 = 0.45;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Normal,
     Moving,
@@ -361,8 +361,6 @@ pub struct DoodleJump {
     game_time_ms: u64,
     episode: u32,
     best_score: u32,
-    /// Platforms as drawn on the paper, by [`PlatKey`].
-    platforms: draw::Stamps<PlatKey>,
     terminal: Terminal,
 }
 
@@ -385,7 +383,6 @@ impl DoodleJump {
             game_time_ms: 0,
             episode: 0,
             best_score: 0,
-            platforms: draw::Stamps::default(),
             terminal: Terminal::running(),
         }
     }
@@ -741,102 +738,6 @@ fn panels() -> &'static Pixmap {
     })
 }
 
-/// What decides a lone platform's pixels on the paper: its screen
-/// position (exact), kind, spring and the paper's scroll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct PlatKey {
-    x: u32,
-    y: u32,
-    kind: Kind,
-    spring: Option<u64>,
-    scroll: u32,
-}
-
-/// The whole-pixel box (x, y, w, h) a platform drawn at (sx, sy) stays in:
-/// its rounded body, the crack and the spring, with a pixel of margin.
-fn platform_box(p: &Platform, sx: f32, sy: f32) -> (u32, u32, u32, u32) {
-    let (top, left, right) = match p.spring {
-        Some(o) => (
-            sy - 14.0,
-            sx.min(sx + o as f32),
-            (sx + PLAT_W as f32).max(sx + o as f32 + SPRING_W as f32),
-        ),
-        None => (sy, sx, sx + PLAT_W as f32),
-    };
-    let x0 = (left.floor() - 1.0).max(0.0);
-    let y0 = (top.floor() - 1.0).max(0.0);
-    let x1 = right.ceil() + 1.0;
-    let y1 = (sy + PLAT_H as f32).ceil() + 1.0;
-    (
-        x0 as u32,
-        y0 as u32,
-        (x1 - x0).max(0.0) as u32,
-        (y1 - y0).max(0.0) as u32,
-    )
-}
-
-fn boxes_meet(a: (u32, u32, u32, u32), b: (u32, u32, u32, u32)) -> bool {
-    a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
-}
-
-fn draw_platform(pm: &mut Pixmap, p: &Platform, sx: f32, sy: f32) {
-    let c = match p.kind {
-        Kind::Normal => rgb(110, 190, 60),
-        Kind::Moving => rgb(70, 150, 230),
-        Kind::Breaking => rgb(150, 100, 50),
-        Kind::Vanishing => rgb(245, 245, 245),
-    };
-    draw::rounded_rect(
-        pm,
-        sx,
-        sy,
-        PLAT_W as f32,
-        PLAT_H as f32,
-        6.0,
-        rgb(60, 60, 60),
-    );
-    draw::rounded_rect(
-        pm,
-        sx + 2.0,
-        sy + 2.0,
-        PLAT_W as f32 - 4.0,
-        PLAT_H as f32 - 4.0,
-        5.0,
-        c,
-    );
-    if p.kind == Kind::Breaking {
-        draw::line(
-            pm,
-            sx + 35.0,
-            sy + 1.0,
-            sx + 30.0,
-            sy + 13.0,
-            2.0,
-            rgb(70, 40, 20),
-        );
-    }
-    if let Some(o) = p.spring {
-        draw::rect(
-            pm,
-            sx + o as f32,
-            sy - 14.0,
-            SPRING_W as f32,
-            14.0,
-            rgb(120, 120, 130),
-        );
-        for k in 0..3 {
-            draw::rect(
-                pm,
-                sx + o as f32,
-                sy - 13.0 + k as f32 * 4.5,
-                SPRING_W as f32,
-                2.0,
-                rgb(220, 220, 230),
-            );
-        }
-    }
-}
-
 fn render(g: &DoodleJump, pm: &mut Pixmap) {
     let w = &g.world;
     let scroll = (w.cam_y.rem_euclid(32.0)) as u32;
@@ -853,43 +754,65 @@ fn render(g: &DoodleJump, pm: &mut Pixmap) {
         }
     }
     let to_screen = |x: f64, y: f64| (COL_X + x as f32, COL_Y + (y - w.cam_y) as f32);
-    // A platform's box (whole pixels, a pixel of margin, the spring
-    // included) that lies on the paper and meets no other platform's box
-    // holds only the paper and that platform: its pixels depend on the exact
-    // screen position, kind, spring and paper scroll alone and come from
-    // stamps (repeated while the camera stands still). Others are drawn.
-    let drawn: Vec<(&Platform, (f32, f32), (u32, u32, u32, u32))> = w
-        .visible_platforms()
-        .filter(|p| !p.gone)
-        .map(|p| {
-            let (sx, sy) = to_screen(p.x, p.y);
-            (p, (sx, sy), platform_box(p, sx, sy))
-        })
-        .collect();
-    let (col_right, col_bottom) = (COL_X as u32 + COL_W as u32, COL_Y as u32 + VIEW_H as u32);
-    for (i, &(p, (sx, sy), b)) in drawn.iter().enumerate() {
-        let on_paper = b.0 >= COL_X as u32
-            && b.1 >= COL_Y as u32
-            && b.0 + b.2 <= col_right
-            && b.1 + b.3 <= col_bottom
-            && sx.is_finite()
-            && sy.is_finite();
-        let alone = drawn
-            .iter()
-            .enumerate()
-            .all(|(j, &(_, _, o))| j == i || !boxes_meet(b, o));
-        if on_paper && alone {
-            let key = PlatKey {
-                x: sx.to_bits(),
-                y: sy.to_bits(),
-                kind: p.kind,
-                spring: p.spring.map(f64::to_bits),
-                scroll,
-            };
-            g.platforms
-                .draw(pm, key, b, |pm| draw_platform(pm, p, sx, sy));
-        } else {
-            draw_platform(pm, p, sx, sy);
+    for p in w.visible_platforms() {
+        if p.gone {
+            continue;
+        }
+        let (sx, sy) = to_screen(p.x, p.y);
+        let c = match p.kind {
+            Kind::Normal => rgb(110, 190, 60),
+            Kind::Moving => rgb(70, 150, 230),
+            Kind::Breaking => rgb(150, 100, 50),
+            Kind::Vanishing => rgb(245, 245, 245),
+        };
+        draw::rounded_rect(
+            pm,
+            sx,
+            sy,
+            PLAT_W as f32,
+            PLAT_H as f32,
+            6.0,
+            rgb(60, 60, 60),
+        );
+        draw::rounded_rect(
+            pm,
+            sx + 2.0,
+            sy + 2.0,
+            PLAT_W as f32 - 4.0,
+            PLAT_H as f32 - 4.0,
+            5.0,
+            c,
+        );
+        if p.kind == Kind::Breaking {
+            draw::line(
+                pm,
+                sx + 35.0,
+                sy + 1.0,
+                sx + 30.0,
+                sy + 13.0,
+                2.0,
+                rgb(70, 40, 20),
+            );
+        }
+        if let Some(o) = p.spring {
+            draw::rect(
+                pm,
+                sx + o as f32,
+                sy - 14.0,
+                SPRING_W as f32,
+                14.0,
+                rgb(120, 120, 130),
+            );
+            for k in 0..3 {
+                draw::rect(
+                    pm,
+                    sx + o as f32,
+                    sy - 13.0 + k as f32 * 4.5,
+                    SPRING_W as f32,
+                    2.0,
+                    rgb(220, 220, 230),
+                );
+            }
         }
     }
     for m in w.monsters.iter().filter(|m| m.alive) {
