@@ -454,6 +454,13 @@ impl<K> std::fmt::Debug for Stamps<K> {
     }
 }
 
+impl<K> Stamps<K> {
+    /// Forget every kept region (what lies under them changed).
+    pub fn clear(&self) {
+        self.store.borrow_mut().2.clear();
+    }
+}
+
 impl<K: std::hash::Hash + Eq> Stamps<K> {
     /// Draw the region `x, y, w, h` of `pm` for `key`: by `paint` the first
     /// time (then kept), by copying the kept pixels after that. A region
