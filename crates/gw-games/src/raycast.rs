@@ -412,12 +412,20 @@ pub fn render_walls(
     // y-facing walls) once per frame into `column`, `size` texels a column.
     let size = textures.iter().map(|t| t.size).max().unwrap_or(1);
     column.clear();
-    for span in &scratch.spans {
+    column.resize(scratch.spans.len() * size, 0);
+    for (span, out) in scratch.spans.iter().zip(column.chunks_exact_mut(size)) {
         let t = &textures[span.tex as usize];
-        column.extend((0..size).map(|ty| {
-            let texel = t.texels[ty.min(t.size - 1) * t.size + span.col as usize];
-            if span.dark { shade(texel) } else { texel }
-        }));
+        let (col, last) = (span.col as usize, t.size - 1);
+        let at = |ty: usize| t.texels[ty.min(last) * t.size + col];
+        if span.dark {
+            for (ty, texel) in out.iter_mut().enumerate() {
+                *texel = shade(at(ty));
+            }
+        } else {
+            for (ty, texel) in out.iter_mut().enumerate() {
+                *texel = at(ty);
+            }
+        }
     }
     // First every row of the view gets its plain colour (ceiling above the
     // horizon, floor below: whole-row copies), then each wall slice is
