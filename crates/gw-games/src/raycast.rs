@@ -5,8 +5,8 @@
 //! Rendering writes straight into a tiny-skia pixmap's RGBA bytes (every
 //! texel is opaque or fully transparent, so premultiplication changes
 //! nothing). Walls are cast once per column into spans (top, texture step,
-//! texture column); the view is filled with the ceiling and floor colours
-//! row by row, then each wall slice is drawn down its column. All maths is `f64` through `libm`-free arithmetic
+//! texture column), then the view is filled row by row so writes stay
+//! sequential in memory. All maths is `f64` through `libm`-free arithmetic
 //! (only products, quotients and `sqrt`-free DDA), so frames are identical
 //! on every machine.
 //!
@@ -412,74 +412,49 @@ pub fn render_walls(
     // y-facing walls) once per frame into `column`, `size` texels a column.
     let size = textures.iter().map(|t| t.size).max().unwrap_or(1);
     column.clear();
-    column.resize(scratch.spans.len() * size, 0);
-    for (span, out) in scratch.spans.iter().zip(column.chunks_exact_mut(size)) {
+    for span in &scratch.spans {
         let t = &textures[span.tex as usize];
-        let (col, last) = (span.col as usize, t.size - 1);
-        let at = |ty: usize| t.texels[ty.min(last) * t.size + col];
-        if span.dark {
-            for (ty, texel) in out.iter_mut().enumerate() {
-                *texel = shade(at(ty));
-            }
-        } else {
-            for (ty, texel) in out.iter_mut().enumerate() {
-                *texel = at(ty);
-            }
+        column.extend((0..size).map(|ty| {
+            let texel = t.texels[ty.min(t.size - 1) * t.size + span.col as usize];
+            if span.dark { shade(texel) } else { texel }
+        }));
+    }
+    // Row by row on one thread (sequential writes; a parallel fill lost to
+    // the waits for the other thread on a busy machine). Rows that no wall
+    // reaches are one plain colour and copied whole from a filled row.
+    let (mut reach_top, mut reach_bottom) = (h, 0);
+    for span in &scratch.spans {
+        if span.end > span.start {
+            reach_top = reach_top.min(span.start.max(0) as usize);
+            reach_bottom = reach_bottom.max(span.end.max(0) as usize);
         }
     }
-    // First every row of the view gets its plain colour (ceiling above the
-    // horizon, floor below: whole-row copies), then each wall slice is
-    // drawn down its column over it. Per wall pixel that is one texture
-    // row from a running 16.16 sum (the same value as the product it
-    // replaces) instead of a span test on every pixel of every row; the
-    // rows a column touches stay in the cache from one column to the next.
     let plain_row = |c: [u8; 4]| c.repeat(view.w);
     let (ceiling_row, floor_row) = (plain_row(ceiling), plain_row(floor));
+    let last = size - 1;
     for (y, line) in region.chunks_exact_mut(s4).take(h).enumerate() {
         let out = &mut line[view.x * 4..(view.x + view.w) * 4];
-        out.copy_from_slice(if y < half { &ceiling_row } else { &floor_row });
-    }
-    let last = size - 1;
-    for (x, (span, texels)) in scratch
-        .spans
-        .iter()
-        .zip(column.chunks_exact(size))
-        .enumerate()
-    {
-        if span.end <= span.start {
+        let (plain, plain_row) = if y < half {
+            (&ceiling, &ceiling_row)
+        } else {
+            (&floor, &floor_row)
+        };
+        if y < reach_top || y >= reach_bottom {
+            out.copy_from_slice(plain_row);
             continue;
         }
-        let step = span.step as u64;
-        let mut acc = (span.start - span.top) as u64 * step;
-        let mut i = span.start as usize * s4 + (view.x + x) * 4;
-        let mut rows = (span.end - span.start) as usize;
-        if step == 0 || step >= 1 << 14 {
-            // Under four screen rows per texel: one texel row per screen row.
-            for _ in 0..rows {
-                let ty = ((acc >> 16) as usize).min(last);
-                region[i..i + 4].copy_from_slice(&texels[ty].to_le_bytes());
-                acc += step;
-                i += s4;
-            }
-            continue;
-        }
-        // A near wall: each texel covers a run of rows, written in one go.
-        // The run ends at the first row whose running sum reaches the next
-        // texel row, so every row gets the texel the sum above gives it.
-        while rows > 0 {
-            let ty = (acc >> 16) as usize;
-            let run = if ty >= last {
-                rows
+        let yi = y as i32;
+        for ((px, span), texels) in out
+            .chunks_exact_mut(4)
+            .zip(&scratch.spans)
+            .zip(column.chunks_exact(size))
+        {
+            if yi >= span.start && yi < span.end {
+                let ty = ((((yi - span.top) as u64) * span.step as u64) >> 16) as usize;
+                px.copy_from_slice(&texels[ty.min(last)].to_le_bytes());
             } else {
-                ((((ty as u64 + 1) << 16) - acc).div_ceil(step) as usize).min(rows)
-            };
-            let texel = texels[ty.min(last)].to_le_bytes();
-            for _ in 0..run {
-                region[i..i + 4].copy_from_slice(&texel);
-                i += s4;
+                px.copy_from_slice(plain);
             }
-            acc += run as u64 * step;
-            rows -= run;
         }
     }
 }
