@@ -416,6 +416,82 @@ pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(
     }
 }
 
+/// The most regions a [`Stamps`] keeps; past it the store starts over (a
+/// bound on memory for games with many keys, not reached in play).
+const MAX_STAMPS: usize = 1024;
+
+/// Small frame regions kept as drawn, by key: the first time a key is drawn
+/// its painter draws into the frame and the region is copied out; after that
+/// the region is copied back in instead of drawn again (a slice copy per row
+/// instead of anti-aliased paths and glyphs). The pixels are the same as
+/// drawing afresh when, for every key, the painter draws nothing outside the
+/// region and the frame holds the same pixels there before each draw (e.g. a
+/// cached static layer that nothing else drawn earlier overlaps): the caller
+/// keys on everything that decides the region's pixels. Frames of another
+/// size empty the store.
+pub struct Stamps<K> {
+    store: std::cell::RefCell<(u32, u32, HashMap<K, Pixmap>)>,
+}
+
+impl<K> Default for Stamps<K> {
+    fn default() -> Self {
+        Stamps {
+            store: std::cell::RefCell::new((0, 0, HashMap::new())),
+        }
+    }
+}
+
+impl<K> Clone for Stamps<K> {
+    /// A clone starts empty (the store is a cache).
+    fn clone(&self) -> Self {
+        Stamps::default()
+    }
+}
+
+impl<K> std::fmt::Debug for Stamps<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stamps({} kept)", self.store.borrow().2.len())
+    }
+}
+
+impl<K> Stamps<K> {
+    /// Forget every kept region (what lies under them changed).
+    pub fn clear(&self) {
+        self.store.borrow_mut().2.clear();
+    }
+}
+
+impl<K: std::hash::Hash + Eq> Stamps<K> {
+    /// Draw the region `x, y, w, h` of `pm` for `key`: by `paint` the first
+    /// time (then kept), by copying the kept pixels after that. A region
+    /// not wholly inside `pm` is always painted.
+    pub fn draw(
+        &self,
+        pm: &mut Pixmap,
+        key: K,
+        (x, y, w, h): (u32, u32, u32, u32),
+        paint: impl FnOnce(&mut Pixmap),
+    ) {
+        let mut store = self.store.borrow_mut();
+        let (sw, sh, map) = &mut *store;
+        if (*sw, *sh) != (pm.width(), pm.height()) || map.len() >= MAX_STAMPS {
+            (*sw, *sh) = (pm.width(), pm.height());
+            map.clear();
+        }
+        if let Some(kept) = map.get(&key) {
+            copy_layer(pm, kept, 0, w, x, y);
+            return;
+        }
+        paint(pm);
+        let kept = tiny_skia::IntRect::from_xywh(x as i32, y as i32, w, h)
+            .and_then(|r| pm.clone_rect(r))
+            .filter(|k| (k.width(), k.height()) == (w, h));
+        if let Some(kept) = kept {
+            map.insert(key, kept);
+        }
+    }
+}
+
 /// The end-of-game banner: `win` when the run ended in success, "GAME OVER"
 /// otherwise, with `sub` under it; nothing while the game is running.
 pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub: &str) {
@@ -514,6 +590,50 @@ mod tests {
         );
         assert_eq!(a.data(), b.data());
         assert!(text_width("WW", 24.0) > text_width("ii", 24.0));
+    }
+
+    #[test]
+    fn stamps_copy_back_what_their_painter_drew() {
+        let stamps: Stamps<u32> = Stamps::default();
+        let paints = std::cell::Cell::new(0);
+        let tile = |pm: &mut Pixmap, v: u32| {
+            rounded_rect(pm, 40.0, 30.0, 60.0, 60.0, 9.0, rgb(200, 60, 20));
+            text(
+                pm,
+                &v.to_string(),
+                70.0,
+                40.0,
+                30.0,
+                rgb(255, 255, 255),
+                Align::Center,
+            );
+        };
+        let frame = |v: u32, cached: bool| {
+            let mut pm = Pixmap::new(160, 120).unwrap();
+            clear(&mut pm, rgb(30, 90, 160));
+            if cached {
+                stamps.draw(&mut pm, v, (40, 30, 60, 60), |pm| {
+                    paints.set(paints.get() + 1);
+                    tile(pm, v);
+                });
+            } else {
+                tile(&mut pm, v);
+            }
+            pm
+        };
+        for v in [2, 4, 2, 2, 4, 8] {
+            assert_eq!(frame(v, false).data(), frame(v, true).data(), "{v}");
+        }
+        // Painted once per key, copied after that.
+        assert_eq!(paints.get(), 3);
+        // A region reaching outside the frame is painted every time.
+        let mut pm = Pixmap::new(160, 120).unwrap();
+        for _ in 0..2 {
+            stamps.draw(&mut pm, 99, (150, 100, 20, 20), |_| {
+                paints.set(paints.get() + 1)
+            });
+        }
+        assert_eq!(paints.get(), 5);
     }
 
     #[test]

@@ -306,6 +306,9 @@ pub struct Scratch {
     column: Vec<u32>,
     /// The texture row of every screen row a sprite covers (-1: none).
     rows: Vec<i64>,
+    /// Per texture column of a sprite: its first opaque row and one past
+    /// its last (equal when the column is all transparent).
+    opaque: Vec<(i64, i64)>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -511,6 +514,25 @@ pub fn render_sprites(
             let v = ((y as f64 + 0.5 - top) / h_px * tex.size as f64) as i64;
             if v < 0 || v >= tex.size as i64 { -1 } else { v }
         }));
+        // Texture rows grow with screen rows, so each texture column's
+        // opaque texels [first, last] cover one run of screen rows: only
+        // those rows are visited (the others would draw nothing).
+        let opaque = &mut scratch.opaque;
+        opaque.clear();
+        opaque.extend((0..tex.size).map(|u| {
+            let lit = |v: &usize| tex.texels[v * tex.size + u] >> 24 != 0;
+            let first = (0..tex.size).find(lit).unwrap_or(tex.size);
+            let end = (0..tex.size).rev().find(lit).map_or(first, |v| v + 1);
+            (first as i64, end as i64)
+        }));
+        // The rows that show a texture row: one run (-1 only before and
+        // after it), increasing along it.
+        let start = rows.iter().position(|&v| v >= 0).unwrap_or(rows.len());
+        let valid = (
+            start,
+            start + rows[start..].iter().take_while(|&&v| v >= 0).count(),
+        );
+        let inside = &rows[valid.0..valid.1];
         let s4 = stride * 4;
         for x in x0..x1 {
             if depth >= scratch.zbuf[x as usize] {
@@ -520,13 +542,14 @@ pub fn render_sprites(
             if u < 0 || u >= tex.size as i64 {
                 continue;
             }
-            let mut i = ((view.y + y0 as usize) * stride + view.x + x as usize) * 4;
-            for &v in rows.iter() {
-                if v >= 0 {
-                    let texel = tex.texels[v as usize * tex.size + u as usize];
-                    if texel >> 24 != 0 {
-                        data[i..i + 4].copy_from_slice(&texel.to_le_bytes());
-                    }
+            let (first, end) = opaque[u as usize];
+            let from = valid.0 + inside.partition_point(|&v| v < first);
+            let to = valid.0 + inside.partition_point(|&v| v < end);
+            let mut i = ((view.y + y0 as usize + from) * stride + view.x + x as usize) * 4;
+            for &v in &rows[from..to] {
+                let texel = tex.texels[v as usize * tex.size + u as usize];
+                if texel >> 24 != 0 {
+                    data[i..i + 4].copy_from_slice(&texel.to_le_bytes());
                 }
                 i += s4;
             }

@@ -14,6 +14,7 @@ use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
 use gw_core::{Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "01_2048";
@@ -113,6 +114,8 @@ pub struct Game2048 {
     /// Mouse-down point of a swipe in progress.
     swipe_from: Option<(f32, f32)>,
     last_spawn: Option<(usize, usize)>,
+    /// Cells as drawn, by (row, column, value).
+    cells: draw::Stamps<(usize, usize, u32)>,
 }
 
 impl Default for Game2048 {
@@ -134,6 +137,7 @@ impl Game2048 {
             terminal: Terminal::running(),
             swipe_from: None,
             last_spawn: None,
+            cells: draw::Stamps::default(),
         }
     }
 
@@ -198,6 +202,66 @@ fn tile_colors(v: u32) -> (draw::Rgb, draw::Rgb) {
         2048 => (rgb(237, 194, 46), light),
         _ => (rgb(60, 58, 50), light),
     }
+}
+
+/// Top-left corner of the cell in row `r`, column `c` (whole pixels).
+fn cell_origin(r: usize, c: usize) -> (f32, f32) {
+    (
+        BOARD_X + GAP + c as f32 * (CELL + GAP),
+        BOARD_Y + GAP + r as f32 * (CELL + GAP),
+    )
+}
+
+fn label_size(v: u32) -> f32 {
+    match v.to_string().len() {
+        1 | 2 => 60.0,
+        3 => 50.0,
+        _ => 40.0,
+    }
+}
+
+/// What never changes: background, HUD bar, the board and the hint under it.
+fn paint_static(pm: &mut Pixmap) {
+    draw::clear(pm, rgb(250, 248, 239));
+    draw::hud_bar(pm, "2048");
+    draw::rounded_rect(
+        pm,
+        BOARD_X,
+        BOARD_Y,
+        BOARD_PX,
+        BOARD_PX,
+        12.0,
+        rgb(187, 173, 160),
+    );
+    draw::text(
+        pm,
+        "Arrow keys slide all tiles",
+        40.0,
+        660.0,
+        22.0,
+        rgb(119, 110, 101),
+        Align::Left,
+    );
+}
+
+/// One cell at (x, y) on the board: empty (0) or a tile with its value.
+fn draw_cell(pm: &mut Pixmap, x: f32, y: f32, v: u32) {
+    if v == 0 {
+        draw::rounded_rect(pm, x, y, CELL, CELL, 8.0, rgb(205, 193, 180));
+        return;
+    }
+    let (bg, fg) = tile_colors(v);
+    draw::rounded_rect(pm, x, y, CELL, CELL, 8.0, bg);
+    let size = label_size(v);
+    draw::text(
+        pm,
+        &v.to_string(),
+        x + CELL / 2.0,
+        y + CELL / 2.0 - size * 0.6,
+        size,
+        fg,
+        Align::Center,
+    );
 }
 
 impl Game for Game2048 {
@@ -298,62 +362,31 @@ impl Game for Game2048 {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        draw::clear(pm, rgb(250, 248, 239));
-        draw::hud(
+        static LAYER: OnceLock<Pixmap> = OnceLock::new();
+        draw::static_layer(pm, &LAYER, paint_static);
+        draw::hud_items(
             pm,
-            "2048",
             &[
                 ("Score", self.score.to_string()),
                 ("Best tile", max_tile(&self.board).to_string()),
                 ("Moves", self.moves.to_string()),
             ],
         );
-        draw::rounded_rect(
-            pm,
-            BOARD_X,
-            BOARD_Y,
-            BOARD_PX,
-            BOARD_PX,
-            12.0,
-            rgb(187, 173, 160),
-        );
         for r in 0..N {
             for c in 0..N {
-                let x = BOARD_X + GAP + c as f32 * (CELL + GAP);
-                let y = BOARD_Y + GAP + r as f32 * (CELL + GAP);
+                let (x, y) = cell_origin(r, c);
                 let v = self.board[r][c];
-                if v == 0 {
-                    draw::rounded_rect(pm, x, y, CELL, CELL, 8.0, rgb(205, 193, 180));
+                // A label wider than the cell would spill over its box:
+                // drawn directly, not kept.
+                if v != 0 && draw::text_width(&v.to_string(), label_size(v)) > CELL - 8.0 {
+                    draw_cell(pm, x, y, v);
                     continue;
                 }
-                let (bg, fg) = tile_colors(v);
-                draw::rounded_rect(pm, x, y, CELL, CELL, 8.0, bg);
-                let label = v.to_string();
-                let size = match label.len() {
-                    1 | 2 => 60.0,
-                    3 => 50.0,
-                    _ => 40.0,
-                };
-                draw::text(
-                    pm,
-                    &label,
-                    x + CELL / 2.0,
-                    y + CELL / 2.0 - size * 0.6,
-                    size,
-                    fg,
-                    Align::Center,
-                );
+                let region = (x as u32, y as u32, CELL as u32, CELL as u32);
+                self.cells
+                    .draw(pm, (r, c, v), region, |pm| draw_cell(pm, x, y, v));
             }
         }
-        draw::text(
-            pm,
-            "Arrow keys slide all tiles",
-            40.0,
-            660.0,
-            22.0,
-            rgb(119, 110, 101),
-            Align::Left,
-        );
         draw::end_banner(
             pm,
             &self.terminal,

@@ -100,6 +100,33 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of an expert play (tiles up to 256 and more, merges,
+/// spawns) and of a random one, hashed with the drawing code from before
+/// the board was drawn from cached layers and tiles: pins the pixels across
+/// many boards.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "01_05", 1, 160, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(3, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "01_03",
+        3,
+        120,
+        testkit::random_policy(
+            &["wait", "move_up", "move_down", "move_left", "move_right"],
+            &mut rng,
+        ),
+    );
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "1d04764b7768f2f9be2f46d44662e7a88def9221c9841d90ec4c6ffbecc168c1",
+            "e44b07cee455d920b18472aaab4522d3c3dc57666b4c10ae149962660c83e940",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "writes a PNG for a person to look at"]
 fn save_sample_frame() {

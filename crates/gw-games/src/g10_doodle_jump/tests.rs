@@ -214,6 +214,32 @@ fn deterministic_per_seed() {
     assert_ne!(a, c);
 }
 
+/// Every frame of two expert climbs and a random play (platforms of every
+/// kind, springs, monsters, a still and a rising camera, a fall), hashed
+/// with the drawing code from before platforms were drawn from stamps: pins
+/// the pixels across many states.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "10_05", 1, 150, |s| Some(s.expert_payload()));
+    let expert2 = testkit::frames_digest(ID, "10_03", 2, 150, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(7, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "10_02",
+        7,
+        120,
+        testkit::random_policy(&["wait", "move_left", "move_right"], &mut rng),
+    );
+    assert_eq!(
+        [expert.as_str(), expert2.as_str(), random.as_str()],
+        [
+            "10e80f3dde08c955c70e07910bada1fced004f10c060fa571bb23bed63e928e9",
+            "646fe1d277376830b0228bfa1405f280d6bdb01a6e7c41a6ffe10748828a1799",
+            "c6efdf91a80ef5ef25de4a6fdf07ce36d0eb489b628a581eb41b3f2db6b9f438",
+        ]
+    );
+}
+
 #[test]
 fn golden_frame() {
     assert_eq!(

@@ -50,6 +50,7 @@ use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "12_fireboy-and-watergirl";
@@ -84,7 +85,7 @@ const LEVEL_TEXT: [&str; 4] = [
     include_str!("levels/4.txt"),
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Hero {
     Watergirl = 0,
     Fireboy = 1,
@@ -796,6 +797,11 @@ pub struct FireboyWatergirl {
     level: u32,
     world: World,
     deaths: u32,
+    /// The background and the level's tiles as last drawn, with the tiles
+    /// they show.
+    layer: RefCell<Option<(Vec<u8>, Pixmap)>>,
+    /// Doors and gems as drawn on that layer, by [`Fixture`].
+    fixtures: draw::Stamps<Fixture>,
 }
 
 impl Default for FireboyWatergirl {
@@ -811,6 +817,8 @@ impl FireboyWatergirl {
             level: 1,
             world: World::new(1, 0, 0),
             deaths: 0,
+            layer: RefCell::new(None),
+            fixtures: draw::Stamps::default(),
         }
     }
     pub fn world(&self) -> &World {
@@ -948,7 +956,12 @@ impl Game for FireboyWatergirl {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        render(&self.world, pm);
+        render(
+            &self.world,
+            pm,
+            &mut self.layer.borrow_mut(),
+            &self.fixtures,
+        );
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {
@@ -972,9 +985,42 @@ fn px(x: f64, y: f64) -> (f32, f32) {
     (x as f32 * TILE_PX, TOP_PX + y as f32 * TILE_PX)
 }
 
-fn render(w: &World, pm: &mut Pixmap) {
+/// The tiles [`draw_tiles`] draws: the map's walls and pools (everything
+/// else as '.'), its size first.
+fn drawn_tiles(map: &TileMap) -> Vec<u8> {
+    let mut key = Vec::with_capacity(map.width() * map.height() + 16);
+    key.extend((map.width() as u64).to_le_bytes());
+    key.extend((map.height() as u64).to_le_bytes());
+    for y in 0..map.height() as i64 {
+        for x in 0..map.width() as i64 {
+            key.push(match map.at(x, y, b'#') {
+                t @ (b'#' | b'F' | b'W' | b'G') => t,
+                _ => b'.',
+            });
+        }
+    }
+    key
+}
+
+/// Start a frame from the background and the map's walls and pools, kept in
+/// `layer` while the tiles and the frame size stay the same; true when the
+/// layer was drawn afresh.
+fn draw_background(map: &TileMap, pm: &mut Pixmap, layer: &mut Option<(Vec<u8>, Pixmap)>) -> bool {
+    let key = drawn_tiles(map);
+    let fresh = matches!(layer, Some((k, l)) if *k == key
+        && (l.width(), l.height()) == (pm.width(), pm.height()));
+    if !fresh {
+        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
+        draw_tiles(map, &mut l);
+        *layer = Some((key, l));
+    }
+    let (_, l) = layer.as_ref().expect("filled above");
+    draw::copy_frame(pm, l);
+    !fresh
+}
+
+fn draw_tiles(map: &TileMap, pm: &mut Pixmap) {
     draw::clear(pm, BACK);
-    let map = &w.map;
     for y in 0..map.height() as i64 {
         for x in 0..map.width() as i64 {
             let (sx, sy) = px(x as f64, y as f64);
@@ -996,6 +1042,163 @@ fn render(w: &World, pm: &mut Pixmap) {
             }
         }
     }
+}
+
+/// A door (its index) or a gem (its hero) at a tile: what decides its
+/// pixels when drawn over the tile layer alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Fixture {
+    Door(usize, i64, i64),
+    Gem(Hero, i64, i64),
+}
+
+/// A box (x0, y0, x1, y1) in pixels.
+type Area = (f32, f32, f32, f32);
+
+fn areas_meet(a: Area, b: Area) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// Where what is drawn before the doors and gems and can move or change
+/// may reach: gates, lifts with their rails, boxes and switches (with
+/// margins for outlines, caps and anti-aliasing).
+fn moving_areas(w: &World) -> Vec<Area> {
+    let mut out = Vec::new();
+    for g in &w.gates {
+        for &(x, y) in &g.cells {
+            let (sx, sy) = px(x as f64, y as f64);
+            out.push((sx - 2.0, sy - 2.0, sx + TILE_PX + 2.0, sy + TILE_PX + 2.0));
+        }
+    }
+    for l in &w.lifts {
+        let (h, e) = (l.at(0.0), l.at(1.0));
+        let (ax, ay) = px(h.0 + l.aabb.w / 2.0, h.1 + LIFT_H / 2.0);
+        let (bx, by) = px(e.0 + l.aabb.w / 2.0, e.1 + LIFT_H / 2.0);
+        out.push((
+            ax.min(bx) - 3.0,
+            ay.min(by) - 3.0,
+            ax.max(bx) + 3.0,
+            ay.max(by) + 3.0,
+        ));
+        let (sx, sy) = px(l.aabb.x, l.aabb.y);
+        let (lw, lh) = (l.aabb.w as f32 * TILE_PX, LIFT_H as f32 * TILE_PX);
+        out.push((sx - 3.0, sy - 3.0, sx + lw + 3.0, sy + lh + 3.0));
+    }
+    for b in &w.boxes {
+        let a = &b.body.aabb;
+        let (sx, sy) = px(a.x, a.y);
+        let (bw, bh) = (a.w as f32 * TILE_PX, a.h as f32 * TILE_PX);
+        out.push((sx - 4.0, sy - 4.0, sx + bw + 4.0, sy + bh + 4.0));
+    }
+    for sw in &w.switches {
+        let (sx, sy) = px(sw.x as f64, sw.y as f64);
+        out.push((sx - 4.0, sy - 4.0, sx + TILE_PX + 4.0, sy + TILE_PX + 4.0));
+    }
+    out
+}
+
+/// Draw `paint` over `area` from `stamps` when nothing in `others` meets
+/// it and the area is whole pixels inside the frame; directly otherwise.
+fn fixture(
+    pm: &mut Pixmap,
+    stamps: &draw::Stamps<Fixture>,
+    key: Fixture,
+    area: Area,
+    others: &[Area],
+    paint: impl FnOnce(&mut Pixmap),
+) {
+    let whole = [area.0, area.1, area.2, area.3]
+        .iter()
+        .all(|v| v.fract() == 0.0 && *v >= 0.0);
+    let inside = area.2 <= pm.width() as f32 && area.3 <= pm.height() as f32;
+    if whole && inside && !others.iter().any(|&o| areas_meet(area, o)) {
+        let region = (
+            area.0 as u32,
+            area.1 as u32,
+            (area.2 - area.0) as u32,
+            (area.3 - area.1) as u32,
+        );
+        stamps.draw(pm, key, region, paint);
+    } else {
+        paint(pm);
+    }
+}
+
+fn door_area(d: (i64, i64)) -> Area {
+    let (sx, sy) = px(d.0 as f64, d.1 as f64 - 1.0);
+    (
+        sx - 6.0,
+        sy - 10.0,
+        sx + TILE_PX + 6.0,
+        sy + 2.0 * TILE_PX + 2.0,
+    )
+}
+
+fn gem_area(g: &Gem) -> Area {
+    let (cx, cy) = px(g.x as f64 + 0.5, g.y as f64 + 0.5);
+    (cx - 11.0, cy - 13.0, cx + 11.0, cy + 13.0)
+}
+
+fn draw_door(pm: &mut Pixmap, i: usize, d: (i64, i64)) {
+    let (sx, sy) = px(d.0 as f64, d.1 as f64 - 1.0);
+    let c = if i == 0 { WATER } else { FIRE };
+    draw::rect(
+        pm,
+        sx - 4.0,
+        sy - 8.0,
+        TILE_PX + 8.0,
+        2.0 * TILE_PX + 8.0,
+        rgb(30, 28, 20),
+    );
+    draw::rect_outline(
+        pm,
+        sx - 4.0,
+        sy - 8.0,
+        TILE_PX + 8.0,
+        2.0 * TILE_PX + 8.0,
+        3.0,
+        c,
+    );
+    let sym = if i == 0 { "W" } else { "F" };
+    draw::text(pm, sym, sx + 16.0, sy + 14.0, 24.0, c, Align::Center);
+}
+
+fn draw_gem(pm: &mut Pixmap, g: &Gem) {
+    let (cx, cy) = px(g.x as f64 + 0.5, g.y as f64 + 0.5);
+    let c = if g.hero == Hero::Fireboy { FIRE } else { WATER };
+    draw::polygon(
+        pm,
+        &[
+            (cx, cy - 11.0),
+            (cx + 9.0, cy),
+            (cx, cy + 11.0),
+            (cx - 9.0, cy),
+        ],
+        c,
+    );
+    draw::polygon(
+        pm,
+        &[(cx, cy - 7.0), (cx + 4.0, cy - 1.0), (cx - 4.0, cy - 1.0)],
+        rgb(255, 255, 255),
+    );
+}
+
+fn render(
+    w: &World,
+    pm: &mut Pixmap,
+    layer: &mut Option<(Vec<u8>, Pixmap)>,
+    fixtures: &draw::Stamps<Fixture>,
+) {
+    if draw_background(&w.map, pm, layer) {
+        // Other tiles under the doors and gems.
+        fixtures.clear();
+    }
+    // Doors and gems stand still: drawn over the tile layer alone (nothing
+    // that moves or changes, and no other door or gem, near them) their
+    // pixels come from stamps.
+    let mut moving = moving_areas(w);
+    let doors: Vec<Area> = w.doors.iter().map(|&d| door_area(d)).collect();
+    let gems: Vec<Area> = w.gems.iter().filter(|g| !g.taken).map(gem_area).collect();
     for g in &w.gates {
         let color = rgb(190, 160, 60);
         let slide = g.open as f32 * TILE_PX;
@@ -1067,45 +1270,45 @@ fn render(w: &World, pm: &mut Pixmap) {
         }
     }
     for (i, d) in w.doors.iter().enumerate() {
-        let (sx, sy) = px(d.0 as f64, d.1 as f64 - 1.0);
-        let c = if i == 0 { WATER } else { FIRE };
-        draw::rect(
+        let others: Vec<Area> = moving
+            .iter()
+            .chain(
+                doors
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, a)| a),
+            )
+            .copied()
+            .collect();
+        fixture(
             pm,
-            sx - 4.0,
-            sy - 8.0,
-            TILE_PX + 8.0,
-            2.0 * TILE_PX + 8.0,
-            rgb(30, 28, 20),
+            fixtures,
+            Fixture::Door(i, d.0, d.1),
+            doors[i],
+            &others,
+            |pm| draw_door(pm, i, *d),
         );
-        draw::rect_outline(
-            pm,
-            sx - 4.0,
-            sy - 8.0,
-            TILE_PX + 8.0,
-            2.0 * TILE_PX + 8.0,
-            3.0,
-            c,
-        );
-        let sym = if i == 0 { "W" } else { "F" };
-        draw::text(pm, sym, sx + 16.0, sy + 14.0, 24.0, c, Align::Center);
     }
-    for g in w.gems.iter().filter(|g| !g.taken) {
-        let (cx, cy) = px(g.x as f64 + 0.5, g.y as f64 + 0.5);
-        let c = if g.hero == Hero::Fireboy { FIRE } else { WATER };
-        draw::polygon(
+    moving.extend(doors.iter().copied());
+    for (i, g) in w.gems.iter().filter(|g| !g.taken).enumerate() {
+        let others: Vec<Area> = moving
+            .iter()
+            .chain(
+                gems.iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, a)| a),
+            )
+            .copied()
+            .collect();
+        fixture(
             pm,
-            &[
-                (cx, cy - 11.0),
-                (cx + 9.0, cy),
-                (cx, cy + 11.0),
-                (cx - 9.0, cy),
-            ],
-            c,
-        );
-        draw::polygon(
-            pm,
-            &[(cx, cy - 7.0), (cx + 4.0, cy - 1.0), (cx - 4.0, cy - 1.0)],
-            rgb(255, 255, 255),
+            fixtures,
+            Fixture::Gem(g.hero, g.x, g.y),
+            gems[i],
+            &others,
+            |pm| draw_gem(pm, g),
         );
     }
     for c in &w.chars {

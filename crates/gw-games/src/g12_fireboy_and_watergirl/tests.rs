@@ -445,6 +445,33 @@ fn play_with_lifts_and_boxes_is_deterministic() {
     }
 }
 
+/// Every frame of an expert play and of a random one on two levels (gates,
+/// lifts, boxes, gems, deaths), hashed with the drawing code from before
+/// the level's tiles were drawn from a cached layer: pins the pixels across
+/// many states.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert = testkit::frames_digest(ID, "12_05", 1, 120, |s| Some(s.expert_payload()));
+    let mut rng = gw_core::Rng::new(6, 77);
+    let random = testkit::frames_digest(
+        ID,
+        "12_03",
+        6,
+        120,
+        testkit::random_policy(
+            &["wait", "move_left", "move_right", "jump_left", "jump_right"],
+            &mut rng,
+        ),
+    );
+    assert_eq!(
+        [expert.as_str(), random.as_str()],
+        [
+            "a35f5b6bf7d49837a43c290cd1e353770dcc867252c59c68a9d86b56ea6c6d7e",
+            "a4105de0bd52250267da42410499739ca734feaed9dc3ea345612d66ef132274",
+        ]
+    );
+}
+
 #[test]
 fn golden_frame() {
     let h = testkit::frame_hash_after(ID, 1, 6);

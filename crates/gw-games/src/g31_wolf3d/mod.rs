@@ -40,6 +40,7 @@ use level::{Layout, PickupKind, SIZE};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::sync::OnceLock;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "31_wolf3d";
@@ -1150,8 +1151,11 @@ impl Game for Wolf3d {
             );
         }
         self.draw_weapon(pm);
-        draw::hud(
+        // Nothing drawn above reaches the bar (the view starts under it).
+        static BAR: OnceLock<Pixmap> = OnceLock::new();
+        draw::hud_cached(
             pm,
+            &BAR,
             "Wolfenstein 3D",
             &[
                 ("Lives", self.lives.to_string()),

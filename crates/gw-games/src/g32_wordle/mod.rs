@@ -147,6 +147,10 @@ pub struct Wordle {
     keys_typed: u32,
     game_time_ms: u64,
     terminal: Terminal,
+    /// Grid tiles as drawn, by (row, column, letter, [`tile_style`]).
+    tiles: draw::Stamps<(usize, usize, Option<u8>, u8)>,
+    /// Letter keys as drawn, by (letter, mark: 3 when unknown).
+    keys: draw::Stamps<(u8, u8)>,
 }
 
 impl Default for Wordle {
@@ -169,6 +173,8 @@ impl Wordle {
             keys_typed: 0,
             game_time_ms: 0,
             terminal: Terminal::running(),
+            tiles: draw::Stamps::default(),
+            keys: draw::Stamps::default(),
         }
     }
 
@@ -263,6 +269,111 @@ fn mark_color(m: Mark) -> Rgb {
     }
 }
 
+/// Left edge and top of keyboard row `ri` (whole pixels).
+fn key_row_start(ri: usize) -> (f32, f32) {
+    let y = KEY_TOP + ri as f32 * (KEY_H + KEY_GAP);
+    let n = KEY_ROWS[ri].len() as f32;
+    let mut width = n * KEY_W + (n - 1.0) * KEY_GAP;
+    if ri == 2 {
+        width += 2.0 * (KEY_W * 1.6 + KEY_GAP);
+    }
+    (640.0 - width / 2.0, y)
+}
+
+fn mark_index(m: Mark) -> u8 {
+    match m {
+        Mark::Correct => 0,
+        Mark::Present => 1,
+        Mark::Absent => 2,
+    }
+}
+
+/// How a grid tile is drawn: filled in its mark's colour (0-2), or an
+/// outline, dark with a letter typed (3) or light when empty (4).
+fn tile_style(bg: Option<Rgb>, typed: bool) -> u8 {
+    match bg {
+        Some(c) if c == GREEN => 0,
+        Some(c) if c == YELLOW => 1,
+        Some(_) => 2,
+        None if typed => 3,
+        None => 4,
+    }
+}
+
+/// What never changes: background, HUD bar, the colour legend and typing
+/// hint on the left, and the ENTER and BACK keys.
+fn paint_static(pm: &mut Pixmap) {
+    draw::clear(pm, rgb(255, 255, 255));
+    draw::hud_bar(pm, "Wordle");
+    let lx = 60.0;
+    draw::text(
+        pm,
+        "How to read the colours",
+        lx,
+        90.0,
+        22.0,
+        INK,
+        Align::Left,
+    );
+    let legend = [
+        (GREEN, "right letter, right spot"),
+        (YELLOW, "in the word, wrong spot"),
+        (GREY, "not in the word"),
+    ];
+    for (i, (c, label)) in legend.iter().enumerate() {
+        let y = 132.0 + i as f32 * 46.0;
+        draw::rect(pm, lx, y, 34.0, 34.0, *c);
+        draw::text(
+            pm,
+            label,
+            lx + 48.0,
+            y + 6.0,
+            20.0,
+            rgb(60, 60, 64),
+            Align::Left,
+        );
+    }
+    draw::text(
+        pm,
+        "Type a five-letter word:",
+        lx,
+        290.0,
+        20.0,
+        rgb(60, 60, 64),
+        Align::Left,
+    );
+    draw::text(
+        pm,
+        "the fifth letter submits it.",
+        lx,
+        318.0,
+        20.0,
+        rgb(60, 60, 64),
+        Align::Left,
+    );
+    let special = |pm: &mut Pixmap, x: f32, label: &str| {
+        let y = key_row_start(2).1;
+        draw::rounded_rect(pm, x, y, KEY_W * 1.6, KEY_H, 5.0, rgb(211, 214, 218));
+        draw::text(
+            pm,
+            label,
+            x + KEY_W * 0.8,
+            y + 16.0,
+            16.0,
+            INK,
+            Align::Center,
+        );
+    };
+    let x = key_row_start(2).0;
+    special(pm, x, "ENTER");
+    let letters = KEY_ROWS[2].len() as f32;
+    special(
+        pm,
+        x + KEY_W * 1.6 + KEY_GAP + letters * (KEY_W + KEY_GAP),
+        "BACK",
+    );
+}
+
 fn tile_outline(pm: &mut Pixmap, x: f32, y: f32, c: Rgb) {
     draw::rect(pm, x, y, TILE, TILE, c);
     draw::rect(
@@ -294,109 +405,52 @@ impl Wordle {
                 } else {
                     (None, None, INK)
                 };
-                match bg {
-                    Some(bg) => draw::rect(pm, x, y, TILE, TILE, bg),
-                    None if letter.is_some() => tile_outline(pm, x, y, rgb(135, 138, 140)),
-                    None => tile_outline(pm, x, y, rgb(211, 214, 218)),
-                }
-                if let Some(l) = letter {
-                    let s = (l as char).to_ascii_uppercase().to_string();
-                    draw::text(pm, &s, x + TILE / 2.0, y + 10.0, 34.0, fg, Align::Center);
-                }
+                let style = tile_style(bg, letter.is_some());
+                let region = (x as u32, y as u32, TILE as u32, TILE as u32);
+                self.tiles.draw(pm, (r, c, letter, style), region, |pm| {
+                    match bg {
+                        Some(bg) => draw::rect(pm, x, y, TILE, TILE, bg),
+                        None if letter.is_some() => tile_outline(pm, x, y, rgb(135, 138, 140)),
+                        None => tile_outline(pm, x, y, rgb(211, 214, 218)),
+                    }
+                    if let Some(l) = letter {
+                        let s = (l as char).to_ascii_uppercase().to_string();
+                        draw::text(pm, &s, x + TILE / 2.0, y + 10.0, 34.0, fg, Align::Center);
+                    }
+                });
             }
         }
     }
 
+    /// The letter keys, coloured by what the guesses so far showed (the
+    /// ENTER and BACK keys are part of the static layer).
     fn draw_keyboard(&self, pm: &mut Pixmap) {
         let known = self.keyboard();
         for (ri, row) in KEY_ROWS.iter().enumerate() {
-            let y = KEY_TOP + ri as f32 * (KEY_H + KEY_GAP);
-            let n = row.len() as f32;
-            let mut width = n * KEY_W + (n - 1.0) * KEY_GAP;
+            let (mut x, y) = key_row_start(ri);
             if ri == 2 {
-                width += 2.0 * (KEY_W * 1.6 + KEY_GAP);
-            }
-            let mut x = 640.0 - width / 2.0;
-            let special = |pm: &mut Pixmap, x: f32, label: &str| {
-                draw::rounded_rect(pm, x, y, KEY_W * 1.6, KEY_H, 5.0, rgb(211, 214, 218));
-                draw::text(
-                    pm,
-                    label,
-                    x + KEY_W * 0.8,
-                    y + 16.0,
-                    16.0,
-                    INK,
-                    Align::Center,
-                );
-            };
-            if ri == 2 {
-                special(pm, x, "ENTER");
                 x += KEY_W * 1.6 + KEY_GAP;
             }
             for ch in row.bytes() {
-                let (bg, fg) = match known[(ch - b'a') as usize] {
+                let mark = known[(ch - b'a') as usize];
+                let (bg, fg) = match mark {
                     Some(m) => (mark_color(m), rgb(255, 255, 255)),
                     None => (rgb(211, 214, 218), INK),
                 };
-                draw::rounded_rect(pm, x, y, KEY_W, KEY_H, 5.0, bg);
-                let s = (ch as char).to_ascii_uppercase().to_string();
-                draw::text(pm, &s, x + KEY_W / 2.0, y + 12.0, 24.0, fg, Align::Center);
+                let key = (ch, mark.map_or(3, mark_index));
+                let region = (x as u32, y as u32, KEY_W as u32, KEY_H as u32);
+                self.keys.draw(pm, key, region, |pm| {
+                    draw::rounded_rect(pm, x, y, KEY_W, KEY_H, 5.0, bg);
+                    let s = (ch as char).to_ascii_uppercase().to_string();
+                    draw::text(pm, &s, x + KEY_W / 2.0, y + 12.0, 24.0, fg, Align::Center);
+                });
                 x += KEY_W + KEY_GAP;
-            }
-            if ri == 2 {
-                special(pm, x, "BACK");
             }
         }
     }
 
+    /// The status on the right (the legend on the left is static).
     fn draw_side(&self, pm: &mut Pixmap) {
-        // Legend on the left.
-        let lx = 60.0;
-        draw::text(
-            pm,
-            "How to read the colours",
-            lx,
-            90.0,
-            22.0,
-            INK,
-            Align::Left,
-        );
-        let legend = [
-            (GREEN, "right letter, right spot"),
-            (YELLOW, "in the word, wrong spot"),
-            (GREY, "not in the word"),
-        ];
-        for (i, (c, label)) in legend.iter().enumerate() {
-            let y = 132.0 + i as f32 * 46.0;
-            draw::rect(pm, lx, y, 34.0, 34.0, *c);
-            draw::text(
-                pm,
-                label,
-                lx + 48.0,
-                y + 6.0,
-                20.0,
-                rgb(60, 60, 64),
-                Align::Left,
-            );
-        }
-        draw::text(
-            pm,
-            "Type a five-letter word:",
-            lx,
-            290.0,
-            20.0,
-            rgb(60, 60, 64),
-            Align::Left,
-        );
-        draw::text(
-            pm,
-            "the fifth letter submits it.",
-            lx,
-            318.0,
-            20.0,
-            rgb(60, 60, 64),
-            Align::Left,
-        );
         // Status on the right.
         let rx = 900.0;
         let left = MAX_TRIES - self.rows.len();
@@ -575,11 +629,11 @@ impl Game for Wordle {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        draw::clear(pm, rgb(255, 255, 255));
+        static LAYER: OnceLock<Pixmap> = OnceLock::new();
+        draw::static_layer(pm, &LAYER, paint_static);
         let left = (MAX_TRIES - self.rows.len()).to_string();
-        draw::hud(
+        draw::hud_items(
             pm,
-            "Wordle",
             &[
                 ("Puzzle", self.level.to_string()),
                 ("Tries left", left),

@@ -299,6 +299,49 @@ fn golden_frame() {
     );
 }
 
+/// Every frame of expert plays and of a random typist (half-typed rows,
+/// unknown words, backspaces, lost games), hashed with the drawing code
+/// from before the grid and keyboard were drawn from cached tiles: pins the
+/// pixels across many states.
+#[test]
+fn golden_frames_over_whole_plays() {
+    let expert: Vec<String> = [(1, "32_05"), (2, "32_03"), (3, "32_01")]
+        .iter()
+        .map(|&(seed, task)| {
+            testkit::frames_digest(ID, task, seed, 12, |s| Some(s.expert_payload()))
+        })
+        .collect();
+    let mut rng = gw_core::Rng::new(5, 77);
+    let random = testkit::frames_digest(ID, "32_03", 5, 60, move |_| {
+        let text = match rng.index(5) {
+            0 => return Some(serde_json::json!({"action": "wait"})),
+            1 => word_str(&answers()[rng.index(answers().len())]),
+            2 => (0..5)
+                .map(|_| (b'a' + rng.index(26) as u8) as char)
+                .collect(),
+            3 => (0..2)
+                .map(|_| (b'a' + rng.index(26) as u8) as char)
+                .collect(),
+            _ => "\u{8}".to_string(),
+        };
+        Some(serde_json::json!({"action": "type_text", "text": text}))
+    });
+    assert_eq!(
+        [
+            expert[0].as_str(),
+            expert[1].as_str(),
+            expert[2].as_str(),
+            random.as_str()
+        ],
+        [
+            "25b515f34962aae1f2271af2c67a726d959c944a5bdd325e82ccaf9301209a2a",
+            "72a7b702704663bbf753612274194186a6a41d1364981a4cc3a73455afcbc689",
+            "c1abea97a2430d2157fa73140ba481e5e0abeccf8e39cf95d3acf9a0ea3447e1",
+            "5d4eb18dcf345e76195fedafdf7db54ccf3baaeb23db87ddf40646e353cd451a",
+        ]
+    );
+}
+
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {
