@@ -13,7 +13,9 @@
 //! Where the time goes and what avoids it (each shortcut returns what the
 //! plain cell-by-cell walk would, up to last-bit rounding of the distance,
 //! so frames hash the same; `render::tests` compares with the pre-pass off):
-//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]);
+//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]),
+//!   and they are copied in from the last frame's while what the HUD shows
+//!   stays the same ([`hud::layer`]);
 //! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass
 //!   ([`Scene::raster`]) draws, ring by ring of columns around the eye,
 //!   every face through which a walk from the eye could first enter a
@@ -381,7 +383,8 @@ pub(crate) fn pick_with(
     let mut scene = Scene::new(world, w, h);
     scene.beam = paths.beam;
     scene.raster = paths.raster;
-    let covered = hud::coverage(world, w, h);
+    let layer = hud::layer(world, w, h);
+    let covered = &layer.mask;
     let grid = scene.grid(w, h, parallel);
     let mut out = vec![Pick::Sky; w * h];
     let row = |y: usize, line: &mut [Pick]| {
@@ -687,7 +690,8 @@ pub(crate) fn render_with(
     scene.beam = paths.beam;
     scene.raster = paths.raster;
     // Rays whose whole square the HUD paints over are not traced.
-    let covered = hud::coverage(world, w, h);
+    let layer = hud::layer(world, w, h);
+    let covered = &layer.mask;
     let hidden = |tx: usize, ty: usize| {
         let (x0, y0) = (tx * block, ty * block);
         // Most squares are open at their first pixel.
@@ -733,7 +737,7 @@ pub(crate) fn render_with(
             .enumerate()
             .for_each(|(y, rows)| band(y, rows));
     }
-    crate::render::hud::draw(world, w, h, out);
+    hud::draw_over(world, &layer, out);
 }
 
 /// Render into an RGB buffer (`w*h*3` bytes).
