@@ -244,6 +244,8 @@ pub struct Layer {
     /// Per pixel (row-major), 1 where the HUD paints opaquely, as
     /// [`coverage`] gives it.
     pub mask: Vec<u8>,
+    /// Per pixel row, whether it holds a covered pixel.
+    pub rows: Vec<bool>,
     /// Runs of covered pixels along rows: first pixel index and length.
     runs: Vec<(usize, usize)>,
     /// The runs' RGBA pixels, one after another.
@@ -255,32 +257,45 @@ impl Layer {
         let (w, h) = (key.w, key.h);
         let mask = coverage(world, w, h);
         // Covered pixels end the same over any view: drawn over black.
-        let mut full = [0u8, 0, 0, 255].repeat(w * h);
+        let mut full = vec![0u8; w * h * 4];
         draw(world, w, h, &mut full);
-        let (mut runs, mut rgba) = (Vec::new(), Vec::new());
+        let (mut runs, mut rgba, mut rows) = (Vec::new(), Vec::new(), Vec::with_capacity(h));
         for (y, row) in mask.chunks_exact(w.max(1)).enumerate() {
-            let mut x = 0;
+            let mut x = skip(row, 0, 0);
+            rows.push(x < w);
             while x < w {
-                if row[x] == 0 {
-                    x += 1;
-                    continue;
+                let end = skip(row, x, 1);
+                let i = y * w + x;
+                runs.push((i, end - x));
+                for p in full[i * 4..(y * w + end) * 4].chunks_exact(4) {
+                    rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
                 }
-                let start = x;
-                while x < w && row[x] != 0 {
-                    x += 1;
-                }
-                let i = y * w + start;
-                runs.push((i, x - start));
-                rgba.extend_from_slice(&full[i * 4..(y * w + x) * 4]);
+                x = skip(row, end, 0);
             }
         }
         Layer {
             key,
             mask,
+            rows,
             runs,
             rgba,
         }
     }
+}
+
+/// The first index from `x` on where `row` is not `v` (`row.len()` if
+/// none), eight bytes at a time where it can.
+fn skip(row: &[u8], mut x: usize, v: u8) -> usize {
+    let word = u64::from_ne_bytes([v; 8]);
+    while x + 8 <= row.len()
+        && u64::from_ne_bytes(row[x..x + 8].try_into().expect("8 bytes")) == word
+    {
+        x += 8;
+    }
+    while x < row.len() && row[x] == v {
+        x += 1;
+    }
+    x
 }
 
 /// Frame sizes whose last [`Layer`] a thread keeps (a run renders at one
