@@ -9,8 +9,9 @@
 //! only with what the HUD shows (hotbar, counts, wear, health and food
 //! levels, the selected slot, the inventory screen): [`layer`] keeps them
 //! per thread, with the coverage, for as long as that stays the same
-//! ([`Layer`]), and [`draw_over`] copies them in after applying the only
-//! view-dependent parts (the darkening and the inverted crosshair).
+//! ([`Layer`]; the colours taken from the first frame drawn with it), and
+//! [`draw_over`] copies them in after applying the only view-dependent
+//! parts (the darkening and the inverted crosshair).
 
 use super::item_color;
 use crate::inventory::{HOTBAR, SLOTS, Stack};
@@ -248,28 +249,22 @@ pub struct Layer {
     pub rows: Vec<bool>,
     /// Runs of covered pixels along rows: first pixel index and length.
     runs: Vec<(usize, usize)>,
-    /// The runs' RGBA pixels, one after another.
-    rgba: Vec<u8>,
+    /// The runs' RGBA pixels, one after another: taken from the first
+    /// frame drawn whole with this layer ([`draw_over`]).
+    rgba: RefCell<Option<Vec<u8>>>,
 }
 
 impl Layer {
     fn new(world: &World, key: Key) -> Layer {
         let (w, h) = (key.w, key.h);
         let mask = coverage(world, w, h);
-        // Covered pixels end the same over any view: drawn over black.
-        let mut full = vec![0u8; w * h * 4];
-        draw(world, w, h, &mut full);
-        let (mut runs, mut rgba, mut rows) = (Vec::new(), Vec::new(), Vec::with_capacity(h));
+        let (mut runs, mut rows) = (Vec::new(), Vec::with_capacity(h));
         for (y, row) in mask.chunks_exact(w.max(1)).enumerate() {
             let mut x = skip(row, 0, 0);
             rows.push(x < w);
             while x < w {
                 let end = skip(row, x, 1);
-                let i = y * w + x;
-                runs.push((i, end - x));
-                for p in full[i * 4..(y * w + end) * 4].chunks_exact(4) {
-                    rgba.extend_from_slice(&[p[0], p[1], p[2], 255]);
-                }
+                runs.push((y * w + x, end - x));
                 x = skip(row, end, 0);
             }
         }
@@ -278,7 +273,7 @@ impl Layer {
             mask,
             rows,
             runs,
-            rgba,
+            rgba: RefCell::new(None),
         }
     }
 }
@@ -327,11 +322,23 @@ pub fn layer(world: &World, w: usize, h: usize) -> Rc<Layer> {
     })
 }
 
-/// [`draw`], with the opaque pixels copied from `layer` (which must be
-/// [`layer`]'s for this world and size): the same pixels.
+/// [`draw`] over a view of alpha 255 (the renderer's), with the opaque
+/// pixels copied from `layer` (which must be [`layer`]'s for this world and
+/// size) once it holds them: the same pixels. The first frame drawn with a
+/// layer is drawn whole, and the layer keeps its opaque pixels.
 pub fn draw_over(world: &World, layer: &Layer, px: &mut [u8]) {
     let (w, h) = (layer.key.w, layer.key.h);
     assert_eq!(px.len(), w * h * 4, "buffer is w*h*4 bytes");
+    let mut kept = layer.rgba.borrow_mut();
+    let Some(rgba) = kept.as_ref() else {
+        draw(world, w, h, px);
+        let mut rgba = Vec::with_capacity(layer.runs.iter().map(|r| r.1 * 4).sum());
+        for &(i, n) in &layer.runs {
+            rgba.extend_from_slice(&px[i * 4..(i + n) * 4]);
+        }
+        *kept = Some(rgba);
+        return;
+    };
     paint(
         world,
         &mut Canvas {
@@ -343,7 +350,7 @@ pub fn draw_over(world: &World, layer: &Layer, px: &mut [u8]) {
     );
     let mut at = 0;
     for &(i, n) in &layer.runs {
-        px[i * 4..(i + n) * 4].copy_from_slice(&layer.rgba[at..at + n * 4]);
+        px[i * 4..(i + n) * 4].copy_from_slice(&rgba[at..at + n * 4]);
         at += n * 4;
     }
 }
