@@ -106,6 +106,16 @@
 //! threads' shares (with row bands the upper one holds the sky, whose rays
 //! stay open through every ring), which this loaded machine could not
 //! time apart from the rest.
+//!
+//! Then (same measure, 20 steps): 27.5 M → 20.5 M per frame. Random play
+//! leaves items at the player's feet, whose boxes have a corner behind the
+//! eye's plane: their rectangle was the whole view, so every ray ran a
+//! slab test per such box (4.6 M a frame); the rectangle of the part of the
+//! box in front of the near plane (`Camera::project_clipped`, valid when
+//! the box is farther from the eye than the near plane's reach) takes
+//! them off the view (`ray_hit` 13.2 M → 6.8 M). The HUD's opaque pixels
+//! and coverage are kept per thread while what it shows is unchanged
+//! ([`hud::layer`]), and bands without HUD rows skip the coverage check.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
