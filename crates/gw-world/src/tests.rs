@@ -744,3 +744,67 @@ fn occupancy_masks_follow_block_edits() {
         "no block at or above the old surface"
     );
 }
+
+/// The HUD drawn from the per-thread layer of opaque pixels gives the
+/// pixels of drawing it whole, over a varied view, as the HUD's state
+/// changes from frame to frame (the layer kept or rebuilt): health and
+/// food levels, hurt, the selected slot, counts and wear, the inventory
+/// screen, the compact HUD and other sizes.
+#[test]
+fn hud_layer_draws_what_the_hud_draws() {
+    use crate::render::hud;
+    let mut w = World::new(WorldConfig {
+        seed: 5,
+        start_inventory: vec![
+            ("iron_pickaxe".into(), 1),
+            ("dirt".into(), 17),
+            ("golden_axe".into(), 1),
+        ],
+        ..Default::default()
+    });
+    let mut rebuilt = 0;
+    let mut last: Option<std::rc::Rc<hud::Layer>> = None;
+    for step in 0..14 {
+        let pl = &mut w.player;
+        match step {
+            1 => pl.health = 13.5,
+            2 => pl.health = 13.9,
+            3 => pl.food = 6.25,
+            4 => pl.hurt_ticks = 5,
+            5 => pl.selected = 2,
+            6 => pl.inventory.slots[1].as_mut().unwrap().count = 3,
+            7 => pl.inventory.slots[0].as_mut().unwrap().wear = 40,
+            8 => pl.inventory_open = true,
+            9 => pl.hurt_ticks = 0,
+            _ => {}
+        }
+        for (wd, ht) in [(640, 360), (64, 64), (320, 200)] {
+            let view: Vec<u8> = (0..wd * ht * 4)
+                .map(|i| (i * 7 % 251) as u8 | if i % 4 == 3 { 255 } else { 0 })
+                .collect();
+            let mut whole = view.clone();
+            hud::draw(&w, wd, ht, &mut whole);
+            let layer = hud::layer(&w, wd, ht);
+            assert_eq!(
+                layer.mask,
+                hud::coverage(&w, wd, ht),
+                "step {step} {wd}x{ht}"
+            );
+            let mut over = view.clone();
+            hud::draw_over(&w, &layer, &mut over);
+            assert!(over == whole, "step {step} at {wd}x{ht}: pixels differ");
+            if wd == 640 {
+                if !last
+                    .as_ref()
+                    .is_some_and(|l| std::rc::Rc::ptr_eq(l, &layer))
+                {
+                    rebuilt += 1;
+                }
+                last = Some(layer);
+            }
+        }
+    }
+    // The first frame, then one per change the HUD shows (health 13.5 and
+    // 13.9 show alike); the same state keeps its layer on the next frame.
+    assert_eq!(rebuilt, 9, "layers built at 640x360");
+}

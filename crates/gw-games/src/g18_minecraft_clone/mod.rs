@@ -19,7 +19,7 @@ use gw_core::action::{InputEvent, MouseButton};
 use gw_core::state::set;
 use gw_core::{FixedStep, GameApiState, GameConfig, Outcome, TaskInfo, Terminal};
 use gw_world::data::{BlockId, b, data};
-use gw_world::terrain::{SEA_LEVEL, Terrain};
+use gw_world::terrain::{CHUNK, SEA_LEVEL, Terrain};
 use gw_world::world::{REACH, find_spawn, find_spawn_where};
 use gw_world::{Action, World, WorldConfig};
 use serde_json::{Map, Value, json};
@@ -97,29 +97,62 @@ impl Default for MinecraftClone {
     }
 }
 
-/// Exposed blocks of `kinds` (touching air) within `r` of `c`.
+/// Exposed blocks of `kinds` (touching air) within `r` of `c`, in order of
+/// x, then y, then z (heights 1..=126).
+///
+/// Read column by column from the chunks' occupancy bits (`Chunk::filled`,
+/// exact after every edit): a cell touches air where a neighbour's bit is
+/// clear, and only such cells' blocks are looked up, so the state's 13³
+/// neighbourhood costs a few thousand instructions instead of reading every
+/// cell and its six neighbours.
 pub fn exposed_near(t: &Terrain, c: [i32; 3], r: i32, kinds: &[BlockId]) -> Vec<[i32; 3]> {
     let mut out = Vec::new();
+    let (y0, y1) = ((c[1] - r).max(1), (c[1] + r).min(126));
+    if y0 > y1 || r < 0 {
+        return out;
+    }
+    // Bits y0..=y1; their neighbours (y0 - 1 ≥ 0, y1 + 1 ≤ 127) are inside
+    // the world's height, so one column's bits hold them all.
+    let ys = (u128::MAX >> (127 - y1)) & (u128::MAX << y0);
+    // Air bits of column (x, z); none in an unloaded chunk (its cells read
+    // as `UNLOADED`).
+    let air = |x: i32, z: i32| -> u128 {
+        t.chunk(x >> 4, z >> 4).map_or(0, |ch| {
+            !ch.filled[((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize]
+        })
+    };
+    let block = |x: i32, y: i32, z: i32| t.get(x, y, z);
+    let air_counts = kinds.contains(&b::AIR);
+    let (z0, z1) = (c[2] - r, c[2] + r);
+    let n = (z1 - z0 + 3) as usize;
+    // Air bits of the columns of slices x - 1, x and x + 1, for z0 - 1..=z1 + 1.
+    let row = |x: i32| (z0 - 1..=z1 + 1).map(|z| air(x, z)).collect::<Vec<u128>>();
+    let (mut prev, mut cur) = (row(c[0] - r - 1), row(c[0] - r));
+    let mut cand = vec![0u128; n];
     for x in c[0] - r..=c[0] + r {
-        for y in (c[1] - r).max(1)..=(c[1] + r).min(126) {
-            for z in c[2] - r..=c[2] + r {
-                if kinds.contains(&t.get(x, y, z)) {
-                    let open = [
-                        [1, 0, 0],
-                        [-1, 0, 0],
-                        [0, 1, 0],
-                        [0, -1, 0],
-                        [0, 0, 1],
-                        [0, 0, -1],
-                    ]
-                    .iter()
-                    .any(|d| t.get(x + d[0], y + d[1], z + d[2]) == b::AIR);
-                    if open {
-                        out.push([x, y, z]);
-                    }
+        let next = row(x + 1);
+        let mut any = 0u128;
+        for k in 1..n - 1 {
+            let a = cur[k];
+            let open = (a << 1) | (a >> 1) | prev[k] | next[k] | cur[k - 1] | cur[k + 1];
+            let mut m = ys & open;
+            if !air_counts {
+                m &= !a;
+            }
+            cand[k] = m;
+            any |= m;
+        }
+        while any != 0 {
+            let y = any.trailing_zeros() as i32;
+            any &= any - 1;
+            for (k, m) in cand.iter().enumerate().take(n - 1).skip(1) {
+                let z = z0 + k as i32 - 1;
+                if m >> y & 1 != 0 && kinds.contains(&block(x, y, z)) {
+                    out.push([x, y, z]);
                 }
             }
         }
+        (prev, cur) = (cur, next);
     }
     out
 }

@@ -165,3 +165,85 @@ fn sr_report() {
         println!("{task}: 1..5 {w5}/5, 1..15 {w15}/15 scores {r:?}");
     }
 }
+
+/// `exposed_near` as first written: every cell of the cube and its six
+/// neighbours read one by one.
+fn exposed_near_by_cells(t: &Terrain, c: [i32; 3], r: i32, kinds: &[BlockId]) -> Vec<[i32; 3]> {
+    let mut out = Vec::new();
+    for x in c[0] - r..=c[0] + r {
+        for y in (c[1] - r).max(1)..=(c[1] + r).min(126) {
+            for z in c[2] - r..=c[2] + r {
+                if kinds.contains(&t.get(x, y, z)) {
+                    let open = [
+                        [1, 0, 0],
+                        [-1, 0, 0],
+                        [0, 1, 0],
+                        [0, -1, 0],
+                        [0, 0, 1],
+                        [0, 0, -1],
+                    ]
+                    .iter()
+                    .any(|d| t.get(x + d[0], y + d[1], z + d[2]) == b::AIR);
+                    if open {
+                        out.push([x, y, z]);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The column-bit `exposed_near` lists the same cells in the same order as
+/// reading every cell: at the surface, in caves, at the world's floor and
+/// top, across unloaded chunks, after digging, and for air and the
+/// unloaded marker among the kinds.
+#[test]
+fn exposed_near_matches_reading_every_cell() {
+    let mut g = game(3, "stone");
+    let mut rng = gw_core::Rng::new(3, 18);
+    let eye = g.world.eye();
+    let e = [eye[0] as i32, eye[1] as i32, eye[2] as i32];
+    // Dig a few holes so edited columns are part of it.
+    for k in 0..12 {
+        g.world
+            .terrain
+            .set(e[0] + k % 5 - 2, e[1] - 1 - k / 5, e[2] + 2, b::AIR);
+    }
+    let t = &g.world.terrain;
+    let kind_sets: [&[BlockId]; 6] = [
+        &target_blocks("stone"),
+        &target_blocks("dirt"),
+        &[b::IRON_ORE, b::COAL_ORE],
+        &target_blocks("wood_log"),
+        &[b::AIR, b::WATER],
+        &[gw_world::terrain::UNLOADED, b::STONE],
+    ];
+    let mut found = 0;
+    for i in 0..60 {
+        let c = match i {
+            0 => e,
+            // The world's floor and top.
+            1 => [e[0], 2, e[2]],
+            2 => [e[0], 125, e[2]],
+            // Far out, where chunks are not loaded.
+            3 => [e[0] + 150, e[1], e[2]],
+            _ => [
+                e[0] + rng.range_i32(-90, 90),
+                rng.range_i32(-5, 132),
+                e[2] + rng.range_i32(-90, 90),
+            ],
+        };
+        let r = [0, 1, 4, 6, 8][i % 5];
+        for kinds in kind_sets {
+            let fast = exposed_near(t, c, r, kinds);
+            assert_eq!(
+                fast,
+                exposed_near_by_cells(t, c, r, kinds),
+                "{c:?} r {r} {kinds:?}"
+            );
+            found += fast.len();
+        }
+    }
+    assert!(found > 2_000, "the cubes hold exposed blocks ({found})");
+}

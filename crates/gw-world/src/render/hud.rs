@@ -4,10 +4,20 @@
 //! [`COMPACT_BELOW`] pixels on a side get a compact HUD of a few pixel rows
 //! instead (`paint_compact`). [`coverage`] tells the renderer which pixels
 //! the HUD paints opaquely, so it does not trace rays there.
+//!
+//! Those pixels' colours do not depend on the view either, and they change
+//! only with what the HUD shows (hotbar, counts, wear, health and food
+//! levels, the selected slot, the inventory screen): [`layer`] keeps them
+//! per thread, with the coverage, for as long as that stays the same
+//! ([`Layer`]; the colours taken from the first frame drawn with it), and
+//! [`draw_over`] copies them in after applying the only view-dependent
+//! parts (the darkening and the inverted crosshair).
 
 use super::item_color;
-use crate::inventory::{HOTBAR, SLOTS};
+use crate::inventory::{HOTBAR, SLOTS, Stack};
 use crate::world::World;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// 3×5 bitmaps of the digits 0–9 (bit 2 = left column).
 const DIGITS: [[u8; 5]; 10] = [
@@ -23,14 +33,26 @@ const DIGITS: [[u8; 5]; 10] = [
     [7, 5, 7, 1, 7],
 ];
 
+/// What painting the HUD does to the canvas.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Draw everything.
+    Draw,
+    /// Record which pixels the HUD paints opaquely (1, one byte per pixel)
+    /// instead of drawing: their final colour does not depend on the 3D
+    /// view under them.
+    Mask,
+    /// Apply only what depends on the view (darkening, inverting): the
+    /// opaque rectangles are copied in from a [`Layer`] afterwards.
+    View,
+}
+
 struct Canvas<'a> {
     w: usize,
     h: usize,
-    /// RGBA pixels, or one byte per pixel when `mask` is set.
+    /// RGBA pixels, or one byte per pixel in [`Mode::Mask`].
     px: &'a mut [u8],
-    /// Record which pixels the HUD paints opaquely (1) instead of drawing:
-    /// their final colour does not depend on the 3D view under them.
-    mask: bool,
+    mode: Mode,
 }
 
 impl Canvas<'_> {
@@ -38,11 +60,11 @@ impl Canvas<'_> {
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
         let x1 = ((x + rw).max(0) as usize).min(self.w);
         let y1 = ((y + rh).max(0) as usize).min(self.h);
-        if x0 >= x1 {
+        if x0 >= x1 || self.mode == Mode::View {
             return;
         }
         for yy in y0..y1 {
-            if self.mask {
+            if self.mode == Mode::Mask {
                 self.px[yy * self.w + x0..yy * self.w + x1].fill(1);
                 continue;
             }
@@ -54,7 +76,7 @@ impl Canvas<'_> {
 
     /// Darken a rectangle (a translucent black panel).
     fn shade(&mut self, x: i64, y: i64, rw: i64, rh: i64, keep: u32) {
-        if self.mask {
+        if self.mode == Mode::Mask {
             return;
         }
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
@@ -71,7 +93,7 @@ impl Canvas<'_> {
     }
 
     fn invert(&mut self, x: i64, y: i64, rw: i64, rh: i64) {
-        if self.mask {
+        if self.mode == Mode::Mask {
             return;
         }
         let (x0, y0) = (x.max(0) as usize, y.max(0) as usize);
@@ -153,7 +175,7 @@ pub fn draw(world: &World, w: usize, h: usize, px: &mut [u8]) {
             w,
             h,
             px,
-            mask: false,
+            mode: Mode::Draw,
         },
     );
 }
@@ -169,10 +191,168 @@ pub fn coverage(world: &World, w: usize, h: usize) -> Vec<u8> {
             w,
             h,
             px: &mut m,
-            mask: true,
+            mode: Mode::Mask,
         },
     );
     m
+}
+
+/// What the HUD's opaque pixels depend on: the frame size and the player's
+/// HUD state, health and food as the HUD shows them.
+#[derive(Clone, PartialEq)]
+struct Key {
+    w: usize,
+    h: usize,
+    hurt: bool,
+    open: bool,
+    selected: usize,
+    health: u32,
+    food: u32,
+    slots: [Option<Stack>; SLOTS],
+}
+
+impl Key {
+    fn of(world: &World, w: usize, h: usize) -> Key {
+        let pl = &world.player;
+        // The full HUD shows health and food in half icons: icon i is full
+        // from 2i + 2 points on and half from 2i + 1 (`paint`). The compact
+        // one draws bars of the exact value.
+        let compact = w < COMPACT_BELOW || h < COMPACT_BELOW;
+        let level = |v: f32| {
+            if compact {
+                v.to_bits()
+            } else {
+                (1..=20).filter(|&k| v >= k as f32).count() as u32
+            }
+        };
+        Key {
+            w,
+            h,
+            hurt: pl.hurt_ticks > 0,
+            open: pl.inventory_open,
+            selected: pl.selected,
+            health: level(pl.health),
+            food: level(pl.food),
+            slots: pl.inventory.slots,
+        }
+    }
+}
+
+/// The HUD's opaque pixels for one [`Key`]: where they are and their final
+/// colours.
+pub struct Layer {
+    key: Key,
+    /// Per pixel (row-major), 1 where the HUD paints opaquely, as
+    /// [`coverage`] gives it.
+    pub mask: Vec<u8>,
+    /// Per pixel row, whether it holds a covered pixel.
+    pub rows: Vec<bool>,
+    /// Runs of covered pixels along rows: first pixel index and length.
+    runs: Vec<(usize, usize)>,
+    /// The runs' RGBA pixels, one after another: taken from the first
+    /// frame drawn whole with this layer ([`draw_over`]).
+    rgba: RefCell<Option<Vec<u8>>>,
+}
+
+impl Layer {
+    fn new(world: &World, key: Key) -> Layer {
+        let (w, h) = (key.w, key.h);
+        let mask = coverage(world, w, h);
+        let (mut runs, mut rows) = (Vec::new(), Vec::with_capacity(h));
+        for (y, row) in mask.chunks_exact(w.max(1)).enumerate() {
+            let mut x = skip(row, 0, 0);
+            rows.push(x < w);
+            while x < w {
+                let end = skip(row, x, 1);
+                runs.push((y * w + x, end - x));
+                x = skip(row, end, 0);
+            }
+        }
+        Layer {
+            key,
+            mask,
+            rows,
+            runs,
+            rgba: RefCell::new(None),
+        }
+    }
+}
+
+/// The first index from `x` on where `row` is not `v` (`row.len()` if
+/// none), eight bytes at a time where it can.
+fn skip(row: &[u8], mut x: usize, v: u8) -> usize {
+    let word = u64::from_ne_bytes([v; 8]);
+    while x + 8 <= row.len()
+        && u64::from_ne_bytes(row[x..x + 8].try_into().expect("8 bytes")) == word
+    {
+        x += 8;
+    }
+    while x < row.len() && row[x] == v {
+        x += 1;
+    }
+    x
+}
+
+/// Frame sizes whose last [`Layer`] a thread keeps (a run renders at one
+/// size; tests and pick buffers use a few).
+const SIZES_KEPT: usize = 4;
+
+thread_local! {
+    /// The last [`Layer`] built on this thread per frame size, most
+    /// recently built last.
+    static LAYERS: RefCell<Vec<Rc<Layer>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The HUD's opaque pixels for `world` at `w` × `h`: this thread's last
+/// layer of that size while what the HUD shows is the same, else a new one.
+pub fn layer(world: &World, w: usize, h: usize) -> Rc<Layer> {
+    let key = Key::of(world, w, h);
+    LAYERS.with(|cell| {
+        let mut kept = cell.borrow_mut();
+        if let Some(l) = kept.iter().find(|l| l.key == key) {
+            return l.clone();
+        }
+        kept.retain(|l| (l.key.w, l.key.h) != (w, h));
+        if kept.len() >= SIZES_KEPT {
+            kept.remove(0);
+        }
+        let l = Rc::new(Layer::new(world, key));
+        kept.push(l.clone());
+        l
+    })
+}
+
+/// [`draw`] over a view of alpha 255 (the renderer's), with the opaque
+/// pixels copied from `layer` (which must be [`layer`]'s for this world and
+/// size) once it holds them: the same pixels. The first frame drawn with a
+/// layer is drawn whole, and the layer keeps its opaque pixels.
+pub fn draw_over(world: &World, layer: &Layer, px: &mut [u8]) {
+    let (w, h) = (layer.key.w, layer.key.h);
+    assert_eq!(px.len(), w * h * 4, "buffer is w*h*4 bytes");
+    let mut kept = layer.rgba.borrow_mut();
+    let Some(rgba) = kept.as_ref() else {
+        draw(world, w, h, px);
+        let mut rgba = Vec::with_capacity(layer.runs.iter().map(|r| r.1 * 4).sum());
+        for &(i, n) in &layer.runs {
+            rgba.extend_from_slice(&px[i * 4..(i + n) * 4]);
+        }
+        *kept = Some(rgba);
+        return;
+    };
+    paint(
+        world,
+        &mut Canvas {
+            w,
+            h,
+            px,
+            mode: Mode::View,
+        },
+    );
+    let mut at = 0;
+    for &(i, n) in &layer.runs {
+        px[i * 4..(i + n) * 4].copy_from_slice(&rgba[at..at + n * 4]);
+        at += n * 4;
+    }
 }
 
 /// Frames smaller than this (either side, pixels) get the compact HUD: the

@@ -13,7 +13,9 @@
 //! Where the time goes and what avoids it (each shortcut returns what the
 //! plain cell-by-cell walk would, up to last-bit rounding of the distance,
 //! so frames hash the same; `render::tests` compares with the pre-pass off):
-//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]);
+//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]),
+//!   and they are copied in from the last frame's while what the HUD shows
+//!   stays the same ([`hud::layer`]);
 //! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass
 //!   ([`Scene::raster`]) draws, ring by ring of columns around the eye,
 //!   every face through which a walk from the eye could first enter a
@@ -104,6 +106,16 @@
 //! threads' shares (with row bands the upper one holds the sky, whose rays
 //! stay open through every ring), which this loaded machine could not
 //! time apart from the rest.
+//!
+//! Then (same measure, 20 steps): 27.5 M → 20.5 M per frame. Random play
+//! leaves items at the player's feet, whose boxes have a corner behind the
+//! eye's plane: their rectangle was the whole view, so every ray ran a
+//! slab test per such box (4.6 M a frame); the rectangle of the part of the
+//! box in front of the near plane (`Camera::project_clipped`, valid when
+//! the box is farther from the eye than the near plane's reach) takes
+//! them off the view (`ray_hit` 13.2 M → 6.8 M). The HUD's opaque pixels
+//! and coverage are kept per thread while what it shows is unchanged
+//! ([`hud::layer`]), and bands without HUD rows skip the coverage check.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
@@ -381,7 +393,8 @@ pub(crate) fn pick_with(
     let mut scene = Scene::new(world, w, h);
     scene.beam = paths.beam;
     scene.raster = paths.raster;
-    let covered = hud::coverage(world, w, h);
+    let layer = hud::layer(world, w, h);
+    let covered = &layer.mask;
     let grid = scene.grid(w, h, parallel);
     let mut out = vec![Pick::Sky; w * h];
     let row = |y: usize, line: &mut [Pick]| {
@@ -428,6 +441,10 @@ pub enum Projected {
     Rect([f64; 4]),
 }
 
+/// Depth (along the view direction) from which [`Camera::project`] and
+/// [`Camera::project_clipped`] project a box's points.
+const NEAR_Z: f64 = 0.05;
+
 /// The player's camera for a `w` × `h` view.
 struct Camera {
     eye: [f64; 3],
@@ -471,7 +488,7 @@ impl Camera {
             if z <= 0.0 {
                 behind += 1;
             }
-            if z < 0.05 {
+            if z < NEAR_Z {
                 near = true;
                 continue;
             }
@@ -490,6 +507,73 @@ impl Camera {
         } else {
             Projected::Rect([x0, y0, x1, y1])
         }
+    }
+
+    /// For a box with a corner nearer than [`NEAR_Z`] in depth
+    /// ([`Projected::Near`]): the bounds of the part of it from that depth
+    /// on, which hold every ray of the view that meets the box, as long as
+    /// the whole box is farther from the eye than `NEAR_Z · |dir|max` (a
+    /// ray's point at depth z is at most z·|dir|max from the eye, with
+    /// `dir = f + r·sx + u·sy`); `None` where it is not (the box may then
+    /// meet rays anywhere). `Behind` when no part is that deep.
+    ///
+    /// An item at the player's feet has a corner behind the eye's plane
+    /// but lies well away from the eye: its clipped bounds are a small
+    /// rectangle, often off the view, instead of the whole view.
+    fn project_clipped(&self, lo: [f64; 3], hi: [f64; 3]) -> Option<Projected> {
+        let eye = self.eye;
+        let gap2: f64 = (0..3)
+            .map(|k| {
+                let g = (lo[k] - eye[k]).max(eye[k] - hi[k]).max(0.0);
+                g * g
+            })
+            .sum();
+        let dmax2 = 1.0 + self.tan_x * self.tan_x + self.tan_y * self.tan_y;
+        // A margin far above rounding.
+        if gap2 <= NEAR_Z * NEAR_Z * dmax2 * (1.0 + 1e-6) {
+            return None;
+        }
+        let (f, r, u) = (self.f, self.r, self.u);
+        // Corners in camera space: depth, right, up.
+        let corners: [[f64; 3]; 8] = std::array::from_fn(|i| {
+            let d = [
+                if i & 1 == 0 { lo[0] } else { hi[0] } - eye[0],
+                if i & 2 == 0 { lo[1] } else { hi[1] } - eye[1],
+                if i & 4 == 0 { lo[2] } else { hi[2] } - eye[2],
+            ];
+            let dot = |e: [f64; 3]| d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
+            [dot(f), dot(r), dot(u)]
+        });
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        let mut any = false;
+        let mut add = |c: [f64; 3]| {
+            let (sx, sy) = (c[1] / c[0] / self.tan_x, c[2] / c[0] / self.tan_y);
+            let (px, py) = (
+                (sx + 1.0) / 2.0 * self.w as f64,
+                (1.0 - sy) / 2.0 * self.h as f64,
+            );
+            (x0, x1, y0, y1) = (x0.min(px), x1.max(px), y0.min(py), y1.max(py));
+            any = true;
+        };
+        // The clipped box is the convex hull of its corners at depth
+        // NEAR_Z or more and the points where its edges cross that depth.
+        for (i, &p) in corners.iter().enumerate() {
+            if p[0] >= NEAR_Z {
+                add(p);
+            }
+            for bit in [1, 2, 4] {
+                let q = corners[i | bit];
+                if i & bit == 0 && (p[0] - NEAR_Z) * (q[0] - NEAR_Z) < 0.0 {
+                    let s = (NEAR_Z - p[0]) / (q[0] - p[0]);
+                    add([NEAR_Z, p[1] + (q[1] - p[1]) * s, p[2] + (q[2] - p[2]) * s]);
+                }
+            }
+        }
+        Some(if any {
+            Projected::Rect([x0, y0, x1, y1])
+        } else {
+            Projected::Behind
+        })
     }
 }
 
@@ -687,7 +771,8 @@ pub(crate) fn render_with(
     scene.beam = paths.beam;
     scene.raster = paths.raster;
     // Rays whose whole square the HUD paints over are not traced.
-    let covered = hud::coverage(world, w, h);
+    let layer = hud::layer(world, w, h);
+    let (covered, hud_rows) = (&layer.mask, &layer.rows);
     let hidden = |tx: usize, ty: usize| {
         let (x0, y0) = (tx * block, ty * block);
         // Most squares are open at their first pixel.
@@ -702,8 +787,10 @@ pub(crate) fn render_with(
     let band = |ty: usize, rows: &mut [u8]| {
         // Trace one row of rays into the band's first row, then widen.
         let line = &mut rows[..w * 4];
+        // Most bands hold no HUD pixel.
+        let hud = hud_rows[ty * block..((ty + 1) * block).min(h)].contains(&true);
         for (tx, square) in line.chunks_mut(block * 4).enumerate() {
-            let c = if hidden(tx, ty) {
+            let c = if hud && hidden(tx, ty) {
                 [0, 0, 0]
             } else {
                 scene.ray_hit(tx, ty, &grid).0
@@ -733,7 +820,7 @@ pub(crate) fn render_with(
             .enumerate()
             .for_each(|(y, rows)| band(y, rows));
     }
-    crate::render::hud::draw(world, w, h, out);
+    hud::draw_over(world, &layer, out);
 }
 
 /// Render into an RGB buffer (`w*h*3` bytes).
@@ -797,10 +884,15 @@ impl<'a> Scene<'a> {
             ));
         }
         // The pixel rectangle each box can cover: its projected corners,
-        // widened by a pixel; the whole view when a corner is near or
-        // behind the eye.
+        // widened by a pixel; where a corner is near or behind the eye,
+        // those of the part of the box in front of it, or the whole view
+        // when the box comes close to the eye.
         let rect = |lo: [f64; 3], hi: [f64; 3]| -> [i32; 4] {
-            match cam.project(lo, hi) {
+            let near = |p| match p {
+                Projected::Near => cam.project_clipped(lo, hi).unwrap_or(p),
+                p => p,
+            };
+            match near(cam.project(lo, hi)) {
                 // Every ray leaves the eye forwards: none meets it.
                 Projected::Behind => [1, 0, 1, 0],
                 Projected::Near => [0, w as i32 - 1, 0, h as i32 - 1],
@@ -2090,6 +2182,64 @@ mod tests {
             out.push(w);
         }
         out
+    }
+
+    /// Every ray of the view that meets a mob's or item's box lies in the
+    /// box's screen rectangle (the renderer tests boxes only there): boxes
+    /// all round the eye, at the feet, overhead, behind, some nearer than
+    /// the near plane, at many pitches.
+    #[test]
+    fn box_rectangles_hold_every_ray_that_meets_the_box() {
+        use crate::world::MobKind;
+        let (wd, ht) = (96usize, 54usize);
+        let item = crate::data::data().item("dirt");
+        let (mut met, mut small) = (0, 0);
+        for (i, base) in views().into_iter().enumerate() {
+            let mut rng = gw_core::Rng::new(i as u64, 9);
+            let mut w = base.clone();
+            let feet = w.player.body.pos;
+            w.spawn_item(item, 1, feet);
+            for _ in 0..14 {
+                let p = [
+                    feet[0] + rng.range_f64(-2.5, 2.5),
+                    feet[1] + rng.range_f64(-1.5, 2.5),
+                    feet[2] + rng.range_f64(-2.5, 2.5),
+                ];
+                w.spawn_item(item, 1, p);
+            }
+            w.spawn_mob(MobKind::Cow, [feet[0] + 1.0, feet[1], feet[2] + 0.5]);
+            for pitch in [-89.0, -50.0, -10.0, 0.0, 30.0, 75.0] {
+                w.player.pitch = pitch;
+                let scene = Scene::new(&w, wd, ht);
+                let whole = [0, wd as i32 - 1, 0, ht as i32 - 1];
+                small += scene.boxes.iter().filter(|b| b.3 != whole).count();
+                for y in 0..ht {
+                    for x in 0..wd {
+                        let sx = screen_x(x, wd, scene.tan_x);
+                        let sy = screen_y(y, ht, scene.tan_y);
+                        let d = scene.dir(sx, sy);
+                        for (lo, hi, _, rc, _) in &scene.boxes {
+                            if ray_aabb(scene.eye, d, *lo, *hi).is_some() {
+                                met += 1;
+                                let (px, py) = (x as i32, y as i32);
+                                assert!(
+                                    px >= rc[0] && px <= rc[1] && py >= rc[2] && py <= rc[3],
+                                    "view {i} pitch {pitch}: ray ({x}, {y}) meets a box outside {rc:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+                // Boxes off the view are dropped: none holds a ray then.
+                let all = w.items.len() + w.mobs.len();
+                assert!(scene.boxes.len() <= all);
+            }
+        }
+        assert!(met > 10_000, "rays meet boxes ({met})");
+        assert!(
+            small > 200,
+            "boxes get rectangles smaller than the view ({small})"
+        );
     }
 
     /// `Chunk::opaque` and `Chunk::water` match the blocks after
