@@ -6,7 +6,8 @@
 //! texel is opaque or fully transparent, so premultiplication changes
 //! nothing). Walls are cast once per column into spans (top, texture step,
 //! texture column), then the view is filled row by row so writes stay
-//! sequential in memory. All maths is `f64` through `libm`-free arithmetic
+//! sequential in memory (32-row bands shared with rayon's threads as
+//! `render3d` shares its bands; any order gives the same pixels). All maths is `f64` through `libm`-free arithmetic
 //! (only products, quotients and `sqrt`-free DDA), so frames are identical
 //! on every machine.
 //!
@@ -419,9 +420,12 @@ pub fn render_walls(
             if span.dark { shade(texel) } else { texel }
         }));
     }
-    // Row by row on one thread (sequential writes; a parallel fill lost to
-    // the waits for the other thread on a busy machine). Rows that no wall
-    // reaches are one plain colour and copied whole from a filled row.
+    // Rows that no wall reaches are one plain colour and copied whole from
+    // a filled row. Rows are written in order within bands of
+    // `render3d::BAND` rows, and the bands are shared with rayon's other
+    // threads as the 3D games' are (`render3d::band_mode_parallel`: serial
+    // on rayon's workers and under `BandMode::Serial`); every row depends
+    // only on the spans, so any order gives the same pixels.
     let (mut reach_top, mut reach_bottom) = (h, 0);
     for span in &scratch.spans {
         if span.end > span.start {
@@ -432,7 +436,9 @@ pub fn render_walls(
     let plain_row = |c: [u8; 4]| c.repeat(view.w);
     let (ceiling_row, floor_row) = (plain_row(ceiling), plain_row(floor));
     let last = size - 1;
-    for (y, line) in region.chunks_exact_mut(s4).take(h).enumerate() {
+    let spans = &scratch.spans;
+    let column = &column[..];
+    let draw_row = |y: usize, line: &mut [u8]| {
         let out = &mut line[view.x * 4..(view.x + view.w) * 4];
         let (plain, plain_row) = if y < half {
             (&ceiling, &ceiling_row)
@@ -441,12 +447,12 @@ pub fn render_walls(
         };
         if y < reach_top || y >= reach_bottom {
             out.copy_from_slice(plain_row);
-            continue;
+            return;
         }
         let yi = y as i32;
         for ((px, span), texels) in out
             .chunks_exact_mut(4)
-            .zip(&scratch.spans)
+            .zip(spans)
             .zip(column.chunks_exact(size))
         {
             if yi >= span.start && yi < span.end {
@@ -456,7 +462,14 @@ pub fn render_walls(
                 px.copy_from_slice(plain);
             }
         }
-    }
+    };
+    let band = crate::render3d::BAND as usize;
+    let parallel = crate::render3d::band_mode_parallel(h as i32);
+    crate::render3d::for_each_band(region, band * s4, parallel, |k, rows| {
+        for (i, line) in rows.chunks_exact_mut(s4).enumerate() {
+            draw_row(k * band + i, line);
+        }
+    });
 }
 
 /// Draw sprites over the walls, farthest first, each column clipped by the

@@ -714,7 +714,7 @@ fn draw_bands(
         .iter()
         .map(|(faces, _)| band_lists(faces, y_beg, y_end))
         .collect();
-    let parallel = BAND_MODE.with(|m| m.get()).parallel(y_end - y_beg);
+    let parallel = band_mode_parallel(y_end - y_beg);
     let rows = &mut pm.pixels_mut()[y_beg as usize * stride..y_end as usize * stride];
     // One band: `pixels` holds its rows, `band0..band1` of the screen.
     let draw_band = |band: usize, pixels: &mut [PremultipliedColorU8]| {
@@ -769,7 +769,7 @@ fn draw_bands(
 /// left, so a busy machine that leaves a helper thread unscheduled costs
 /// at most the band it has taken: the caller draws the rest itself. With
 /// `parallel` false the caller draws every band, in order.
-fn for_each_band<P: Send>(
+pub(crate) fn for_each_band<P: Send>(
     rows: &mut [P],
     band_len: usize,
     parallel: bool,
@@ -846,7 +846,7 @@ fn band_lists(faces: &[Face], y_beg: i32, y_end: i32) -> (Vec<u32>, Vec<u32>) {
 /// development machine's 512 kB L2 per core; against 16 rows, big faces
 /// are set up half as often (callgrind: Run 3 render −0.7%, Cubefield
 /// −1.3% instructions; bench times equal within the noise of load 5).
-const BAND: i32 = 32;
+pub(crate) const BAND: i32 = 32;
 
 thread_local! {
     /// The depth buffer of one band, reused across frames (one per thread
@@ -885,6 +885,13 @@ impl BandMode {
             BandMode::Parallel => true,
         }
     }
+}
+
+/// Whether a draw of `rows` screen rows on this thread spreads its bands
+/// over rayon's threads, by the mode [`with_band_mode`] set (`Auto`
+/// unless changed): the 3D scenes and the raycaster's walls ask here.
+pub(crate) fn band_mode_parallel(rows: i32) -> bool {
+    BAND_MODE.with(|m| m.get()).parallel(rows)
 }
 
 /// Run `f` with the draws it makes on this thread in `mode` (the previous

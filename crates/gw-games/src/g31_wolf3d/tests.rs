@@ -360,6 +360,38 @@ fn golden_frames_over_whole_plays() {
     );
 }
 
+/// The walls' row bands drawn on one thread and shared with rayon's other
+/// threads give the same frames over an expert play (including frames
+/// where a wall fills the view and where the view is mostly floor).
+#[test]
+fn serial_and_parallel_wall_bands_draw_the_same_frames() {
+    use crate::render3d::{BandMode, with_band_mode};
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let mut s = testkit::stepper(ID, "31_05", 1);
+    let (w, h) = s.viewport();
+    let (mut serial, mut parallel) = (
+        tiny_skia::Pixmap::new(w, h).unwrap(),
+        tiny_skia::Pixmap::new(w, h).unwrap(),
+    );
+    for step in 0..40 {
+        if step > 0 {
+            let p = s.expert_payload();
+            s.step(gw_core::registry::Interface::Generalist, Some(&p))
+                .unwrap();
+        }
+        with_band_mode(BandMode::Serial, || s.render(&mut serial));
+        // Installed on the pool the caller is one of its workers, where
+        // `Auto` stays serial: `Parallel` forces the shared bands.
+        // (`Game` is `Send`, not `Sync`: the stepper goes by `&mut`.)
+        let (game, frame) = (&mut s, &mut parallel);
+        pool.install(move || with_band_mode(BandMode::Parallel, || game.render(frame)));
+        assert!(serial.data() == parallel.data(), "frame {step} differs");
+    }
+}
+
 #[test]
 #[ignore = "writes PNGs for a person to look at"]
 fn save_sample_frames() {
