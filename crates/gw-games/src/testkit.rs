@@ -253,6 +253,30 @@ pub fn frames_digest(
     frame_hash(all.as_bytes())
 }
 
+/// [`frames_digest`] of an expert play and of a random one, each given as
+/// (task, seed, steps); the random play picks among `controls` with
+/// `Rng::new(seed, 77)`. Recorded before a game's drawing is reorganised,
+/// the pair pins its pixels over many states.
+pub fn expert_and_random_digests(
+    game_id: &str,
+    (expert_task, expert_seed, expert_steps): (&str, u64, u32),
+    (random_task, random_seed, random_steps): (&str, u64, u32),
+    controls: &[&str],
+) -> [String; 2] {
+    let expert = frames_digest(game_id, expert_task, expert_seed, expert_steps, |s| {
+        Some(s.expert_payload())
+    });
+    let mut rng = gw_core::Rng::new(random_seed, 77);
+    let random = frames_digest(
+        game_id,
+        random_task,
+        random_seed,
+        random_steps,
+        random_policy(controls, &mut rng),
+    );
+    [expert, random]
+}
+
 /// The sequence of states the expert produces (for determinism checks).
 pub fn expert_states(game_id: &str, task_id: &str, seed: u64, steps: u32) -> Vec<Value> {
     let mut s = stepper(game_id, task_id, seed);

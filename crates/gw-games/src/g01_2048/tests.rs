@@ -106,17 +106,11 @@ fn golden_frame() {
 /// many boards.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "01_05", 1, 160, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(3, 77);
-    let random = testkit::frames_digest(
+    let [expert, random] = testkit::expert_and_random_digests(
         ID,
-        "01_03",
-        3,
-        120,
-        testkit::random_policy(
-            &["wait", "move_up", "move_down", "move_left", "move_right"],
-            &mut rng,
-        ),
+        ("01_05", 1, 160),
+        ("01_03", 3, 120),
+        &["wait", "move_up", "move_down", "move_left", "move_right"],
     );
     assert_eq!(
         [expert.as_str(), random.as_str()],

@@ -172,10 +172,8 @@ fn golden_frame() {
 /// moves changed, the renderer did not, as the unchanged random digest shows.)
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "09_05", 1, 120, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(2, 77);
-    let random =
-        testkit::frames_digest(ID, "09_04", 2, 120, testkit::random_policy(&IDS, &mut rng));
+    let [expert, random] =
+        testkit::expert_and_random_digests(ID, ("09_05", 1, 120), ("09_04", 2, 120), &IDS);
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [

@@ -451,17 +451,11 @@ fn play_with_lifts_and_boxes_is_deterministic() {
 /// many states.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "12_05", 1, 120, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(6, 77);
-    let random = testkit::frames_digest(
+    let [expert, random] = testkit::expert_and_random_digests(
         ID,
-        "12_03",
-        6,
-        120,
-        testkit::random_policy(
-            &["wait", "move_left", "move_right", "jump_left", "jump_right"],
-            &mut rng,
-        ),
+        ("12_05", 1, 120),
+        ("12_03", 6, 120),
+        &["wait", "move_left", "move_right", "jump_left", "jump_right"],
     );
     assert_eq!(
         [expert.as_str(), random.as_str()],

@@ -91,15 +91,8 @@ fn golden_frame() {
 /// the voxel view was tuned for speed: pins the pixels across many states.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "18_02", 1, 60, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(4, 77);
-    let random = testkit::frames_digest(
-        ID,
-        "18_03",
-        4,
-        60,
-        testkit::random_policy(&CONTROLS, &mut rng),
-    );
+    let [expert, random] =
+        testkit::expert_and_random_digests(ID, ("18_02", 1, 60), ("18_03", 4, 60), &CONTROLS);
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [

@@ -284,14 +284,11 @@ fn direct_digest(seed: u64, steps: u32, setup: impl Fn(&mut MonkeyMart)) -> Stri
 /// across many states.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "20_05", 1, 120, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(2, 77);
-    let random = testkit::frames_digest(
+    let [expert, random] = testkit::expert_and_random_digests(
         ID,
-        "20_03",
-        2,
-        120,
-        testkit::random_policy(&testkit::WAIT_AND_MOVES, &mut rng),
+        ("20_05", 1, 120),
+        ("20_03", 2, 120),
+        &testkit::WAIT_AND_MOVES,
     );
     let apples = direct_digest(3, 120, |g| {
         g.apples = true;

@@ -203,10 +203,8 @@ fn golden_frame() {
 /// scenes (turns, jumps, crashes, restarts), not just one frame.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "26_05", 1, 120, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(2, 77);
-    let random =
-        testkit::frames_digest(ID, "26_04", 2, 120, testkit::random_policy(&IDS, &mut rng));
+    let [expert, random] =
+        testkit::expert_and_random_digests(ID, ("26_05", 1, 120), ("26_04", 2, 120), &IDS);
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [

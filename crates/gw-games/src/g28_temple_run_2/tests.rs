@@ -232,10 +232,8 @@ fn golden_frame() {
 /// scenes (turns, jumps, crashes, restarts), not just one frame.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "28_05", 1, 120, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(2, 77);
-    let random =
-        testkit::frames_digest(ID, "28_03", 2, 120, testkit::random_policy(&IDS, &mut rng));
+    let [expert, random] =
+        testkit::expert_and_random_digests(ID, ("28_05", 1, 120), ("28_03", 2, 120), &IDS);
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [

@@ -287,15 +287,8 @@ fn golden_frame() {
 /// Every frame of an expert game and of a random one, hashed with the drawing code before the static layer was cached.
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "29_03", 2, 150, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(3, 77);
-    let random = testkit::frames_digest(
-        ID,
-        "29_01",
-        3,
-        150,
-        testkit::random_policy(&CONTROLS, &mut rng),
-    );
+    let [expert, random] =
+        testkit::expert_and_random_digests(ID, ("29_03", 2, 150), ("29_01", 3, 150), &CONTROLS);
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [

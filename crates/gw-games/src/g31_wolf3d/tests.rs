@@ -342,15 +342,8 @@ fn golden_frame() {
 /// digest, which does not depend on the expert, stayed the same.)
 #[test]
 fn golden_frames_over_whole_plays() {
-    let expert = testkit::frames_digest(ID, "31_05", 1, 120, |s| Some(s.expert_payload()));
-    let mut rng = gw_core::Rng::new(4, 77);
-    let random = testkit::frames_digest(
-        ID,
-        "31_03",
-        4,
-        120,
-        testkit::random_policy(&CONTROLS, &mut rng),
-    );
+    let [expert, random] =
+        testkit::expert_and_random_digests(ID, ("31_05", 1, 120), ("31_03", 4, 120), &CONTROLS);
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [
