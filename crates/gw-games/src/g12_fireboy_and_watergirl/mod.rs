@@ -1097,6 +1097,13 @@ fn moving_areas(w: &World) -> Vec<Area> {
     out
 }
 
+/// The areas of `fixed` and of `list` except its `i`-th: what a fixture
+/// drawn from `list` must not meet.
+fn all_but(fixed: &[Area], list: &[Area], i: usize) -> Vec<Area> {
+    let rest = list.iter().enumerate().filter(|&(j, _)| j != i);
+    fixed.iter().chain(rest.map(|(_, a)| a)).copied().collect()
+}
+
 /// Draw `paint` over `area` from `stamps` when nothing in `others` meets
 /// it and the area is whole pixels inside the frame; directly otherwise.
 fn fixture(
@@ -1270,17 +1277,7 @@ fn render(
         }
     }
     for (i, d) in w.doors.iter().enumerate() {
-        let others: Vec<Area> = moving
-            .iter()
-            .chain(
-                doors
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .map(|(_, a)| a),
-            )
-            .copied()
-            .collect();
+        let others = all_but(&moving, &doors, i);
         fixture(
             pm,
             fixtures,
@@ -1292,16 +1289,7 @@ fn render(
     }
     moving.extend(doors.iter().copied());
     for (i, g) in w.gems.iter().filter(|g| !g.taken).enumerate() {
-        let others: Vec<Area> = moving
-            .iter()
-            .chain(
-                gems.iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .map(|(_, a)| a),
-            )
-            .copied()
-            .collect();
+        let others = all_but(&moving, &gems, i);
         fixture(
             pm,
             fixtures,
