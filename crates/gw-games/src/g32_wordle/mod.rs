@@ -80,7 +80,7 @@ pub fn word_str(w: &Word) -> String {
 }
 
 /// What a guess letter tells; the order is "how much is known".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Mark {
     Absent,
     Present,
@@ -147,10 +147,10 @@ pub struct Wordle {
     keys_typed: u32,
     game_time_ms: u64,
     terminal: Terminal,
-    /// Grid tiles as drawn, by (row, column, letter, [`tile_style`]).
-    tiles: draw::Stamps<(usize, usize, Option<u8>, u8)>,
-    /// Letter keys as drawn, by (letter, mark: 3 when unknown).
-    keys: draw::Stamps<(u8, u8)>,
+    /// Grid tiles as drawn, by (row, column, letter, mark).
+    tiles: draw::Stamps<(usize, usize, Option<u8>, Option<Mark>)>,
+    /// Letter keys as drawn, by (letter, what the guesses showed of it).
+    keys: draw::Stamps<(u8, Option<Mark>)>,
 }
 
 impl Default for Wordle {
@@ -280,26 +280,6 @@ fn key_row_start(ri: usize) -> (f32, f32) {
     (640.0 - width / 2.0, y)
 }
 
-fn mark_index(m: Mark) -> u8 {
-    match m {
-        Mark::Correct => 0,
-        Mark::Present => 1,
-        Mark::Absent => 2,
-    }
-}
-
-/// How a grid tile is drawn: filled in its mark's colour (0-2), or an
-/// outline, dark with a letter typed (3) or light when empty (4).
-fn tile_style(bg: Option<Rgb>, typed: bool) -> u8 {
-    match bg {
-        Some(c) if c == GREEN => 0,
-        Some(c) if c == YELLOW => 1,
-        Some(_) => 2,
-        None if typed => 3,
-        None => 4,
-    }
-}
-
 /// What never changes: background, HUD bar, the colour legend and typing
 /// hint on the left, and the ENTER and BACK keys.
 fn paint_static(pm: &mut Pixmap) {
@@ -394,22 +374,22 @@ impl Wordle {
             let y = GRID_TOP + r as f32 * (TILE + TILE_GAP);
             for c in 0..WORD_LEN {
                 let x = x0 + c as f32 * (TILE + TILE_GAP);
-                let (letter, bg, fg) = if let Some(row) = self.rows.get(r) {
-                    (
-                        Some(row.word[c]),
-                        Some(mark_color(row.marks[c])),
-                        rgb(255, 255, 255),
-                    )
+                let (letter, mark) = if let Some(row) = self.rows.get(r) {
+                    (Some(row.word[c]), Some(row.marks[c]))
                 } else if r == self.rows.len() && !self.terminal.is_terminal {
-                    (self.input.get(c).copied(), None, INK)
+                    (self.input.get(c).copied(), None)
                 } else {
-                    (None, None, INK)
+                    (None, None)
                 };
-                let style = tile_style(bg, letter.is_some());
+                let fg = if mark.is_some() {
+                    rgb(255, 255, 255)
+                } else {
+                    INK
+                };
                 let region = (x as u32, y as u32, TILE as u32, TILE as u32);
-                self.tiles.draw(pm, (r, c, letter, style), region, |pm| {
-                    match bg {
-                        Some(bg) => draw::rect(pm, x, y, TILE, TILE, bg),
+                self.tiles.draw(pm, (r, c, letter, mark), region, |pm| {
+                    match mark {
+                        Some(m) => draw::rect(pm, x, y, TILE, TILE, mark_color(m)),
                         None if letter.is_some() => tile_outline(pm, x, y, rgb(135, 138, 140)),
                         None => tile_outline(pm, x, y, rgb(211, 214, 218)),
                     }
@@ -437,9 +417,8 @@ impl Wordle {
                     Some(m) => (mark_color(m), rgb(255, 255, 255)),
                     None => (rgb(211, 214, 218), INK),
                 };
-                let key = (ch, mark.map_or(3, mark_index));
                 let region = (x as u32, y as u32, KEY_W as u32, KEY_H as u32);
-                self.keys.draw(pm, key, region, |pm| {
+                self.keys.draw(pm, (ch, mark), region, |pm| {
                     draw::rounded_rect(pm, x, y, KEY_W, KEY_H, 5.0, bg);
                     let s = (ch as char).to_ascii_uppercase().to_string();
                     draw::text(pm, &s, x + KEY_W / 2.0, y + 12.0, 24.0, fg, Align::Center);
