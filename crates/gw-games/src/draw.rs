@@ -416,6 +416,55 @@ pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(
     }
 }
 
+/// A frame-sized layer kept by key (a background that changes rarely: a
+/// maze, a level's tiles): painted afresh when the key or the frame size
+/// changes, copied over the frame otherwise. The caller keys on everything
+/// that decides the layer's pixels.
+pub struct KeyedLayer<K> {
+    kept: std::cell::RefCell<Option<(K, Pixmap)>>,
+}
+
+impl<K> Default for KeyedLayer<K> {
+    fn default() -> Self {
+        KeyedLayer {
+            kept: std::cell::RefCell::new(None),
+        }
+    }
+}
+
+impl<K> Clone for KeyedLayer<K> {
+    /// A clone starts empty (the layer is a cache).
+    fn clone(&self) -> Self {
+        KeyedLayer::default()
+    }
+}
+
+impl<K> std::fmt::Debug for KeyedLayer<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = self.kept.borrow().is_some();
+        write!(f, "KeyedLayer({})", if kept { "kept" } else { "empty" })
+    }
+}
+
+impl<K: PartialEq> KeyedLayer<K> {
+    /// Start the frame `pm` from the layer for `key`, painting the layer
+    /// with `paint` first when the kept one has another key or size; true
+    /// when it was painted afresh.
+    pub fn draw(&self, pm: &mut Pixmap, key: K, paint: impl FnOnce(&mut Pixmap)) -> bool {
+        let mut kept = self.kept.borrow_mut();
+        let size = (pm.width(), pm.height());
+        let fresh = matches!(&*kept, Some((k, l)) if *k == key && (l.width(), l.height()) == size);
+        if !fresh {
+            let mut layer = Pixmap::new(size.0, size.1).expect("frame-sized layer");
+            paint(&mut layer);
+            *kept = Some((key, layer));
+        }
+        let (_, layer) = kept.as_ref().expect("kept above");
+        copy_frame(pm, layer);
+        !fresh
+    }
+}
+
 /// The most regions a [`Stamps`] keeps; past it the store starts over (a
 /// bound on memory for games with many keys, not reached in play).
 const MAX_STAMPS: usize = 1024;
@@ -590,6 +639,47 @@ mod tests {
         );
         assert_eq!(a.data(), b.data());
         assert!(text_width("WW", 24.0) > text_width("ii", 24.0));
+    }
+
+    #[test]
+    fn a_keyed_layer_is_painted_again_only_for_another_key_or_size() {
+        let layer: KeyedLayer<u32> = KeyedLayer::default();
+        let paints = std::cell::Cell::new(0);
+        let paint = |pm: &mut Pixmap, v: u32| {
+            paints.set(paints.get() + 1);
+            clear(pm, rgb(10 * v as u8, 40, 90));
+            text(
+                pm,
+                &v.to_string(),
+                20.0,
+                10.0,
+                30.0,
+                rgb(255, 255, 255),
+                Align::Left,
+            );
+        };
+        let frame = |v: u32, w: u32| {
+            let mut pm = Pixmap::new(w, 60).unwrap();
+            let fresh = layer.draw(&mut pm, v, |l| paint(l, v));
+            (fresh, pm)
+        };
+        let direct = |v: u32, w: u32| {
+            let mut pm = Pixmap::new(w, 60).unwrap();
+            paint(&mut pm, v);
+            pm
+        };
+        let (fresh, first) = frame(1, 80);
+        assert!(fresh);
+        let (fresh, again) = frame(1, 80);
+        assert!(!fresh && again.data() == first.data());
+        assert_eq!(paints.get(), 1);
+        let (fresh, other) = frame(2, 80);
+        assert!(fresh && other.data() != first.data());
+        let (fresh, wider) = frame(2, 96);
+        assert!(fresh && wider.width() == 96);
+        assert_eq!(paints.get(), 3);
+        assert!(first.data() == direct(1, 80).data());
+        assert!(wider.data() == direct(2, 96).data());
     }
 
     #[test]

@@ -25,7 +25,6 @@ use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
-use std::cell::RefCell;
 use std::collections::VecDeque;
 use tiny_skia::Pixmap;
 
@@ -273,7 +272,7 @@ pub struct Astray {
     /// Counts maze builds; keys the cached static layer.
     maze_serial: u64,
     /// Background and maze drawn once per maze (walls never change).
-    layer: RefCell<Option<(u64, Pixmap)>>,
+    layer: draw::KeyedLayer<u64>,
 }
 
 impl Default for Astray {
@@ -310,7 +309,7 @@ impl Astray {
             was_touching: false,
             terminal: Terminal::running(),
             maze_serial: 0,
-            layer: RefCell::new(None),
+            layer: draw::KeyedLayer::default(),
         }
     }
 
@@ -704,18 +703,8 @@ impl Game for Astray {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        {
-            let mut cache = self.layer.borrow_mut();
-            let fresh = matches!(&*cache, Some((serial, layer)) if *serial == self.maze_serial && layer.width() == pm.width() && layer.height() == pm.height());
-            if !fresh {
-                let mut layer = Pixmap::new(pm.width(), pm.height()).expect("layer pixmap");
-                self.draw_static(&mut layer);
-                *cache = Some((self.maze_serial, layer));
-            }
-            if let Some((_, layer)) = &*cache {
-                draw::copy_layer(pm, layer, 0, layer.width(), 0, 0);
-            }
-        }
+        self.layer
+            .draw(pm, self.maze_serial, |layer| self.draw_static(layer));
         // No distance or progress readout: the maze itself is the puzzle.
         draw::hud(pm, "Astray", &[("Level", self.level.to_string())]);
         self.draw_ball(pm);

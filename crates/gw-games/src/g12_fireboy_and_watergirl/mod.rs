@@ -50,7 +50,6 @@ use gw_core::action::InputEvent;
 use gw_core::state::set;
 use gw_core::{FixedStep, Game, GameApiState, GameConfig, Outcome, Rng, TaskInfo, Terminal};
 use serde_json::{Value, json};
-use std::cell::RefCell;
 use tiny_skia::Pixmap;
 
 pub const ID: &str = "12_fireboy-and-watergirl";
@@ -799,7 +798,7 @@ pub struct FireboyWatergirl {
     deaths: u32,
     /// The background and the level's tiles as last drawn, with the tiles
     /// they show.
-    layer: RefCell<Option<(Vec<u8>, Pixmap)>>,
+    layer: draw::KeyedLayer<Vec<u8>>,
     /// Doors and gems as drawn on that layer, by [`Fixture`].
     fixtures: draw::Stamps<Fixture>,
 }
@@ -817,7 +816,7 @@ impl FireboyWatergirl {
             level: 1,
             world: World::new(1, 0, 0),
             deaths: 0,
-            layer: RefCell::new(None),
+            layer: draw::KeyedLayer::default(),
             fixtures: draw::Stamps::default(),
         }
     }
@@ -956,12 +955,7 @@ impl Game for FireboyWatergirl {
     }
 
     fn render(&self, pm: &mut Pixmap) {
-        render(
-            &self.world,
-            pm,
-            &mut self.layer.borrow_mut(),
-            &self.fixtures,
-        );
+        render(&self.world, pm, &self.layer, &self.fixtures);
     }
 
     fn expert_action(&self, task: &TaskInfo) -> Value {
@@ -1000,23 +994,6 @@ fn drawn_tiles(map: &TileMap) -> Vec<u8> {
         }
     }
     key
-}
-
-/// Start a frame from the background and the map's walls and pools, kept in
-/// `layer` while the tiles and the frame size stay the same; true when the
-/// layer was drawn afresh.
-fn draw_background(map: &TileMap, pm: &mut Pixmap, layer: &mut Option<(Vec<u8>, Pixmap)>) -> bool {
-    let key = drawn_tiles(map);
-    let fresh = matches!(layer, Some((k, l)) if *k == key
-        && (l.width(), l.height()) == (pm.width(), pm.height()));
-    if !fresh {
-        let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
-        draw_tiles(map, &mut l);
-        *layer = Some((key, l));
-    }
-    let (_, l) = layer.as_ref().expect("filled above");
-    draw::copy_frame(pm, l);
-    !fresh
 }
 
 fn draw_tiles(map: &TileMap, pm: &mut Pixmap) {
@@ -1193,10 +1170,12 @@ fn draw_gem(pm: &mut Pixmap, g: &Gem) {
 fn render(
     w: &World,
     pm: &mut Pixmap,
-    layer: &mut Option<(Vec<u8>, Pixmap)>,
+    layer: &draw::KeyedLayer<Vec<u8>>,
     fixtures: &draw::Stamps<Fixture>,
 ) {
-    if draw_background(&w.map, pm, layer) {
+    // The background and the map's walls and pools, kept while those tiles
+    // and the frame size stay the same.
+    if layer.draw(pm, drawn_tiles(&w.map), |l| draw_tiles(&w.map, l)) {
         // Other tiles under the doors and gems.
         fixtures.clear();
     }
