@@ -473,31 +473,43 @@ impl Camera {
         }
     }
 
+    /// The corners of the box `lo`..`hi` in camera space: (depth, right,
+    /// up) from the eye; corner `i` takes `hi` on axis k where bit k of `i`
+    /// is set.
+    fn corners(&self, lo: [f64; 3], hi: [f64; 3]) -> [[f64; 3]; 8] {
+        let eye = self.eye;
+        std::array::from_fn(|i| {
+            let d = [
+                if i & 1 == 0 { lo[0] } else { hi[0] } - eye[0],
+                if i & 2 == 0 { lo[1] } else { hi[1] } - eye[1],
+                if i & 4 == 0 { lo[2] } else { hi[2] } - eye[2],
+            ];
+            let dot = |e: [f64; 3]| d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
+            [dot(self.f), dot(self.r), dot(self.u)]
+        })
+    }
+
+    /// The pixel position of a camera-space point in front of the eye.
+    fn pixel(&self, c: [f64; 3]) -> (f64, f64) {
+        let (sx, sy) = (c[1] / c[0] / self.tan_x, c[2] / c[0] / self.tan_y);
+        (
+            (sx + 1.0) / 2.0 * self.w as f64,
+            (1.0 - sy) / 2.0 * self.h as f64,
+        )
+    }
+
     fn project(&self, lo: [f64; 3], hi: [f64; 3]) -> Projected {
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
         let (mut behind, mut near) = (0, false);
-        let (eye, f, r, u) = (self.eye, self.f, self.r, self.u);
-        for i in 0..8 {
-            let c = [
-                if i & 1 == 0 { lo[0] } else { hi[0] },
-                if i & 2 == 0 { lo[1] } else { hi[1] },
-                if i & 4 == 0 { lo[2] } else { hi[2] },
-            ];
-            let d = [c[0] - eye[0], c[1] - eye[1], c[2] - eye[2]];
-            let z = d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
-            if z <= 0.0 {
+        for c in self.corners(lo, hi) {
+            if c[0] <= 0.0 {
                 behind += 1;
             }
-            if z < NEAR_Z {
+            if c[0] < NEAR_Z {
                 near = true;
                 continue;
             }
-            let sx = (d[0] * r[0] + d[1] * r[1] + d[2] * r[2]) / z / self.tan_x;
-            let sy = (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) / z / self.tan_y;
-            let (px, py) = (
-                (sx + 1.0) / 2.0 * self.w as f64,
-                (1.0 - sy) / 2.0 * self.h as f64,
-            );
+            let (px, py) = self.pixel(c);
             (x0, x1, y0, y1) = (x0.min(px), x1.max(px), y0.min(py), y1.max(py));
         }
         if behind == 8 {
@@ -533,25 +545,11 @@ impl Camera {
         if gap2 <= NEAR_Z * NEAR_Z * dmax2 * (1.0 + 1e-6) {
             return None;
         }
-        let (f, r, u) = (self.f, self.r, self.u);
-        // Corners in camera space: depth, right, up.
-        let corners: [[f64; 3]; 8] = std::array::from_fn(|i| {
-            let d = [
-                if i & 1 == 0 { lo[0] } else { hi[0] } - eye[0],
-                if i & 2 == 0 { lo[1] } else { hi[1] } - eye[1],
-                if i & 4 == 0 { lo[2] } else { hi[2] } - eye[2],
-            ];
-            let dot = |e: [f64; 3]| d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
-            [dot(f), dot(r), dot(u)]
-        });
+        let corners = self.corners(lo, hi);
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
         let mut any = false;
         let mut add = |c: [f64; 3]| {
-            let (sx, sy) = (c[1] / c[0] / self.tan_x, c[2] / c[0] / self.tan_y);
-            let (px, py) = (
-                (sx + 1.0) / 2.0 * self.w as f64,
-                (1.0 - sy) / 2.0 * self.h as f64,
-            );
+            let (px, py) = self.pixel(c);
             (x0, x1, y0, y1) = (x0.min(px), x1.max(px), y0.min(py), y1.max(py));
             any = true;
         };
