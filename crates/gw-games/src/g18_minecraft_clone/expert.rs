@@ -151,7 +151,7 @@ fn plan(g: &MinecraftClone, kinds: &[BlockId], res: &str) -> &'static str {
     ];
     // Only blocks near eye height count (ones exposed to a cave far below
     // are not reachable on foot), and not ones straight underfoot.
-    let goal = exposed_near(&w.terrain, c, 16, &kinds)
+    let goal = exposed_near(&w.terrain, c, 16, kinds)
         .into_iter()
         .filter(|p| (p[1] - c[1]).abs() <= 3 && (p[0] - c[0]).abs().max((p[2] - c[2]).abs()) >= 1)
         .min_by(|a, b| goal_cost(a, c, eye, yaw).total_cmp(&goal_cost(b, c, eye, yaw)));
