@@ -7,7 +7,8 @@
 //! ```
 //!
 //! Environment: `SWEEP_GAMES` (comma-separated game-id prefixes, default all),
-//! `SWEEP_HELD` (how many seeds from 1000, default 20), `SWEEP_LARGE` (how
+//! `SWEEP_FROM` (first held-out seed, default 1000), `SWEEP_HELD` (how many
+//! seeds from there, default 20), `SWEEP_LARGE` (how
 //! many large pseudo-random u64 seeds, default 5), `SWEEP_RANDOM=1` (also play
 //! the random policy over the semantic controls on the held-out seeds).
 
@@ -16,9 +17,9 @@ use crate::testkit::{
 };
 use gw_core::Rng;
 
-/// The held-out seeds: `held` seeds from 1000 and `large` large u64 seeds.
-pub(crate) fn held_out_seeds(held: u64, large: usize) -> Vec<u64> {
-    let mut seeds: Vec<u64> = (1000..1000 + held).collect();
+/// The held-out seeds: `held` seeds from `from` and `large` large u64 seeds.
+pub(crate) fn held_out_seeds(from: u64, held: u64, large: usize) -> Vec<u64> {
+    let mut seeds: Vec<u64> = (from..from + held).collect();
     let mut rng = Rng::new(0x5eed_5eed, 7);
     for _ in 0..large {
         seeds.push(rng.next_u64() | (1 << 63));
@@ -55,6 +56,7 @@ fn seed_sweep() {
         .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
         .unwrap_or_default();
     let held = held_out_seeds(
+        env_num("SWEEP_FROM", 1000),
         env_num("SWEEP_HELD", 20),
         env_num("SWEEP_LARGE", 5) as usize,
     );

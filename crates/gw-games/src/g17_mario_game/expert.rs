@@ -2,7 +2,8 @@
 //! quarter-second actions, each rolled forward on a copy of the level with
 //! the game's own [`World`] physics (enemies included; the world holds no
 //! randomness). A plan is worth the points it earns plus 40 per tile of
-//! progress to the right, more if Mario is big; a plan that loses a life is
+//! progress to the right, more if Mario grows, each step's share discounted
+//! by how late it comes; a plan that loses a life is
 //! worth almost nothing, and one whose end state cannot survive a short
 //! follow-up (running on, or standing still) is marked down, which catches
 //! jumps that would only land in a pit after the horizon.
@@ -11,6 +12,8 @@ use super::{Keys, TICK_MS, World};
 
 const DEPTH: u32 = 3;
 const STEP_TICKS: u32 = (250 / TICK_MS) as u32;
+/// Weight of the next step's value against this one's.
+const DISCOUNT: f64 = 0.9;
 
 /// The actions searched: id, keys held.
 const ACTIONS: [(&str, Keys); 5] = [
@@ -80,8 +83,12 @@ fn play(w: &mut World, keys: Keys) -> bool {
     true
 }
 
-fn value(w: &World, x0: f64, s0: u32) -> f64 {
-    (w.score - s0) as f64 + 40.0 * (w.mario.aabb.x - x0) + if w.big { 300.0 } else { 0.0 }
+/// What one step earned: its points, 40 per tile to the right, and 300
+/// for growing big.
+fn reward(before: &World, after: &World) -> f64 {
+    (after.score - before.score) as f64
+        + 40.0 * (after.mario.aabb.x - before.mario.aabb.x)
+        + 300.0 * (after.big as i32 - before.big as i32) as f64
 }
 
 fn survives_follow_up(w: &World) -> bool {
@@ -94,22 +101,24 @@ fn survives_follow_up(w: &World) -> bool {
     })
 }
 
-fn search(w: &World, keys: Keys, depth: u32, x0: f64, s0: u32) -> f64 {
+/// The value of playing `keys` on `w` and then the best `depth - 1` more
+/// steps: each step's reward, later ones discounted by [`DISCOUNT`] so that
+/// a gain now beats the same gain put off (without it, a kick or a coin
+/// that any plan can take "at the last step" is put off for ever).
+fn search(w: &World, keys: Keys, depth: u32) -> f64 {
     let mut n = w.clone();
     if !play(&mut n, keys) {
         return -1.0e9 + n.time_ms as f64;
     }
+    let r = reward(w, &n);
     if depth <= 1 || n.over() {
-        let mut v = value(&n, x0, s0);
-        if !survives_follow_up(&n) {
-            v -= 5.0e5;
-        }
-        return v;
+        return if survives_follow_up(&n) { r } else { r - 5.0e5 };
     }
-    ACTIONS
-        .iter()
-        .map(|&(_, k)| search(&n, k, depth - 1, x0, s0))
-        .fold(f64::NEG_INFINITY, f64::max)
+    r + DISCOUNT
+        * ACTIONS
+            .iter()
+            .map(|&(_, k)| search(&n, k, depth - 1))
+            .fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// The semantic action id for the next step.
@@ -117,10 +126,9 @@ pub fn choose(w: &World) -> &'static str {
     if w.over() {
         return "wait";
     }
-    let (x0, s0) = (w.mario.aabb.x, w.score);
     let mut best = (f64::NEG_INFINITY, "wait");
     for &(id, k) in &ACTIONS {
-        let v = search(w, k, DEPTH, x0, s0);
+        let v = search(w, k, DEPTH);
         if v > best.0 + 1e-9 {
             best = (v, id);
         }

@@ -8,11 +8,11 @@
 //! a step up) and side-stepping a block under one shoulder. It reads the
 //! world's state, never future random draws.
 
-use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, ref_block_name, target_blocks};
+use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, target_blocks};
 use gw_core::TaskInfo;
 use gw_world::data::BlockId;
 use gw_world::data::b;
-use gw_world::world::{REACH, raycast_blocks};
+use gw_world::world::{REACH, TICKS_PER_SECOND, raycast_blocks};
 
 /// Degrees one look_* action turns (100 px from the centre).
 const STEP_DEG: f64 = 100.0 * LOOK_DEG_PER_PX as f64;
@@ -46,26 +46,64 @@ fn resource_of(task: &TaskInfo) -> &str {
     task.score_field.rsplit('.').next().unwrap_or("")
 }
 
-pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
-    let res = resource_of(task);
-    let kinds: Vec<BlockId> = target_blocks(res);
-    let w = &g.world;
-    let tools: &[&str] = match res {
+/// The task's resource tools, best first.
+fn resource_tools(res: &str) -> &'static [&'static str] {
+    match res {
         "wood_log" => &["golden_axe", "iron_axe"],
         "dirt" => &["iron_shovel"],
         "leaves" => &["shears"],
         "stone" => &["golden_pickaxe", "iron_pickaxe"],
         _ => &["iron_pickaxe"],
-    };
-    let d = gw_world::data::data();
-    let slot = tools.iter().find_map(|t| {
-        (0..9).find(|&i| w.player.inventory.slots[i].is_some_and(|s| d.item_name(s.item) == *t))
-    });
-    if let Some(slot) = slot
-        && w.player.selected != slot
-    {
-        return SELECT[slot];
     }
+}
+
+/// Mining actions (one second, [`TICKS_PER_SECOND`] ticks, each) `block`
+/// takes with `item` held; None if it cannot be broken.
+fn mine_actions(block: BlockId, item: Option<gw_world::data::ItemId>) -> Option<u32> {
+    gw_world::inventory::mining(block, item)
+        .ticks
+        .map(|t| t.div_ceil(TICKS_PER_SECOND))
+}
+
+pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
+    let res = resource_of(task);
+    let kinds: Vec<BlockId> = target_blocks(res);
+    let w = &g.world;
+    let d = gw_world::data::data();
+    let slots = &w.player.inventory.slots;
+    let slot_of =
+        |name: &str| (0..9).find(|&i| slots[i].is_some_and(|s| d.item_name(s.item) == name));
+    let tool = resource_tools(res).iter().find_map(|t| slot_of(t));
+    let action = plan(g, &kinds, res);
+    if action != "mine_target" {
+        return action;
+    }
+    // Mining: the resource's tool on a resource block; on a block in the
+    // way, the quickest tool when it saves more than the switch costs (the
+    // shears take eight actions on stone that a pickaxe breaks in one).
+    let eye = w.eye();
+    let crosshair = raycast_blocks(&w.terrain, eye, dir(w.player.yaw, w.player.pitch), REACH);
+    let want = match crosshair {
+        Some(t) if !kinds.contains(&t.block) => {
+            let held = slots[w.player.selected].map(|s| s.item);
+            let now = mine_actions(t.block, held).unwrap_or(u32::MAX);
+            (0..9)
+                .filter_map(|i| Some((mine_actions(t.block, slots[i].map(|s| s.item))?, i)))
+                .min()
+                .filter(|&(n, _)| n + 1 < now)
+                .map(|(_, i)| i)
+        }
+        _ => tool,
+    };
+    match want {
+        Some(slot) if slot != w.player.selected => SELECT[slot],
+        _ => action,
+    }
+}
+
+/// The next action with the held tool as it is.
+fn plan(g: &MinecraftClone, kinds: &[BlockId], res: &str) -> &'static str {
+    let w = &g.world;
     let eye = w.eye();
     let (yaw, pitch) = (w.player.yaw, w.player.pitch);
     let hit = |y: f64, p: f64| raycast_blocks(&w.terrain, eye, dir(y, p), REACH);
@@ -113,7 +151,7 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
     ];
     // Only blocks near eye height count (ones exposed to a cave far below
     // are not reachable on foot), and not ones straight underfoot.
-    let goal = exposed_near(&w.terrain, c, 16, &kinds)
+    let goal = exposed_near(&w.terrain, c, 16, kinds)
         .into_iter()
         .filter(|p| (p[1] - c[1]).abs() <= 3 && (p[0] - c[0]).abs().max((p[2] - c[2]).abs()) >= 1)
         .min_by(|a, b| goal_cost(a, c, eye, yaw).total_cmp(&goal_cost(b, c, eye, yaw)));
@@ -134,10 +172,15 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
         }
         return forward_or_dig(g, pitch);
     };
-    // The goal is within reach but hidden behind leaves: aim along the grid
-    // view nearest its direction and clear the leaves away.
-    let leafy =
-        |t: Option<gw_world::world::Target>| t.is_some_and(|t| ref_block_name(t.block) == "leaves");
+    // The goal is within reach but hidden behind other blocks (leaves, or
+    // the soil over a mountain's stone): aim along the grid view nearest
+    // its direction and clear what is in the way.
+    let held = w.player.inventory.slots[w.player.selected].map(|s| s.item);
+    let in_the_way = |t: Option<gw_world::world::Target>| {
+        t.is_some_and(|t| {
+            !kinds.contains(&t.block) && gw_world::inventory::mining(t.block, held).ticks.is_some()
+        })
+    };
     if gw_world::world::dist_to_box(eye, goal) < REACH - 0.3
         && pulled(goal)
         && !kinds.contains(&b::OAK_LEAVES)
@@ -164,7 +207,7 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
         }
         let (ay, ap) = (aim.1, aim.2);
         let aimed = hit(yaw + ay as f64 * STEP_DEG, pitch + ap as f64 * STEP_DEG);
-        if leafy(aimed) {
+        if in_the_way(aimed) {
             return if (ay, ap) == (0, 0) {
                 "mine_target"
             } else {

@@ -65,6 +65,12 @@ pub const AHEAD_ROWS: i64 = 60;
 /// after it is clear.
 const GAP_BEFORE: usize = 9;
 const GAP_AFTER: usize = 10;
+/// Whole rows before a stretch with missing sides: time to strafe from
+/// wherever the last section left the runner (a side that is about to go,
+/// possibly across a whole side) onto one that stays. Without them two such
+/// stretches could meet head on, the floor jumping from one side to another
+/// between two rows, which no timing at 0.2 s a strafe can follow.
+const SIDES_BEFORE: usize = 10;
 /// Clear rows at the start of a run.
 const START_ROWS: i64 = 12;
 /// Reach of the runner for items, m (sideways, along the tunnel).
@@ -438,6 +444,9 @@ impl Run3 {
                     keep[self.rng.index(keep.len())],
                     self.rng.index(SIDE_TILES - 1),
                 );
+                for _ in 0..SIDES_BEFORE {
+                    self.push_row([FULL; 4]);
+                }
                 for _ in 0..n {
                     self.maybe_cell();
                     self.push_row(row);
