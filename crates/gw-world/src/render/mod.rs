@@ -1137,18 +1137,32 @@ impl<'a> Scene<'a> {
                 }
                 // Bits y0..=y1 (y1 < top ≤ HEIGHT = 128).
                 let span = (u128::MAX >> (127 - y1)) & (u128::MAX << y0);
-                for x in cell(lo[0] - e)..=cell(hi[0] + e) {
-                    for z in cell(lo[2] - e)..=cell(hi[2] + e) {
-                        let (cx, cz) = (x >> 4, z >> 4);
+                // Tile by tile of 4×4 columns (`Chunk::tile_filled`): most
+                // are clear as a whole; the columns of the others inside
+                // the box are tested one by one.
+                let (xa, xb) = (cell(lo[0] - e), cell(hi[0] + e));
+                let (za, zb) = (cell(lo[2] - e), cell(hi[2] + e));
+                for tx in (xa >> 2)..=(xb >> 2) {
+                    for tz in (za >> 2)..=(zb >> 2) {
+                        let (cx, cz) = (tx >> 2, tz >> 2);
                         if (cx, cz) != (cached.0, cached.1) {
                             cached = (cx, cz, self.terrain.chunk(cx, cz));
                         }
                         let Some(c) = cached.2 else {
                             break 'check false;
                         };
-                        let column = ((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize;
-                        if c.filled[column] & span != 0 {
-                            break 'check false;
+                        let tile = ((tx & 3) * 4 + (tz & 3)) as usize;
+                        if c.tile_filled[tile] & span == 0 {
+                            continue;
+                        }
+                        for x in (tx * 4).max(xa)..=(tx * 4 + 3).min(xb) {
+                            for z in (tz * 4).max(za)..=(tz * 4 + 3).min(zb) {
+                                let column =
+                                    ((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize;
+                                if c.filled[column] & span != 0 {
+                                    break 'check false;
+                                }
+                            }
                         }
                     }
                 }
