@@ -1504,7 +1504,7 @@ impl<'a> Scene<'a> {
         let mut ccz = i32::MIN;
         let mut hit = Pick::Sky;
         let step = walk.step;
-        let color: [f32; 3] = loop {
+        let color: [f32; 3] = 'walk: loop {
             let cell = walk.cell;
             // Above every block and not descending: nothing but the box,
             // if any, lies ahead.
@@ -1591,8 +1591,11 @@ impl<'a> Scene<'a> {
             (axis, t) = walk.advance();
             // Fast walk: while the ray stays in this chunk, under its 4×4
             // tile's top and short of the box and the view distance, the
-            // checks above can only find air (stepped over) or water
-            // (noted); anything else goes back to the full checks.
+            // checks above can only find air (stepped over), water (noted)
+            // or a block, shaded here as they would shade it (its cell is
+            // below its chunk's top, so below `top` and `sky_floor`, and
+            // within the view distance); a see-through texel is stepped
+            // over as they would; anything else goes back to them.
             if let Some(c) = chunk {
                 let [x, mut y, z] = walk.cell;
                 if x >> 4 != ccx || z >> 4 != ccz {
@@ -1612,7 +1615,11 @@ impl<'a> Scene<'a> {
                             water = Some(t);
                         }
                     } else if v != b::AIR {
-                        break;
+                        let cell = walk.cell;
+                        if let Some(c) = self.shade(v, cell, axis, t, d) {
+                            hit = Pick::Block { id: v, pos: cell };
+                            break 'walk c;
+                        }
                     }
                     (axis, t) = walk.advance();
                     match axis {
