@@ -224,6 +224,44 @@ mod tests {
         }
     }
 
+    /// Rays along an axis or in an axis plane (some axes never move): the
+    /// jump still leaves by a moving axis and lands where stepping does.
+    #[test]
+    fn leave_box_with_still_axes_lands_where_stepping_does() {
+        let o = [3.3, 64.7, -5.2];
+        let (lo, hi) = ([0, 64, -8], [3, 70, -5]);
+        let s = 0.6f64;
+        let c = (1.0 - s * s).sqrt();
+        let dirs = [
+            [1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, -1.0, 0.0],
+            [0.0, 0.0, -1.0],
+            [s, 0.0, c],
+            [-c, s, 0.0],
+            [0.0, -s, -c],
+        ];
+        for d in dirs {
+            let mut jump = VoxelWalk::new(o, d);
+            let (axis, t) = jump.leave_box(lo, hi).expect("a moving ray leaves");
+            let mut walk = VoxelWalk::new(o, d);
+            let inside = |c: [i32; 3]| (0..3).all(|k| (lo[k]..=hi[k]).contains(&c[k]));
+            let mut last = (0, 0.0);
+            while inside(walk.cell) {
+                last = walk.advance();
+            }
+            assert_eq!(jump.cell, walk.cell, "{d:?}");
+            assert_eq!(axis, last.0, "{d:?}");
+            assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
+            assert_ne!(d[axis], 0.0, "{d:?} left by a still axis");
+            for _ in 0..10 {
+                assert_eq!(jump.advance().0, walk.advance().0);
+                assert_eq!(jump.cell, walk.cell);
+            }
+        }
+    }
+
     #[test]
     fn skip_to_lands_where_stepping_does() {
         let o = [-7.6, 70.3, 12.45];
