@@ -1419,11 +1419,12 @@ impl<'a> Scene<'a> {
 
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
-        let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
+        // Where the walk of this ray may start (needed only to trace it).
+        let t0 = || grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
         if grid.buf.seen.is_empty() {
             // No raster this frame.
             let d = self.dir(grid.cols[x], grid.rows[y]);
-            return self.trace(d, x as i32, y as i32, t0);
+            return self.trace(d, x as i32, y as i32, t0());
         }
         let [at, stride] = grid.col_at[x];
         let i = at + y * stride;
@@ -1455,7 +1456,7 @@ impl<'a> Scene<'a> {
         if s.kind == NOTHING && self.sky_ray(d) && boxless() {
             return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
         }
-        self.trace(d, x as i32, y as i32, t0)
+        self.trace(d, x as i32, y as i32, t0())
     }
 
     /// For a ray along `d` on which the raster met no face within reach
