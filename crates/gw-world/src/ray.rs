@@ -109,30 +109,47 @@ impl VoxelWalk {
     /// repeated [`advance`](Self::advance) calls would up to rounding: the
     /// axis crossed last and the ray distance at that crossing. `None` when
     /// the ray never leaves the box.
+    #[inline(never)]
     pub fn leave_box(&mut self, lo: [i32; 3], hi: [i32; 3]) -> Option<(usize, f64)> {
-        let mut exit: Option<(usize, i32, f64)> = None;
-        for k in 0..3 {
-            let n = match self.step[k] {
-                1 => hi[k] - self.cell[k] + 1,
-                -1 => self.cell[k] - lo[k] + 1,
-                _ => continue,
+        // Per axis, the distance at which the ray crosses the box's far
+        // side (infinite for an axis it does not move along).
+        let exit = |k: usize| {
+            let s = self.step[k];
+            let n = if s > 0 {
+                hi[k] - self.cell[k] + 1
+            } else {
+                self.cell[k] - lo[k] + 1
             };
-            let t = self.tmax[k] + (n - 1) as f64 * self.tdelta[k];
-            if exit.is_none_or(|(_, _, te)| t < te) {
-                exit = Some((k, n, t));
+            if s == 0 {
+                (f64::INFINITY, n)
+            } else {
+                (self.tmax[k] + (n - 1) as f64 * self.tdelta[k], n)
             }
+        };
+        let (e0, e1, e2) = (exit(0), exit(1), exit(2));
+        // The first axis with the least distance (a moving axis' is
+        // finite, so it always beats a still one's infinity).
+        let (mut axis, (mut t, mut n_axis)) = (0, e0);
+        if e1.0 < t {
+            (axis, t, n_axis) = (1, e1.0, e1.1);
         }
-        let (axis, n, t) = exit?;
+        if e2.0 < t {
+            (axis, t, n_axis) = (2, e2.0, e2.1);
+        }
+        if t == f64::INFINITY {
+            return None;
+        }
         for k in 0..3 {
             if k == axis {
-                self.cell[k] += self.step[k] * n;
+                self.cell[k] += self.step[k] * n_axis;
                 self.tmax[k] = t + self.tdelta[k];
             } else if self.tmax[k] < t {
                 // Boundaries of the other axes crossed before the exit.
-                // Positive, so truncation is the floor (no libm call).
-                let m = (((t - self.tmax[k]) / self.tdelta[k]) as i64) as f64 + 1.0;
+                // Positive, so truncation is the floor (no libm call);
+                // the count is a small integer, exact as an f64.
+                let m = ((t - self.tmax[k]) / self.tdelta[k]) as i64 + 1;
                 self.cell[k] += self.step[k] * m as i32;
-                self.tmax[k] += m * self.tdelta[k];
+                self.tmax[k] += m as f64 * self.tdelta[k];
             }
         }
         Some((axis, t))
@@ -201,6 +218,44 @@ mod tests {
             assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
             // The walks go on in step.
             for _ in 0..20 {
+                assert_eq!(jump.advance().0, walk.advance().0);
+                assert_eq!(jump.cell, walk.cell);
+            }
+        }
+    }
+
+    /// Rays along an axis or in an axis plane (some axes never move): the
+    /// jump still leaves by a moving axis and lands where stepping does.
+    #[test]
+    fn leave_box_with_still_axes_lands_where_stepping_does() {
+        let o = [3.3, 64.7, -5.2];
+        let (lo, hi) = ([0, 64, -8], [3, 70, -5]);
+        let s = 0.6f64;
+        let c = (1.0 - s * s).sqrt();
+        let dirs = [
+            [1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, -1.0, 0.0],
+            [0.0, 0.0, -1.0],
+            [s, 0.0, c],
+            [-c, s, 0.0],
+            [0.0, -s, -c],
+        ];
+        for d in dirs {
+            let mut jump = VoxelWalk::new(o, d);
+            let (axis, t) = jump.leave_box(lo, hi).expect("a moving ray leaves");
+            let mut walk = VoxelWalk::new(o, d);
+            let inside = |c: [i32; 3]| (0..3).all(|k| (lo[k]..=hi[k]).contains(&c[k]));
+            let mut last = (0, 0.0);
+            while inside(walk.cell) {
+                last = walk.advance();
+            }
+            assert_eq!(jump.cell, walk.cell, "{d:?}");
+            assert_eq!(axis, last.0, "{d:?}");
+            assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
+            assert_ne!(d[axis], 0.0, "{d:?} left by a still axis");
+            for _ in 0..10 {
                 assert_eq!(jump.advance().0, walk.advance().0);
                 assert_eq!(jump.cell, walk.cell);
             }

@@ -109,6 +109,13 @@ pub struct Chunk {
     pub opaque: [u128; 256],
     /// Per column, like `filled`: bit `y` is set where the block is water.
     pub water: [u128; 256],
+    /// Per 4×4 column tile (indexed as `tops`): the union of its 16
+    /// columns' `filled` bits. Kept exact by `set` (made whole after
+    /// generation); the renderer's beam pre-pass clears a tile's columns
+    /// with one test.
+    pub tile_filled: [u128; 16],
+    /// The greatest of `tops` (see [`Chunk::top`]), raised with them.
+    top: u8,
 }
 
 /// Per block id: whether every texel of every face of the block is opaque
@@ -161,16 +168,32 @@ impl Chunk {
         } else {
             *m &= !bit;
         }
+        let tile = ((x >> 2) * 4 + (z >> 2)) as usize;
+        self.tile_filled[tile] = self.tile_union(tile);
+    }
+
+    /// The union of the `filled` bits of the 16 columns of column tile
+    /// `tile` (see [`Chunk::tile_filled`]).
+    fn tile_union(&self, tile: usize) -> u128 {
+        let (x0, z0) = ((tile / 4) * 4, (tile % 4) * 4);
+        let mut all = 0u128;
+        for x in x0..x0 + 4 {
+            for z in z0..z0 + 4 {
+                all |= self.filled[x * CHUNK as usize + z];
+            }
+        }
+        all
     }
 
     /// Writes a block during generation: `tops` and `filled` stay exact,
-    /// `opaque` and `water` are made whole by [`Chunk::masks`] at the end.
+    /// `opaque`, `water` and `tile_filled` are made whole by [`Chunk::masks`] at the end.
     #[inline]
     fn put(&mut self, x: i32, y: i32, z: i32, v: BlockId) {
         self.blocks[idx(x, y, z)] = v;
         if v != b::AIR {
             let t = &mut self.tops[((x >> 2) * 4 + (z >> 2)) as usize];
             *t = (*t).max(y as u8 + 1);
+            self.top = self.top.max(y as u8 + 1);
         }
         let m = &mut self.filled[(x * CHUNK + z) as usize];
         if v == b::AIR {
@@ -180,7 +203,7 @@ impl Chunk {
         }
     }
 
-    /// Sets `opaque` and `water` from the blocks (after generation): per
+    /// Sets `opaque`, `water` and `tile_filled` from the blocks (after generation): per
     /// column, the cells up to its highest non-air one, into two 64-bit
     /// halves (cheaper than 128-bit shifts).
     fn masks(&mut self) {
@@ -200,11 +223,17 @@ impl Chunk {
             self.opaque[col] = o[0] as u128 | (o[1] as u128) << 64;
             self.water[col] = wt[0] as u128 | (wt[1] as u128) << 64;
         }
+        for tile in 0..16 {
+            self.tile_filled[tile] = self.tile_union(tile);
+        }
     }
 
-    /// One above the highest non-air block of the chunk (see `tops`).
+    /// One above the highest non-air block of the chunk (the greatest of
+    /// `tops`, kept with them: the renderer asks on every chunk a ray
+    /// enters).
+    #[inline]
     pub fn top(&self) -> i32 {
-        self.tops.iter().copied().max().unwrap_or(0) as i32
+        self.top as i32
     }
 }
 
@@ -259,6 +288,8 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         filled: [0; 256],
         opaque: [0; 256],
         water: [0; 256],
+        tile_filled: [0; 16],
+        top: 0,
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.
@@ -306,6 +337,7 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
             c.filled[(x * CHUNK + z) as usize] = u128::MAX >> (127 - last);
             let t = &mut c.tops[((x >> 2) * 4 + (z >> 2)) as usize];
             *t = (*t).max(last as u8 + 1);
+            c.top = c.top.max(last as u8 + 1);
         }
     }
     carve_caves(seed, &mut c);

@@ -698,6 +698,7 @@ fn occupancy_masks_follow_block_edits() {
     });
     let check = |w: &World, what: &str| {
         for c in w.terrain.loaded() {
+            let mut tiles = [0u128; 16];
             for x in 0..CHUNK {
                 for z in 0..CHUNK {
                     let want = (0..HEIGHT)
@@ -710,8 +711,16 @@ fn occupancy_masks_follow_block_edits() {
                         c.cx,
                         c.cz
                     );
+                    tiles[((x / 4) * 4 + z / 4) as usize] |= want;
                 }
             }
+            assert_eq!(
+                c.tile_filled, tiles,
+                "{what}: tiles of ({}, {})",
+                c.cx, c.cz
+            );
+            let top = c.tops.iter().copied().max().unwrap() as i32;
+            assert_eq!(c.top(), top, "{what}: top of ({}, {})", c.cx, c.cz);
         }
     };
     check(&w, "generated");
@@ -743,6 +752,28 @@ fn occupancy_masks_follow_block_edits() {
         0,
         "no block at or above the old surface"
     );
+    // Random places and breaks in one tile of columns and around it,
+    // emptying some of its columns' cells and filling others.
+    let mut rng = gw_core::Rng::new(9, 3);
+    let mut changed = 0;
+    for _ in 0..400 {
+        let (dx, dz) = (rng.range_i32(-1, 6), rng.range_i32(-1, 6));
+        let y = rng.range_i32(surface - 6, surface + 4);
+        let v = if rng.chance(0.6) { b::AIR } else { b::STONE };
+        if w.terrain.get(x + dx, y, z + dz) != v {
+            changed += 1;
+        }
+        assert!(w.terrain.set(x + dx, y, z + dz, v));
+    }
+    assert!(changed > 100, "{changed} cells changed");
+    check(&w, "randomly edited");
+    // The whole tile emptied at the surface's heights.
+    for (dx, dz) in (0..4).flat_map(|a| (0..4).map(move |c| (a, c))) {
+        for y in surface - 6..surface + 4 {
+            w.terrain.set((x & !3) + dx, y, (z & !3) + dz, b::AIR);
+        }
+    }
+    check(&w, "emptied");
 }
 
 /// The HUD drawn from the per-thread layer of opaque pixels gives the

@@ -44,7 +44,10 @@
 //! - a beam pre-pass (`Scene::grid`, `Scene::beam_start`): per tile of 8×8
 //!   rays, the box bounding the tile's rays over a stretch of distance is
 //!   tested against per-column occupancy bits (`Chunk::filled`, one `u128`
-//!   per column, exact after every edit); while the box is all air the beam
+//!   per column, exact after every edit; tested tile by tile of 4×4
+//!   columns through `Chunk::tile_filled`, the union of a tile's columns,
+//!   and column by column only in tiles holding a block at the box's
+//!   heights); while the box is all air the beam
 //!   goes on (a blocked step is retried at half length down to an eighth),
 //!   and every ray of the tile starts its walk where the beam stopped
 //!   (`VoxelWalk::skip_to`). Where the raster ran, only tiles with a ray
@@ -55,7 +58,8 @@
 //!   (`VoxelWalk::leave_box`);
 //! - below the tile top, air and water cells of one chunk are stepped in a
 //!   tight inner loop on the chunk's block array (no chunk or tile lookups
-//!   per cell);
+//!   per cell), which also shades the block it meets (`Chunk::top` is a
+//!   field, not a maximum over the tiles, on each chunk a ray enters);
 //! - a ray above every chunk top within [`VIEW_DISTANCE`] that does not
 //!   descend and does not reach the world's top within that distance ends
 //!   at once in fully fogged sky (`Scene::sky_floor`);
@@ -116,6 +120,32 @@
 //! them off the view (`ray_hit` 13.2 M → 6.8 M). The HUD's opaque pixels
 //! and coverage are kept per thread while what it shows is unchanged
 //! ([`hud::layer`]), and bands without HUD rows skip the coverage check.
+//!
+//! Session 11 (callgrind, `examples/render_frames`, seed 1 forest walk,
+//! whole program with world building and steps; 64×64 × 300 frames and
+//! 640×360 × 30 frames): 1,541 M and 4,891 M → 1,418 M and 4,736 M (−8.0%
+//! and −3.2%). `VoxelWalk::leave_box` picks its exit axis without a loop
+//! state machine and converts each other axis' crossing count once
+//! (saturating float-to-integer conversions cost ~8 instructions each):
+//! ~165 → ~106 instructions a call, 64 M at 64×64. The beam's tile-wise
+//! test: `beam_start` 107 M → 89 M at 64×64 (84 → 87 M at 640×360, where
+//! the boxes are narrow). `Chunk::top` as a field: −22 M. Blocks shaded
+//! inside the fast walk: −19 M and −71 M. A ray's beam start looked up
+//! only when it is traced: −52 M at 640×360. Tried and taken out again, each
+//! costing more than it saved: bits of empty 4×4×4 bricks per tile (exact
+//! under `Chunk::set`) jumped with `leave_box` below a tile's top, either
+//! only where the full checks run (+3.6 M at 64×64) or also ending the
+//! fast walk at an empty brick (+40 M at 64×64, +47 M at 640×360); a box
+//! of 3×3 chunks above their greatest top for rays over the terrain (+38 M
+//! and +55 M); one bound for the fast walk's distance test
+//! (`next_down(box_t).min(VIEW_DISTANCE)`) and one unsigned height test
+//! (+23 M, the compiler laid the loop out worse). Counted per ray at 64×64
+//! (first 60 frames): a ray that hits a block takes 2.5 rounds of the full
+//! checks, 3.75 fast steps and 0.28 box jumps after its beam start, so
+//! little empty space is left to jump over; rays that end in sky (10–36%
+//! of the walk's rays) take 5.1 rounds, 6.8 fast steps and 2.8 jumps and
+//! cost most. Unrelated code changes move these counts by ±1–2% through
+//! code generation alone, so small gains need both sizes measured.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::noise::unit;
@@ -1137,18 +1167,32 @@ impl<'a> Scene<'a> {
                 }
                 // Bits y0..=y1 (y1 < top ≤ HEIGHT = 128).
                 let span = (u128::MAX >> (127 - y1)) & (u128::MAX << y0);
-                for x in cell(lo[0] - e)..=cell(hi[0] + e) {
-                    for z in cell(lo[2] - e)..=cell(hi[2] + e) {
-                        let (cx, cz) = (x >> 4, z >> 4);
+                // Tile by tile of 4×4 columns (`Chunk::tile_filled`): most
+                // are clear as a whole; the columns of the others inside
+                // the box are tested one by one.
+                let (xa, xb) = (cell(lo[0] - e), cell(hi[0] + e));
+                let (za, zb) = (cell(lo[2] - e), cell(hi[2] + e));
+                for tx in (xa >> 2)..=(xb >> 2) {
+                    for tz in (za >> 2)..=(zb >> 2) {
+                        let (cx, cz) = (tx >> 2, tz >> 2);
                         if (cx, cz) != (cached.0, cached.1) {
                             cached = (cx, cz, self.terrain.chunk(cx, cz));
                         }
                         let Some(c) = cached.2 else {
                             break 'check false;
                         };
-                        let column = ((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize;
-                        if c.filled[column] & span != 0 {
-                            break 'check false;
+                        let tile = ((tx & 3) * 4 + (tz & 3)) as usize;
+                        if c.tile_filled[tile] & span == 0 {
+                            continue;
+                        }
+                        for x in (tx * 4).max(xa)..=(tx * 4 + 3).min(xb) {
+                            for z in (tz * 4).max(za)..=(tz * 4 + 3).min(zb) {
+                                let column =
+                                    ((x & (CHUNK - 1)) * CHUNK + (z & (CHUNK - 1))) as usize;
+                                if c.filled[column] & span != 0 {
+                                    break 'check false;
+                                }
+                            }
                         }
                     }
                 }
@@ -1376,11 +1420,12 @@ impl<'a> Scene<'a> {
 
     /// The colour of ray (`x`, `y`) of `grid` and what it ends on.
     fn ray_hit(&self, x: usize, y: usize, grid: &RayGrid) -> ([u8; 3], Pick) {
-        let t0 = grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
+        // Where the walk of this ray may start (needed only to trace it).
+        let t0 = || grid.starts[(y / BEAM_TILE) * grid.gw + x / BEAM_TILE];
         if grid.buf.seen.is_empty() {
             // No raster this frame.
             let d = self.dir(grid.cols[x], grid.rows[y]);
-            return self.trace(d, x as i32, y as i32, t0);
+            return self.trace(d, x as i32, y as i32, t0());
         }
         let [at, stride] = grid.col_at[x];
         let i = at + y * stride;
@@ -1412,7 +1457,7 @@ impl<'a> Scene<'a> {
         if s.kind == NOTHING && self.sky_ray(d) && boxless() {
             return (self.fogged(self.sky(d), f64::INFINITY, None), Pick::Sky);
         }
-        self.trace(d, x as i32, y as i32, t0)
+        self.trace(d, x as i32, y as i32, t0())
     }
 
     /// For a ray along `d` on which the raster met no face within reach
@@ -1490,7 +1535,7 @@ impl<'a> Scene<'a> {
         let mut ccz = i32::MIN;
         let mut hit = Pick::Sky;
         let step = walk.step;
-        let color: [f32; 3] = loop {
+        let color: [f32; 3] = 'walk: loop {
             let cell = walk.cell;
             // Above every block and not descending: nothing but the box,
             // if any, lies ahead.
@@ -1577,8 +1622,11 @@ impl<'a> Scene<'a> {
             (axis, t) = walk.advance();
             // Fast walk: while the ray stays in this chunk, under its 4×4
             // tile's top and short of the box and the view distance, the
-            // checks above can only find air (stepped over) or water
-            // (noted); anything else goes back to the full checks.
+            // checks above can only find air (stepped over), water (noted)
+            // or a block, shaded here as they would shade it (its cell is
+            // below its chunk's top, so below `top` and `sky_floor`, and
+            // within the view distance); a see-through texel is stepped
+            // over as they would; anything else goes back to them.
             if let Some(c) = chunk {
                 let [x, mut y, z] = walk.cell;
                 if x >> 4 != ccx || z >> 4 != ccz {
@@ -1598,7 +1646,11 @@ impl<'a> Scene<'a> {
                             water = Some(t);
                         }
                     } else if v != b::AIR {
-                        break;
+                        let cell = walk.cell;
+                        if let Some(c) = self.shade(v, cell, axis, t, d) {
+                            hit = Pick::Block { id: v, pos: cell };
+                            break 'walk c;
+                        }
                     }
                     (axis, t) = walk.advance();
                     match axis {
