@@ -180,9 +180,11 @@ async fn report_file(
         Some("csv") | Some("md") => "text/plain; charset=utf-8",
         _ => return Err(not_found("only report files are served here")),
     };
-    let bytes = tokio::fs::read(&file)
+    let bytes = tokio::task::spawn_blocking(move || paths::read_regular(&file))
         .await
-        .map_err(|_| not_found(format!("no such file: {path}")))?;
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| not_found(format!("no such file: {path}")))?;
     Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
 }
 

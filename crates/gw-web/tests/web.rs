@@ -491,3 +491,92 @@ fn the_page_in_headless_chromium() {
     });
     slow.finish();
 }
+
+/// GET with a time limit, so a request the server never answers fails the
+/// test instead of hanging it.
+fn get_within(url: &str, limit: Duration) -> Result<(u16, String), String> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(limit))
+        .build()
+        .into();
+    let mut resp = agent.get(url).call().map_err(|e| format!("{url}: {e}"))?;
+    let status = resp.status().as_u16();
+    Ok((status, resp.body_mut().read_to_string().unwrap_or_default()))
+}
+
+#[test]
+fn hostile_files_under_the_runs_root_get_clear_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    std::fs::create_dir_all(runs.join("odd/frames")).unwrap();
+    // A run whose trajectory holds JSON that is not an object.
+    std::fs::write(
+        runs.join("odd/trajectory.jsonl"),
+        "[1, 2]\n7\n{\"step\": 1, \"action\": null}\n",
+    )
+    .unwrap();
+    // A suite manifest naming run folders outside the suite's folder.
+    std::fs::create_dir_all(dir.path().join("outside/r")).unwrap();
+    std::fs::write(
+        dir.path().join("outside/r/error.json"),
+        r#"{"error": "private text from outside"}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(runs.join("s")).unwrap();
+    let outside_abs = dir.path().join("outside/r");
+    std::fs::write(
+        runs.join("s/suite.json"),
+        json!({"suite": {"name": "s"}, "runs": [
+            {"dir": "../../outside/r", "preset": "a"},
+            {"dir": outside_abs.to_string_lossy(), "preset": "b"},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+
+    let (status, body) =
+        get_within(&format!("{base}/api/run?path=odd"), Duration::from_secs(20)).unwrap();
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["steps"].as_array().unwrap().len(), 1, "{v}");
+
+    let (status, body) =
+        get_within(&format!("{base}/api/suite?path=s"), Duration::from_secs(20)).unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.contains("private text"), "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["failed"], 2, "{v}");
+    assert!(
+        v["runs"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("outside the suite's folder"),
+        "{v}"
+    );
+
+    // A FIFO where a file is expected is refused, not read (a read would
+    // block until something writes to it).
+    #[cfg(unix)]
+    {
+        for fifo in ["runs/report.json", "runs/odd/frames/step_000001.png"] {
+            let path = dir.path().join(fifo);
+            let ok = std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "mkfifo {fifo}");
+        }
+        for url in [
+            "/report/report.json",
+            "/api/run/frame?path=odd&name=step_000001.png",
+            "/api/run/clip.gif?path=odd",
+        ] {
+            let (status, body) =
+                get_within(&format!("{base}{url}"), Duration::from_secs(20)).unwrap();
+            assert!((400..500).contains(&status), "{url}: {status} {body}");
+        }
+    }
+}
