@@ -245,6 +245,17 @@ pub async fn start(
     }
     let full = format!("{}+{model}", req.preset);
     let preset = st.registry.resolve_preset(&full).map_err(bad_request)?;
+    if preset.is_cooperative() {
+        // One page sends one input per step; a cooperative step needs one
+        // action per role.
+        return Err(bad_request(format!(
+            "{} is a cooperative game ({} roles, one action each per step) and cannot be \
+             played from the page; run it with agents, e.g. `gameworld run {}+scripted`",
+            preset.game.id,
+            preset.players.len(),
+            req.preset
+        )));
+    }
     let realtime = match req.mode.as_deref().unwrap_or("step") {
         "step" => false,
         "realtime" => true,
@@ -273,7 +284,10 @@ pub async fn start(
     }
     let n = st.plays.counter.fetch_add(1, Ordering::Relaxed) + 1;
     let id = format!("p{n}-{}", unix_ms() % 1_000_000_000);
-    let run_rel = format!("plays/{full}/seed{seed}-{}", unix_ms());
+    let run_rel = claim_run_dir(
+        &st.roots[0],
+        &format!("plays/{full}/seed{seed}-{}", unix_ms()),
+    )?;
     let run_dir: PathBuf = st.roots[0].join(&run_rel);
     let role = &preset.role;
     let (tx, rx) = channel();
@@ -338,6 +352,41 @@ pub async fn start(
         return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, err.clone()));
     }
     Ok(Json(session.json(&view)))
+}
+
+/// Create a fresh run directory `<stem>` under `root` (`<stem>-2`, `-3`…
+/// when plays of the same task and seed start in the same millisecond, here
+/// or in another server on the same folder) and return it relative to `root`.
+fn claim_run_dir(root: &std::path::Path, stem: &str) -> Result<String, ApiError> {
+    let cannot = |e: std::io::Error| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!(
+                "cannot create the play's run directory under {}: {e}",
+                root.display()
+            ),
+        )
+    };
+    let parent = root.join(stem);
+    if let Some(p) = parent.parent() {
+        std::fs::create_dir_all(p).map_err(cannot)?;
+    }
+    for n in 1..1000u32 {
+        let rel = if n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{n}")
+        };
+        match std::fs::create_dir(root.join(&rel)) {
+            Ok(()) => return Ok(rel),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(cannot(e)),
+        }
+    }
+    Err(ApiError(
+        StatusCode::CONFLICT,
+        format!("too many plays of {stem} at once; try again"),
+    ))
 }
 
 fn spawn_run(

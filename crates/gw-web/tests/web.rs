@@ -580,3 +580,34 @@ fn hostile_files_under_the_runs_root_get_clear_answers() {
         }
     }
 }
+
+#[test]
+fn plays_refuse_cooperative_games_and_never_share_a_run_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+    let (status, v) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "12_fireboy-and-watergirl+12_01"}),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("cooperative"), "{v}");
+
+    // Plays of the same task and seed started together each get their own
+    // run directory.
+    let starts: Vec<_> = (0..4)
+        .map(|_| {
+            let url = format!("{base}/api/play");
+            std::thread::spawn(move || post(&url, json!({"preset": "01_2048+01_01", "seed": 9})))
+        })
+        .collect();
+    let mut dirs = std::collections::BTreeSet::new();
+    for s in starts {
+        let (status, v) = s.join().unwrap();
+        assert_eq!(status, 200, "{v}");
+        dirs.insert(v["run_dir"].as_str().unwrap().to_string());
+        let (status, _) = http_delete(&format!("{base}/api/play/{}", v["id"].as_str().unwrap()));
+        assert_eq!(status, 200);
+    }
+    assert_eq!(dirs.len(), 4, "{dirs:?}");
+}
