@@ -221,6 +221,20 @@ fn bad_suites_are_configuration_errors() {
             "name: x\ncases:\n  - games: all\n    tasks: all\n    modelz: [random]\n",
             "s.yaml:",
         ),
+        // Two runs would share one folder.
+        (
+            "name: x\ncases:\n  - games: [01_2048, 01_2048]\n    tasks: [01_01]\n    models: [noop]\n",
+            "01_2048+01_01+noop with seed 1 is planned twice",
+        ),
+        (
+            "name: x\ncases:\n  - games: [01_2048]\n    tasks: [01_01]\n    models: [noop]\nseeds: [4, 4]\n",
+            "with seed 4 is planned twice",
+        ),
+        // A plan too large to hold is refused before it is expanded.
+        (
+            "name: x\ncases:\n  - games: all\n    tasks: all\n    models: [noop]\nrepeats: 1000000000\n",
+            "more than the 250000 one suite may hold",
+        ),
     ];
     for (text, msg) in cases {
         let suite = suite_file(dir.path(), text);
