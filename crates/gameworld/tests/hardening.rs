@@ -484,3 +484,25 @@ fn hostile_registry_numbers_fail_validate_without_panic_or_hang() {
     let o = gameworld(&["validate"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
+
+#[test]
+fn run_out_pointing_at_a_file_is_a_configuration_error_and_keeps_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "kept").unwrap();
+    let o = gameworld(&[
+        "run",
+        "01_2048+01_01+noop",
+        "--max-steps",
+        "1",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("is a file, not a folder"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+}
