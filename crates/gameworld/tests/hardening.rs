@@ -466,6 +466,16 @@ fn hostile_registry_numbers_fail_validate_without_panic_or_hang() {
             std::fs::read_to_string(reg.join("games/01_2048.yaml")).unwrap().replace("speed_multiplier: 1.0", "speed_multiplier: 1e12"),
             "01_2048.yaml:7:1: speed_multiplier is too large",
         ),
+        (
+            "games/01_2048.yaml",
+            std::fs::read_to_string(reg.join("games/01_2048.yaml")).unwrap().replace("{width: 1280, height: 720}", "{width: 100000, height: 100000}"),
+            "01_2048.yaml:6:1: viewport 100000x100000 is outside 1x1..8192x8192",
+        ),
+        (
+            "games/01_2048.yaml",
+            std::fs::read_to_string(reg.join("games/01_2048.yaml")).unwrap().replace("{width: 1280, height: 720}", "{width: 0, height: 0}"),
+            "01_2048.yaml:6:1: viewport 0x0 is outside",
+        ),
         ("tasks/01_2048/01_77.yaml", "id: \"01_77\"\ngame_id: \"01_2048\"\ninstruction: x\nscore_field: game_state.nope\nstart: 0\ntarget: 8\n".into(), "01_77.yaml:4:14: score_field \"game_state.nope\" is not in the state"),
         ("models/mem.yaml", "id: mem\nprovider: openai\nmodel: x\nmemory_include_fields: [screenshot, feelings]\n".into(), "mem.yaml:4:1: unknown memory_include_fields entry \"feelings\""),
     ];
