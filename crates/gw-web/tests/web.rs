@@ -611,3 +611,72 @@ fn plays_refuse_cooperative_games_and_never_share_a_run_directory() {
     }
     assert_eq!(dirs.len(), 4, "{dirs:?}");
 }
+
+#[test]
+fn malformed_requests_get_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = start_server(
+        Registry::load(&[project_registry()]).unwrap(),
+        &dir.path().join("runs"),
+    );
+    let agent = http();
+    let cases: Vec<(u16, ureq::http::Response<ureq::Body>, &str)> = vec![
+        (
+            415,
+            agent.post(&format!("{base}/api/play")).send("{}").unwrap(),
+            "Content-Type",
+        ),
+        (
+            422,
+            agent
+                .post(&format!("{base}/api/play"))
+                .header("content-type", "application/json")
+                .send("{\"preset\": 5}")
+                .unwrap(),
+            "preset",
+        ),
+        (
+            400,
+            agent
+                .post(&format!("{base}/api/play"))
+                .header("content-type", "application/json")
+                .send("{\"preset\": ")
+                .unwrap(),
+            "JSON",
+        ),
+        (
+            413,
+            agent
+                .post(&format!("{base}/api/play"))
+                .header("content-type", "application/json")
+                .send(vec![b' '; 70_000])
+                .unwrap(),
+            "limit",
+        ),
+        (
+            400,
+            agent
+                .get(&format!("{base}/api/run?root=-1&path=x"))
+                .call()
+                .unwrap(),
+            "root",
+        ),
+        (
+            405,
+            agent.put(&format!("{base}/api/play")).send("").unwrap(),
+            "method not allowed",
+        ),
+        (
+            404,
+            agent.get(&format!("{base}/api/nothing")).call().unwrap(),
+            "no such",
+        ),
+    ];
+    for (want, mut resp, text) in cases {
+        let status = resp.status().as_u16();
+        let body = resp.body_mut().read_to_string().unwrap_or_default();
+        assert_eq!(status, want, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert!(v["error"].as_str().unwrap().contains(text), "{want}: {v}");
+    }
+}
