@@ -516,3 +516,14 @@ fn run_out_pointing_at_a_file_is_a_configuration_error_and_keeps_the_file() {
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
 }
+
+#[test]
+fn serve_with_a_file_as_runs_folder_is_a_configuration_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("runs");
+    std::fs::write(&file, "kept").unwrap();
+    let o = gameworld(&["serve", "--port", "0", "--runs", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--runs"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+}

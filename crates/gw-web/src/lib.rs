@@ -244,15 +244,21 @@ pub struct ServeOptions {
 /// Bind, print the address and serve until the process ends.
 pub fn serve_blocking(registry: Registry, opts: ServeOptions) -> Result<(), String> {
     let state = Arc::new(AppState::new(registry, &opts.runs)?);
+    serve_state(state, opts.addr)
+}
+
+/// Serve a prepared state (its runs roots already checked by
+/// [`AppState::new`], whose errors are the caller's configuration errors).
+pub fn serve_state(state: Arc<AppState>, listen: SocketAddr) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(opts.addr)
+        let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}; choose another --port", opts.addr))?;
+            .map_err(|e| format!("cannot listen on {listen}: {e}; choose another --port"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!(
             "gameworld serve: http://{addr}/  (runs: {})",
