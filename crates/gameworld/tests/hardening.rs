@@ -477,6 +477,17 @@ fn hostile_registry_numbers_fail_validate_without_panic_or_hang() {
             "01_2048.yaml:6:1: viewport 0x0 is outside",
         ),
         ("tasks/01_2048/01_77.yaml", "id: \"01_77\"\ngame_id: \"01_2048\"\ninstruction: x\nscore_field: game_state.nope\nstart: 0\ntarget: 8\n".into(), "01_77.yaml:4:14: score_field \"game_state.nope\" is not in the state"),
+        (
+            "models/laughs.yaml",
+            {
+                let mut y = String::from("id: laughs\nprovider: openai\nmodel: x\nextra_body:\n  a: &a [x, x, x, x, x, x, x, x, x]\n");
+                for (name, prev) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"]) {
+                    y.push_str(&format!("  {name}: &{name} [{}]\n", vec![format!("*{prev}"); 9].join(", ")));
+                }
+                y
+            },
+            "anchors and aliases (*name) that repeat large blocks",
+        ),
         ("models/mem.yaml", "id: mem\nprovider: openai\nmodel: x\nmemory_include_fields: [screenshot, feelings]\n".into(), "mem.yaml:4:1: unknown memory_include_fields entry \"feelings\""),
     ];
     for (rel, yaml, want) in cases {

@@ -724,6 +724,15 @@ pub fn explain_yaml_error(
             "{key} cannot be \"{}\"; use one of: {valid}",
             named.unwrap_or_default()
         )
+    } else if lower.contains("budget breached") {
+        // serde-saphyr's limits: aliases that repeat a block expand it
+        // each time ("billion laughs"), or the file is simply enormous.
+        format!(
+            "invalid YAML: the file expands to more values than one file may hold ({}); \
+             anchors and aliases (*name) that repeat large blocks are the usual cause: \
+             write the values out once",
+            msg.trim_start_matches("budget breached:").trim()
+        )
     } else if lower.contains("string scalar") {
         // A list or mapping (or an unclosed bracket) where one value belongs.
         format!(
