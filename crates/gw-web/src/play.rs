@@ -266,22 +266,7 @@ pub async fn start(
         }
     };
     let seed = req.seed.unwrap_or(1);
-    {
-        let sessions = st.plays.sessions.lock().expect("sessions lock");
-        let live = sessions
-            .values()
-            .filter(|s| {
-                let v = s.view.lock().expect("view lock");
-                v.finished.is_none() && v.error.is_none()
-            })
-            .count();
-        if live >= MAX_LIVE {
-            return Err(ApiError(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("{MAX_LIVE} plays are running; finish or quit one first"),
-            ));
-        }
-    }
+    check_room(&st.plays.sessions.lock().expect("sessions lock"))?;
     let n = st.plays.counter.fetch_add(1, Ordering::Relaxed) + 1;
     let id = format!("p{n}-{}", unix_ms() % 1_000_000_000);
     let run_rel = claim_run_dir(
@@ -310,6 +295,13 @@ pub async fn start(
     });
     {
         let mut sessions = st.plays.sessions.lock().expect("sessions lock");
+        // Checked again under the lock that inserts: plays started together
+        // all passed the first check.
+        if let Err(e) = check_room(&sessions) {
+            drop(sessions);
+            let _ = std::fs::remove_dir(&run_dir);
+            return Err(e);
+        }
         // Forget the oldest ended plays beyond 64 (their run directories stay).
         while sessions.len() >= 64 {
             let ended = sessions
@@ -352,6 +344,24 @@ pub async fn start(
         return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, err.clone()));
     }
     Ok(Json(session.json(&view)))
+}
+
+/// Refuse a new play while [`MAX_LIVE`] are running.
+fn check_room(sessions: &BTreeMap<String, Arc<Session>>) -> Result<(), ApiError> {
+    let live = sessions
+        .values()
+        .filter(|s| {
+            let v = s.view.lock().expect("view lock");
+            v.finished.is_none() && v.error.is_none()
+        })
+        .count();
+    if live >= MAX_LIVE {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{MAX_LIVE} plays are running; finish or quit one first"),
+        ));
+    }
+    Ok(())
 }
 
 /// Create a fresh run directory `<stem>` under `root` (`<stem>-2`, `-3`…

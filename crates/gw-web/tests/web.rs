@@ -680,3 +680,35 @@ fn malformed_requests_get_json_errors() {
         assert!(v["error"].as_str().unwrap().contains(text), "{want}: {v}");
     }
 }
+
+#[test]
+fn at_most_sixteen_plays_run_at_once_even_when_started_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+    let starts: Vec<_> = (0..20)
+        .map(|seed| {
+            let url = format!("{base}/api/play");
+            std::thread::spawn(move || post(&url, json!({"preset": "01_2048+01_01", "seed": seed})))
+        })
+        .collect();
+    let answers: Vec<(u16, Value)> = starts.into_iter().map(|s| s.join().unwrap()).collect();
+    let started: Vec<&Value> = answers
+        .iter()
+        .filter(|(s, _)| *s == 200)
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(started.len(), 16, "{answers:?}");
+    assert!(
+        answers.iter().all(|(s, _)| *s == 200 || *s == 429),
+        "{answers:?}"
+    );
+    // A refused play leaves no run directory behind.
+    let dirs = std::fs::read_dir(runs.join("plays/01_2048+01_01+human"))
+        .unwrap()
+        .count();
+    assert_eq!(dirs, 16);
+    for v in started {
+        http_delete(&format!("{base}/api/play/{}", v["id"].as_str().unwrap()));
+    }
+}
