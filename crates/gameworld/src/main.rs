@@ -698,11 +698,12 @@ fn serve(extra: &[PathBuf], args: ServeArgs) -> CmdResult {
         }
     };
     let registry = load_registry(extra).map_err(config)?;
-    let opts = gw_web::ServeOptions {
-        addr: std::net::SocketAddr::new(ip, args.port),
-        runs: args.runs.iter().map(PathBuf::from).collect(),
-    };
-    gw_web::serve_blocking(registry, opts).map_err(|e| (1, e))
+    let runs: Vec<PathBuf> = args.runs.iter().map(PathBuf::from).collect();
+    // An unusable --runs folder is the caller's to fix (exit 2); a port in
+    // use or a server that stops is a runtime error (exit 1).
+    let state = gw_web::AppState::new(registry, &runs).map_err(config)?;
+    let addr = std::net::SocketAddr::new(ip, args.port);
+    gw_web::serve_state(std::sync::Arc::new(state), addr).map_err(|e| (1, e))
 }
 
 fn clip(args: ClipArgs) -> CmdResult {

@@ -466,7 +466,28 @@ fn hostile_registry_numbers_fail_validate_without_panic_or_hang() {
             std::fs::read_to_string(reg.join("games/01_2048.yaml")).unwrap().replace("speed_multiplier: 1.0", "speed_multiplier: 1e12"),
             "01_2048.yaml:7:1: speed_multiplier is too large",
         ),
+        (
+            "games/01_2048.yaml",
+            std::fs::read_to_string(reg.join("games/01_2048.yaml")).unwrap().replace("{width: 1280, height: 720}", "{width: 100000, height: 100000}"),
+            "01_2048.yaml:6:1: viewport 100000x100000 is outside 1x1..8192x8192",
+        ),
+        (
+            "games/01_2048.yaml",
+            std::fs::read_to_string(reg.join("games/01_2048.yaml")).unwrap().replace("{width: 1280, height: 720}", "{width: 0, height: 0}"),
+            "01_2048.yaml:6:1: viewport 0x0 is outside",
+        ),
         ("tasks/01_2048/01_77.yaml", "id: \"01_77\"\ngame_id: \"01_2048\"\ninstruction: x\nscore_field: game_state.nope\nstart: 0\ntarget: 8\n".into(), "01_77.yaml:4:14: score_field \"game_state.nope\" is not in the state"),
+        (
+            "models/laughs.yaml",
+            {
+                let mut y = String::from("id: laughs\nprovider: openai\nmodel: x\nextra_body:\n  a: &a [x, x, x, x, x, x, x, x, x]\n");
+                for (name, prev) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().zip(["a", "b", "c", "d", "e", "f", "g", "h"]) {
+                    y.push_str(&format!("  {name}: &{name} [{}]\n", vec![format!("*{prev}"); 9].join(", ")));
+                }
+                y
+            },
+            "anchors and aliases (*name) that repeat large blocks",
+        ),
         ("models/mem.yaml", "id: mem\nprovider: openai\nmodel: x\nmemory_include_fields: [screenshot, feelings]\n".into(), "mem.yaml:4:1: unknown memory_include_fields entry \"feelings\""),
     ];
     for (rel, yaml, want) in cases {
@@ -483,4 +504,37 @@ fn hostile_registry_numbers_fail_validate_without_panic_or_hang() {
     // And the shipped registry passes.
     let o = gameworld(&["validate"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+#[test]
+fn run_out_pointing_at_a_file_is_a_configuration_error_and_keeps_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "kept").unwrap();
+    let o = gameworld(&[
+        "run",
+        "01_2048+01_01+noop",
+        "--max-steps",
+        "1",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("is a file, not a folder"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+}
+
+#[test]
+fn serve_with_a_file_as_runs_folder_is_a_configuration_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("runs");
+    std::fs::write(&file, "kept").unwrap();
+    let o = gameworld(&["serve", "--port", "0", "--runs", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--runs"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
 }

@@ -221,6 +221,24 @@ fn bad_suites_are_configuration_errors() {
             "name: x\ncases:\n  - games: all\n    tasks: all\n    modelz: [random]\n",
             "s.yaml:",
         ),
+        // Two runs would share one folder.
+        (
+            "name: x\ncases:\n  - games: [01_2048, 01_2048]\n    tasks: [01_01]\n    models: [noop]\n",
+            "01_2048+01_01+noop with seed 1 is planned twice",
+        ),
+        (
+            "name: x\ncases:\n  - games: [01_2048]\n    tasks: [01_01]\n    models: [noop]\nseeds: [4, 4]\n",
+            "with seed 4 is planned twice",
+        ),
+        (
+            "name: x\ncases:\n  - games: [01_2048]\n    tasks: [01_01]\n    models: [noop]\nmax_steps: 0\n",
+            "max_steps must be at least 1",
+        ),
+        // A plan too large to hold is refused before it is expanded.
+        (
+            "name: x\ncases:\n  - games: all\n    tasks: all\n    models: [noop]\nrepeats: 1000000000\n",
+            "more than the 250000 one suite may hold",
+        ),
     ];
     for (text, msg) in cases {
         let suite = suite_file(dir.path(), text);
@@ -245,6 +263,23 @@ fn bad_suites_are_configuration_errors() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
+    // A thread per run at once: an absurd count is refused, not started.
+    let suite = suite_file(
+        dir.path(),
+        "name: x\ncases:\n  - games: [01_2048]\n    tasks: [01_01]\n    models: [noop]\nmax_steps: 1\n",
+    );
+    let o = bin()
+        .args(["suite", suite.to_str().unwrap(), "--max-parallel", "100000"])
+        .args(["--out", dir.path().join("p").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--max-parallel 100000 is more than 1024"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!dir.path().join("p/suite.json").exists());
 }
 
 #[test]

@@ -471,6 +471,8 @@ pub enum ApiKind {
 pub const MAX_SCORE: f64 = 1e15;
 /// Largest game `speed_multiplier` (a faster clock would simulate for hours per step).
 pub const MAX_SPEED: f64 = 100.0;
+/// Largest viewport side in pixels (frames are allocated at this size).
+pub const MAX_VIEWPORT_SIDE: u32 = 8192;
 /// Longest action duration (hold, key, wait), in seconds.
 pub const MAX_DURATION_S: f64 = 3600.0;
 /// Longest request timeout or retry backoff, in seconds (one day).
@@ -721,6 +723,15 @@ pub fn explain_yaml_error(
         format!(
             "{key} cannot be \"{}\"; use one of: {valid}",
             named.unwrap_or_default()
+        )
+    } else if lower.contains("budget breached") {
+        // serde-saphyr's limits: aliases that repeat a block expand it
+        // each time ("billion laughs"), or the file is simply enormous.
+        format!(
+            "invalid YAML: the file expands to more values than one file may hold ({}); \
+             anchors and aliases (*name) that repeat large blocks are the usual cause: \
+             write the values out once",
+            msg.trim_start_matches("budget breached:").trim()
         )
     } else if lower.contains("string scalar") {
         // A list or mapping (or an unclosed bracket) where one value belongs.
@@ -1348,6 +1359,16 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
                 "unknown genre \"{}\"; use one of {}",
                 game.genre,
                 GENRES.join(", ")
+            ),
+        ));
+    }
+    let (w, h) = (game.viewport.width, game.viewport.height);
+    if !(1..=MAX_VIEWPORT_SIDE).contains(&w) || !(1..=MAX_VIEWPORT_SIDE).contains(&h) {
+        errors.push(g.err_at(
+            "viewport",
+            format!(
+                "viewport {w}x{h} is outside 1x1..{MAX_VIEWPORT_SIDE}x{MAX_VIEWPORT_SIDE}; \
+                 give the game's frame size in pixels, e.g. {{width: 1280, height: 720}}"
             ),
         ));
     }

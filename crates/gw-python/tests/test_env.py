@@ -242,3 +242,38 @@ def test_replays_a_cli_run_exactly(tmp_path):
         assert terminated or truncated
         result = json.loads((out / "result.json").read_text())
         assert info["stop_reason"] == result["stop_reason"]
+
+
+def test_hostile_actions_seeds_and_arguments_raise_clear_python_errors():
+    env = gameworld.make("01_2048+01_01", render_size=(8, 8))
+    env.reset(seed=1)
+    # Not an index at all, or not a whole one: refused before the game.
+    for bad, err, text in [
+        (2**70, ValueError, "outside Discrete"),
+        (1.5, ValueError, "whole number"),
+        (float("nan"), ValueError, "whole number"),
+        (np.array([1, 2]), ValueError, "one integer"),
+        (None, TypeError, "integer"),
+    ]:
+        with pytest.raises(err, match=text):
+            env.step(bad)
+    assert env.step(np.int8(1))[4]["invalid"] is None
+    for seed, err in [(-1, Exception), (2**64, ValueError), (2**200, ValueError), (1.5, Exception)]:
+        with pytest.raises(err):
+            env.reset(seed=seed)
+    env.reset(seed=2**64 - 1)
+    for size in [(2**40, 1), (0, 5), (100000, 100000)]:
+        with pytest.raises(ValueError, match="render_size"):
+            gameworld.make("01_2048+01_01", render_size=size)
+    with pytest.raises(TypeError, match="env_id"):
+        gameworld.make(None)
+    # Computer-use indices that are NaN or fractions would silently become
+    # another action on the Rust side.
+    cu = gameworld.make("19_minesweeper+19_01", interface="computer-use", render_size=(8, 8))
+    cu.reset(seed=1)
+    for action in [{"type": float("nan")}, {"type": 0, "button": 0.5}, {"type": float("inf")}]:
+        with pytest.raises(ValueError, match="whole number"):
+            cu.step(action)
+    # NaN coordinates are the game's business: an out-of-space no-op.
+    _, _, _, _, info = cu.step({"type": 0, "point": [float("nan"), 5]})
+    assert info["invalid"] == "out_of_space"

@@ -136,3 +136,24 @@ def test_gymnasium_make_vec_uses_the_rust_batch():
     assert isinstance(venv.unwrapped, gameworld.vector.GameWorldVectorEnv)
     obs, _ = venv.reset(seed=1)
     assert obs.shape == (3, 8, 8, 3)
+
+
+def test_hostile_vector_arguments_raise_clear_python_errors():
+    for n, err in [(10**12, ValueError), (-1, ValueError), ("3", TypeError)]:
+        with pytest.raises(err, match="num_envs"):
+            gameworld.vector.make("01_2048+01_01", num_envs=n, render_size=(8, 8))
+    with pytest.raises(ValueError, match="threads"):
+        gameworld.vector.make("01_2048+01_01", num_envs=2, threads=0)
+    venv = gameworld.vector.make("01_2048+01_01", num_envs=3, render_size=(8, 8))
+    for seed in [2**65, [1, -2, 3]]:
+        with pytest.raises(ValueError, match="seed"):
+            venv.reset(seed=seed)
+    venv.reset(seed=1)
+    with pytest.raises(ValueError, match="whole number"):
+        venv.step(np.array([0.5, 1.0, 2.0]))
+    with pytest.raises(TypeError, match="integers"):
+        venv.step(np.array(["a", "b", "c"]))
+    venv.step(np.array([0.0, 1.0, 2.0]))
+    venv.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        venv.step(np.array([0, 1, 2]))

@@ -298,6 +298,12 @@ pub fn run_preset_with_agent(
         }
         preset.task.max_steps = n;
     }
+    if opts.out.exists() && !opts.out.is_dir() {
+        return Err(RunError::Config(format!(
+            "--out {} is a file, not a folder; pass a folder for the run (it is created when missing)",
+            opts.out.display()
+        )));
+    }
     if let Some(rounds) = opts.memory_rounds {
         let agents = std::iter::once(&mut preset.agent)
             .chain(preset.players.iter_mut().map(|p| &mut p.agent));

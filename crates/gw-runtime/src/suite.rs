@@ -172,6 +172,14 @@ pub fn check_suite_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// The most runs one suite may plan. A plan is held in memory and written
+/// to `suite.json` before anything runs, so a typo such as an extra digit
+/// in `repeats` must be refused, not expanded (34 M runs took 12 GB).
+pub const MAX_PLANNED_RUNS: usize = 250_000;
+/// Most runs at once (`--max-parallel`): one thread each; far more than any
+/// machine or model endpoint serves, and 100,000 threads never started.
+pub const MAX_PARALLEL: usize = 1024;
+
 /// Expand a suite into its ordered plan (repeat-major: wave 0 first).
 pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, String> {
     check_suite_name(&spec.name)?;
@@ -183,6 +191,9 @@ pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, 
     }
     if spec.cases.is_empty() {
         return Err("the suite has no cases".into());
+    }
+    if spec.max_steps == Some(0) {
+        return Err("max_steps must be at least 1 (or left out for each task's own budget)".into());
     }
     struct Variant {
         preset: String,
@@ -256,6 +267,42 @@ pub fn expand(spec: &SuiteSpec, registry: &Registry) -> Result<Vec<PlannedRun>, 
                         ci + 1
                     ));
                 }
+            }
+        }
+    }
+    let planned = variants
+        .len()
+        .checked_mul(spec.seeds.len())
+        .and_then(|n| n.checked_mul(spec.repeats as usize));
+    match planned {
+        Some(n) if n <= MAX_PLANNED_RUNS => {}
+        _ => {
+            return Err(format!(
+                "the suite plans {} runs ({} game/task/model variants x {} seeds x {} repeats), \
+                 more than the {MAX_PLANNED_RUNS} one suite may hold; split it into several suite files",
+                planned.map_or_else(|| "too many".to_string(), |n| n.to_string()),
+                variants.len(),
+                spec.seeds.len(),
+                spec.repeats
+            ));
+        }
+    }
+    // Each run has its own folder: the same game, task, model and seed
+    // listed twice (a repeated seed, game, model or case) would have two
+    // runs write one folder at once.
+    let mut seen = std::collections::BTreeSet::new();
+    for v in &variants {
+        for &seed in &spec.seeds {
+            if !seen.insert((v.preset.as_str(), v.realtime, v.memory_rounds, seed)) {
+                return Err(format!(
+                    "{} with seed {seed}{}{} is planned twice (a seed, game, task, model or case \
+                     is listed more than once); list each once and use `repeats` to run it again",
+                    v.preset,
+                    if v.realtime { " in real time" } else { "" },
+                    v.memory_rounds
+                        .map(|m| format!(" and memory_rounds {m}"))
+                        .unwrap_or_default()
+                ));
             }
         }
     }
@@ -486,6 +533,12 @@ pub fn run_suite(
     registry: &Registry,
     opts: &SuiteOptions,
 ) -> Result<SuiteOutcome, RunError> {
+    if opts.max_parallel > MAX_PARALLEL {
+        return Err(RunError::Config(format!(
+            "--max-parallel {} is more than {MAX_PARALLEL} runs at once; pass a smaller number",
+            opts.max_parallel
+        )));
+    }
     let plan = expand(spec, registry).map_err(RunError::Config)?;
     let mine: Vec<PlannedRun> = plan
         .iter()
@@ -564,7 +617,7 @@ pub fn run_suite(
     let tally = Mutex::new(Tally::default());
     let total = todo.len();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.max_parallel.max(1))
+        .num_threads(opts.max_parallel.clamp(1, total.max(1)))
         .build()
         .map_err(|e| RunError::Runtime(e.to_string()))?;
     let max_repeat = todo.iter().map(|r| r.repeat).max().unwrap_or(0);

@@ -54,8 +54,8 @@ pub fn frame_files(run_dir: &Path) -> Vec<PathBuf> {
 
 /// RGBA pixels of a PNG frame.
 fn decode(path: &Path) -> Result<(u32, u32, Vec<u8>), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut dec = png::Decoder::new(std::io::BufReader::new(file));
+    let bytes = crate::paths::read_regular(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = dec
         .read_info()

@@ -3,7 +3,7 @@
 //! or `error.json`, `suite_errors.jsonl`), so it follows a suite started by
 //! any `gameworld suite` process on this machine, and a finished one too.
 
-use crate::paths::resolve;
+use crate::paths::{plain_relative, read_json, read_regular, read_text, resolve};
 use crate::runs::RunQuery;
 use crate::{ApiError, AppState, not_found};
 use axum::Json;
@@ -16,12 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-fn read_json(path: &Path) -> Option<Value> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
-}
-
 fn line_count(path: &Path) -> usize {
-    std::fs::read(path)
+    read_regular(path)
         .map(|b| b.iter().filter(|&&c| c == b'\n').count())
         .unwrap_or(0)
 }
@@ -36,7 +32,24 @@ pub fn suite_status(dir: &Path) -> Value {
     let mut rows = Vec::new();
     for run in &planned {
         let rel = run["dir"].as_str().unwrap_or("");
-        let run_dir = dir.join(rel);
+        // suite.json is a file like any other under the runs root: a run
+        // folder it names must stay inside the suite's folder.
+        let Some(rel_path) = plain_relative(rel).filter(|p| !p.as_os_str().is_empty()) else {
+            failed += 1;
+            rows.push(json!({
+                "preset": run["preset"],
+                "seed": run["seed"],
+                "repeat": run["repeat"],
+                "dir": rel,
+                "status": "error",
+                "steps": 0,
+                "success": null,
+                "progress": null,
+                "error": "suite.json names a run folder outside the suite's folder; it is not read",
+            }));
+            continue;
+        };
+        let run_dir = dir.join(rel_path);
         let result = read_json(&run_dir.join("result.json"));
         let error = read_json(&run_dir.join("error.json"));
         let steps_so_far = line_count(&run_dir.join("trajectory.jsonl"));
@@ -79,7 +92,7 @@ pub fn suite_status(dir: &Path) -> Value {
                 .or_else(|| error.as_ref().and_then(|e| e["error"].as_str().map(String::from))),
         }));
     }
-    let mut errors: Vec<Value> = std::fs::read_to_string(dir.join(gw_runtime::suite::ERROR_LOG))
+    let mut errors: Vec<Value> = read_text(&dir.join(gw_runtime::suite::ERROR_LOG))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())

@@ -124,7 +124,54 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/suite/events", get(dashboard::events))
         .route("/report/{*path}", get(report_file))
         .layer(DefaultBodyLimit::max(64 * 1024))
+        .layer(axum::middleware::map_response(json_client_errors))
         .with_state(state)
+}
+
+/// Every client error is `{"error": "..."}`, as the app's own are: axum's
+/// answers to a malformed query or body (400, 413, 415, 422), an unknown
+/// route (404) or a method a route lacks (405) come as plain text or with
+/// no body, which a client reading `error` would not see.
+async fn json_client_errors(resp: Response) -> Response {
+    let status = resp.status();
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !status.is_client_error() || is_json {
+        return resp;
+    }
+    let (mut parts, body) = resp.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let message = match (text.is_empty(), status) {
+        (false, _) => text,
+        (true, StatusCode::METHOD_NOT_ALLOWED) => {
+            match parts
+                .headers
+                .get(header::ALLOW)
+                .and_then(|v| v.to_str().ok())
+            {
+                Some(allowed) if !allowed.is_empty() => {
+                    format!("method not allowed on this route; use {allowed}")
+                }
+                _ => "method not allowed on this route".to_string(),
+            }
+        }
+        (true, StatusCode::NOT_FOUND) => "no such page or API route".to_string(),
+        (true, s) => s.canonical_reason().unwrap_or("client error").to_string(),
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(
+        parts,
+        axum::body::Body::from(json!({ "error": message }).to_string()),
+    )
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {
@@ -180,9 +227,11 @@ async fn report_file(
         Some("csv") | Some("md") => "text/plain; charset=utf-8",
         _ => return Err(not_found("only report files are served here")),
     };
-    let bytes = tokio::fs::read(&file)
+    let bytes = tokio::task::spawn_blocking(move || paths::read_regular(&file))
         .await
-        .map_err(|_| not_found(format!("no such file: {path}")))?;
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| not_found(format!("no such file: {path}")))?;
     Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
 }
 
@@ -195,15 +244,21 @@ pub struct ServeOptions {
 /// Bind, print the address and serve until the process ends.
 pub fn serve_blocking(registry: Registry, opts: ServeOptions) -> Result<(), String> {
     let state = Arc::new(AppState::new(registry, &opts.runs)?);
+    serve_state(state, opts.addr)
+}
+
+/// Serve a prepared state (its runs roots already checked by
+/// [`AppState::new`], whose errors are the caller's configuration errors).
+pub fn serve_state(state: Arc<AppState>, listen: SocketAddr) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(opts.addr)
+        let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}; choose another --port", opts.addr))?;
+            .map_err(|e| format!("cannot listen on {listen}: {e}; choose another --port"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!(
             "gameworld serve: http://{addr}/  (runs: {})",

@@ -3,7 +3,45 @@
 //! under that root.
 
 use crate::{ApiError, bad_request, not_found};
+use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
+
+/// `rel` as a relative path of plain components (`a/b`, `./a`), or `None`
+/// when it could climb out (`..`), start at the file system's root or a
+/// drive, or carries a NUL or a backslash.
+pub fn plain_relative(rel: &str) -> Option<&Path> {
+    if rel.len() > 4096 || rel.contains('\0') || rel.contains('\\') {
+        return None;
+    }
+    let path = Path::new(rel);
+    path.components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        .then_some(path)
+}
+
+/// The bytes of a regular file. FIFOs, devices and folders are refused
+/// before they are opened: reading one could block a worker forever or
+/// never end.
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    std::fs::read(path)
+}
+
+/// A regular file's text (invalid UTF-8 is an error, as with `read_to_string`).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// A regular file parsed as JSON, or `None`.
+pub fn read_json(path: &Path) -> Option<Value> {
+    serde_json::from_slice(&read_regular(path).ok()?).ok()
+}
 
 /// The file or folder `rel` under runs root `root`, or an error answer.
 pub fn resolve(roots: &[PathBuf], root: usize, rel: &str) -> Result<PathBuf, ApiError> {
@@ -13,16 +51,12 @@ pub fn resolve(roots: &[PathBuf], root: usize, rel: &str) -> Result<PathBuf, Api
     if rel.len() > 4096 || rel.contains('\0') || rel.contains('\\') {
         return Err(bad_request("malformed path"));
     }
-    let rel_path = Path::new(rel.trim_start_matches('/'));
-    if rel_path
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
-    {
-        return Err(ApiError(
+    let rel_path = plain_relative(rel.trim_start_matches('/')).ok_or_else(|| {
+        ApiError(
             axum::http::StatusCode::FORBIDDEN,
             "paths must stay inside the runs directory".into(),
-        ));
-    }
+        )
+    })?;
     let joined = base.join(rel_path);
     let real = joined
         .canonicalize()

@@ -245,6 +245,17 @@ pub async fn start(
     }
     let full = format!("{}+{model}", req.preset);
     let preset = st.registry.resolve_preset(&full).map_err(bad_request)?;
+    if preset.is_cooperative() {
+        // One page sends one input per step; a cooperative step needs one
+        // action per role.
+        return Err(bad_request(format!(
+            "{} is a cooperative game ({} roles, one action each per step) and cannot be \
+             played from the page; run it with agents, e.g. `gameworld run {}+scripted`",
+            preset.game.id,
+            preset.players.len(),
+            req.preset
+        )));
+    }
     let realtime = match req.mode.as_deref().unwrap_or("step") {
         "step" => false,
         "realtime" => true,
@@ -255,25 +266,13 @@ pub async fn start(
         }
     };
     let seed = req.seed.unwrap_or(1);
-    {
-        let sessions = st.plays.sessions.lock().expect("sessions lock");
-        let live = sessions
-            .values()
-            .filter(|s| {
-                let v = s.view.lock().expect("view lock");
-                v.finished.is_none() && v.error.is_none()
-            })
-            .count();
-        if live >= MAX_LIVE {
-            return Err(ApiError(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("{MAX_LIVE} plays are running; finish or quit one first"),
-            ));
-        }
-    }
+    check_room(&st.plays.sessions.lock().expect("sessions lock"))?;
     let n = st.plays.counter.fetch_add(1, Ordering::Relaxed) + 1;
     let id = format!("p{n}-{}", unix_ms() % 1_000_000_000);
-    let run_rel = format!("plays/{full}/seed{seed}-{}", unix_ms());
+    let run_rel = claim_run_dir(
+        &st.roots[0],
+        &format!("plays/{full}/seed{seed}-{}", unix_ms()),
+    )?;
     let run_dir: PathBuf = st.roots[0].join(&run_rel);
     let role = &preset.role;
     let (tx, rx) = channel();
@@ -296,6 +295,13 @@ pub async fn start(
     });
     {
         let mut sessions = st.plays.sessions.lock().expect("sessions lock");
+        // Checked again under the lock that inserts: plays started together
+        // all passed the first check.
+        if let Err(e) = check_room(&sessions) {
+            drop(sessions);
+            let _ = std::fs::remove_dir(&run_dir);
+            return Err(e);
+        }
         // Forget the oldest ended plays beyond 64 (their run directories stay).
         while sessions.len() >= 64 {
             let ended = sessions
@@ -338,6 +344,59 @@ pub async fn start(
         return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, err.clone()));
     }
     Ok(Json(session.json(&view)))
+}
+
+/// Refuse a new play while [`MAX_LIVE`] are running.
+fn check_room(sessions: &BTreeMap<String, Arc<Session>>) -> Result<(), ApiError> {
+    let live = sessions
+        .values()
+        .filter(|s| {
+            let v = s.view.lock().expect("view lock");
+            v.finished.is_none() && v.error.is_none()
+        })
+        .count();
+    if live >= MAX_LIVE {
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!("{MAX_LIVE} plays are running; finish or quit one first"),
+        ));
+    }
+    Ok(())
+}
+
+/// Create a fresh run directory `<stem>` under `root` (`<stem>-2`, `-3`…
+/// when plays of the same task and seed start in the same millisecond, here
+/// or in another server on the same folder) and return it relative to `root`.
+fn claim_run_dir(root: &std::path::Path, stem: &str) -> Result<String, ApiError> {
+    let cannot = |e: std::io::Error| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!(
+                "cannot create the play's run directory under {}: {e}",
+                root.display()
+            ),
+        )
+    };
+    let parent = root.join(stem);
+    if let Some(p) = parent.parent() {
+        std::fs::create_dir_all(p).map_err(cannot)?;
+    }
+    for n in 1..1000u32 {
+        let rel = if n == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{n}")
+        };
+        match std::fs::create_dir(root.join(&rel)) {
+            Ok(()) => return Ok(rel),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(cannot(e)),
+        }
+    }
+    Err(ApiError(
+        StatusCode::CONFLICT,
+        format!("too many plays of {stem} at once; try again"),
+    ))
 }
 
 fn spawn_run(

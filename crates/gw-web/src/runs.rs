@@ -1,7 +1,7 @@
 //! The run viewer's data: the run directories under the runs roots, one
 //! run's trajectory with its model calls, and its frames.
 
-use crate::paths::{relative, resolve};
+use crate::paths::{read_json, read_regular, read_text, relative, resolve};
 use crate::{ApiError, AppState, bad_request, not_found};
 use axum::Json;
 use axum::extract::{Query, State};
@@ -23,10 +23,6 @@ pub struct RunQuery {
     pub root: usize,
     #[serde(default)]
     pub path: String,
-}
-
-fn read_json(path: &Path) -> Option<Value> {
-    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
 /// Run and suite folders under `dir` (depth-first, sorted by name).
@@ -133,9 +129,9 @@ pub fn load_run(dir: &Path) -> Value {
     let frames = dir.join("frames");
     let frame_if = |name: String| frames.join(&name).is_file().then_some(name);
     let mut calls: BTreeMap<u64, Vec<Value>> = BTreeMap::new();
-    if let Ok(text) = std::fs::read_to_string(dir.join("model_calls.jsonl")) {
+    if let Ok(text) = read_text(&dir.join("model_calls.jsonl")) {
         for line in text.lines() {
-            let Ok(rec) = serde_json::from_str::<Value>(line) else {
+            let Ok(rec @ Value::Object(_)) = serde_json::from_str::<Value>(line) else {
                 continue;
             };
             let mut keep = Map::new();
@@ -160,9 +156,11 @@ pub fn load_run(dir: &Path) -> Value {
         }
     }
     let mut steps = Vec::new();
-    if let Ok(text) = std::fs::read_to_string(dir.join("trajectory.jsonl")) {
+    if let Ok(text) = read_text(&dir.join("trajectory.jsonl")) {
         for line in text.lines() {
-            let Ok(mut row) = serde_json::from_str::<Value>(line) else {
+            // A line that is not an object (a hand-edited or foreign file)
+            // is skipped like an unreadable one.
+            let Ok(mut row @ Value::Object(_)) = serde_json::from_str::<Value>(line) else {
                 continue;
             };
             let n = row["step"].as_u64().unwrap_or(0);
@@ -208,9 +206,12 @@ pub async fn frame(
         return Err(bad_request("frame names look like step_000012.png"));
     }
     let dir = resolve(&st.roots, q.root, &q.path)?;
-    let bytes = tokio::fs::read(dir.join("frames").join(&q.name))
+    let file = dir.join("frames").join(&q.name);
+    let bytes = tokio::task::spawn_blocking(move || read_regular(&file))
         .await
-        .map_err(|_| not_found(format!("no frame {}", q.name)))?;
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| not_found(format!("no frame {}", q.name)))?;
     Ok((
         [
             (header::CONTENT_TYPE, "image/png"),

@@ -491,3 +491,224 @@ fn the_page_in_headless_chromium() {
     });
     slow.finish();
 }
+
+/// GET with a time limit, so a request the server never answers fails the
+/// test instead of hanging it.
+fn get_within(url: &str, limit: Duration) -> Result<(u16, String), String> {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(limit))
+        .build()
+        .into();
+    let mut resp = agent.get(url).call().map_err(|e| format!("{url}: {e}"))?;
+    let status = resp.status().as_u16();
+    Ok((status, resp.body_mut().read_to_string().unwrap_or_default()))
+}
+
+#[test]
+fn hostile_files_under_the_runs_root_get_clear_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    std::fs::create_dir_all(runs.join("odd/frames")).unwrap();
+    // A run whose trajectory holds JSON that is not an object.
+    std::fs::write(
+        runs.join("odd/trajectory.jsonl"),
+        "[1, 2]\n7\n{\"step\": 1, \"action\": null}\n",
+    )
+    .unwrap();
+    // A suite manifest naming run folders outside the suite's folder.
+    std::fs::create_dir_all(dir.path().join("outside/r")).unwrap();
+    std::fs::write(
+        dir.path().join("outside/r/error.json"),
+        r#"{"error": "private text from outside"}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(runs.join("s")).unwrap();
+    let outside_abs = dir.path().join("outside/r");
+    std::fs::write(
+        runs.join("s/suite.json"),
+        json!({"suite": {"name": "s"}, "runs": [
+            {"dir": "../../outside/r", "preset": "a"},
+            {"dir": outside_abs.to_string_lossy(), "preset": "b"},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+
+    let (status, body) =
+        get_within(&format!("{base}/api/run?path=odd"), Duration::from_secs(20)).unwrap();
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["steps"].as_array().unwrap().len(), 1, "{v}");
+
+    let (status, body) =
+        get_within(&format!("{base}/api/suite?path=s"), Duration::from_secs(20)).unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.contains("private text"), "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["failed"], 2, "{v}");
+    assert!(
+        v["runs"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("outside the suite's folder"),
+        "{v}"
+    );
+
+    // A FIFO where a file is expected is refused, not read (a read would
+    // block until something writes to it).
+    #[cfg(unix)]
+    {
+        for fifo in ["runs/report.json", "runs/odd/frames/step_000001.png"] {
+            let path = dir.path().join(fifo);
+            let ok = std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "mkfifo {fifo}");
+        }
+        for url in [
+            "/report/report.json",
+            "/api/run/frame?path=odd&name=step_000001.png",
+            "/api/run/clip.gif?path=odd",
+        ] {
+            let (status, body) =
+                get_within(&format!("{base}{url}"), Duration::from_secs(20)).unwrap();
+            assert!((400..500).contains(&status), "{url}: {status} {body}");
+        }
+    }
+}
+
+#[test]
+fn plays_refuse_cooperative_games_and_never_share_a_run_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+    let (status, v) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "12_fireboy-and-watergirl+12_01"}),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("cooperative"), "{v}");
+
+    // Plays of the same task and seed started together each get their own
+    // run directory.
+    let starts: Vec<_> = (0..4)
+        .map(|_| {
+            let url = format!("{base}/api/play");
+            std::thread::spawn(move || post(&url, json!({"preset": "01_2048+01_01", "seed": 9})))
+        })
+        .collect();
+    let mut dirs = std::collections::BTreeSet::new();
+    for s in starts {
+        let (status, v) = s.join().unwrap();
+        assert_eq!(status, 200, "{v}");
+        dirs.insert(v["run_dir"].as_str().unwrap().to_string());
+        let (status, _) = http_delete(&format!("{base}/api/play/{}", v["id"].as_str().unwrap()));
+        assert_eq!(status, 200);
+    }
+    assert_eq!(dirs.len(), 4, "{dirs:?}");
+}
+
+#[test]
+fn malformed_requests_get_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = start_server(
+        Registry::load(&[project_registry()]).unwrap(),
+        &dir.path().join("runs"),
+    );
+    let agent = http();
+    let cases: Vec<(u16, ureq::http::Response<ureq::Body>, &str)> = vec![
+        (
+            415,
+            agent.post(&format!("{base}/api/play")).send("{}").unwrap(),
+            "Content-Type",
+        ),
+        (
+            422,
+            agent
+                .post(&format!("{base}/api/play"))
+                .header("content-type", "application/json")
+                .send("{\"preset\": 5}")
+                .unwrap(),
+            "preset",
+        ),
+        (
+            400,
+            agent
+                .post(&format!("{base}/api/play"))
+                .header("content-type", "application/json")
+                .send("{\"preset\": ")
+                .unwrap(),
+            "JSON",
+        ),
+        (
+            413,
+            agent
+                .post(&format!("{base}/api/play"))
+                .header("content-type", "application/json")
+                .send(vec![b' '; 70_000])
+                .unwrap(),
+            "limit",
+        ),
+        (
+            400,
+            agent
+                .get(&format!("{base}/api/run?root=-1&path=x"))
+                .call()
+                .unwrap(),
+            "root",
+        ),
+        (
+            405,
+            agent.put(&format!("{base}/api/play")).send("").unwrap(),
+            "method not allowed",
+        ),
+        (
+            404,
+            agent.get(&format!("{base}/api/nothing")).call().unwrap(),
+            "no such",
+        ),
+    ];
+    for (want, mut resp, text) in cases {
+        let status = resp.status().as_u16();
+        let body = resp.body_mut().read_to_string().unwrap_or_default();
+        assert_eq!(status, want, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{body}: {e}"));
+        assert!(v["error"].as_str().unwrap().contains(text), "{want}: {v}");
+    }
+}
+
+#[test]
+fn at_most_sixteen_plays_run_at_once_even_when_started_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+    let starts: Vec<_> = (0..20)
+        .map(|seed| {
+            let url = format!("{base}/api/play");
+            std::thread::spawn(move || post(&url, json!({"preset": "01_2048+01_01", "seed": seed})))
+        })
+        .collect();
+    let answers: Vec<(u16, Value)> = starts.into_iter().map(|s| s.join().unwrap()).collect();
+    let started: Vec<&Value> = answers
+        .iter()
+        .filter(|(s, _)| *s == 200)
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(started.len(), 16, "{answers:?}");
+    assert!(
+        answers.iter().all(|(s, _)| *s == 200 || *s == 429),
+        "{answers:?}"
+    );
+    // A refused play leaves no run directory behind.
+    let dirs = std::fs::read_dir(runs.join("plays/01_2048+01_01+human"))
+        .unwrap()
+        .count();
+    assert_eq!(dirs, 16);
+    for v in started {
+        http_delete(&format!("{base}/api/play/{}", v["id"].as_str().unwrap()));
+    }
+}

@@ -80,6 +80,8 @@ def make(env_id: str, **kwargs) -> gym.Env:
     ``end_on_fail=True`` (a lost game ends the episode instead of dealing a new
     board), ``registry=DIR``.
     """
+    if not isinstance(env_id, str):
+        raise TypeError(f"env_id={env_id!r} must be a string such as \"01_2048+01_01\" or \"GameWorld/2048-01_01-v0\"")
     if env_id in _FAMILIES:
         return _FAMILIES[env_id](**kwargs)
     return GameWorldEnv(_game_task(env_id), **kwargs)

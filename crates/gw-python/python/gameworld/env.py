@@ -21,6 +21,11 @@ STATE_MAX_CHARS = 1 << 22
 #: The ``state`` observation is compact JSON in printable ASCII.
 STATE_CHARSET = "".join(chr(c) for c in range(32, 127))
 BUTTONS = ("left", "right", "middle")
+#: Largest render size side (the Rust side refuses more).
+MAX_RENDER_SIDE = 8192
+#: A discrete action index or a seed must fit these bounds before it
+#: reaches the Rust side (which would raise OverflowError without saying why).
+I64_MAX = 2**63 - 1
 
 
 def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
@@ -36,9 +41,38 @@ def _render_size(render_size) -> tuple[int, int] | None:
         w, h = (int(v) for v in render_size)
     except (TypeError, ValueError):
         raise ValueError(f"render_size={render_size!r} must be a (width, height) pair") from None
-    if w < 1 or h < 1:
-        raise ValueError(f"render_size={render_size!r} must be positive")
+    if not (1 <= w <= MAX_RENDER_SIDE and 1 <= h <= MAX_RENDER_SIDE):
+        raise ValueError(
+            f"render_size={render_size!r} must be between (1, 1) and ({MAX_RENDER_SIDE}, {MAX_RENDER_SIDE})"
+        )
     return (w, h)
+
+
+def check_seed(seed) -> int:
+    """A seed as the Rust side takes it (0 <= seed < 2**64), else ValueError/TypeError."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed={seed!r} must be an integer in 0..2**64 or None")
+    if not 0 <= int(seed) < 2**64:
+        raise ValueError(f"seed={seed} must be in 0..2**64")
+    return int(seed)
+
+
+def discrete_index(action, n: int) -> int:
+    """A generalist action as an index; one that cannot be one is a
+    ValueError/TypeError naming the action space (an index that is merely
+    outside it is left to the Rust side, whose message names the game)."""
+    a = np.asarray(action)
+    if a.size != 1:
+        raise ValueError(f"a generalist action is one integer in Discrete({n}), not shape {a.shape}")
+    v = a.reshape(()).item()
+    if isinstance(v, float) and (not np.isfinite(v) or v != int(v)):
+        raise ValueError(f"action {v!r} is not a whole number in Discrete({n})")
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"action {action!r} must be an integer in Discrete({n})")
+    v = int(v)
+    if not -I64_MAX - 1 <= v <= I64_MAX:
+        raise ValueError(f"action {v} is outside Discrete({n})")
+    return v
 
 
 def observation_space(obs: str, render_size: tuple[int, int]) -> spaces.Space:
@@ -70,6 +104,19 @@ def action_space(core) -> spaces.Space:
     )
 
 
+def discrete_batch(actions, num_envs: int, n: int) -> np.ndarray:
+    """One generalist action per environment as int64, refusing what is not
+    a whole number (a float array would be truncated on the Rust side)."""
+    a = np.reshape(np.asarray(actions), (num_envs,))
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a) | (a != np.trunc(a)) | (np.abs(a) > 2**62)
+        if bad.any():
+            raise ValueError(f"action {a[bad][0]!r} is not a whole number in Discrete({n})")
+    elif a.dtype.kind not in "iu":
+        raise TypeError(f"generalist actions must be integers in Discrete({n}), not {a.dtype}")
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
 def cu_rows(action: dict[str, Any], n: int) -> np.ndarray:
     """A (batched) computer-use ``Dict`` action as the (n, 8) rows the Rust
     side reads: type, key, button, point x, point y, to x, to y, duration."""
@@ -82,6 +129,13 @@ def cu_rows(action: dict[str, Any], n: int) -> np.ndarray:
     rows[:, 3:5] = point
     rows[:, 5:7] = to
     rows[:, 7] = np.reshape(action["duration"], (n,)) if "duration" in action else 0.5
+    # type, key and button are indices: NaN, infinities and fractions would
+    # be truncated on the Rust side (NaN becomes 0, a different action).
+    for col, name in ((0, "type"), (1, "key"), (2, "button")):
+        v = rows[:, col]
+        bad = ~np.isfinite(v) | (v != np.trunc(v)) | (np.abs(v) > 2**53)
+        if bad.any():
+            raise ValueError(f"action {name} {v[bad][0]!r} is not a whole number (an index into its Discrete space)")
     return rows
 
 
@@ -171,9 +225,7 @@ class GameWorldEnv(gym.Env):
         super().reset(seed=seed)
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63 - 1))
-        if not 0 <= seed < 2**64:
-            raise ValueError(f"seed={seed} must be in 0..2**64")
-        self._core.rust.reset(int(seed))
+        self._core.rust.reset(check_seed(seed))
         self._started = True
         # The start's score and progress (a task may start part-done).
         return self._observe(), self._info(self._core.rust.current())
@@ -188,7 +240,7 @@ class GameWorldEnv(gym.Env):
         elif isinstance(action, str):
             out = rust.step_payload(json.dumps(action))
         elif self.interface == "generalist":
-            out = rust.step_index(int(np.asarray(action).reshape(())))
+            out = rust.step_index(discrete_index(action, len(self.action_names)))
         else:
             out = rust.step_cu(tuple(float(v) for v in cu_rows(action, 1)[0]))
         reward, terminated, truncated = out[0], out[1], out[2]

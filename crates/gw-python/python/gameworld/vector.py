@@ -32,9 +32,16 @@ from .env import (
     _Core,
     _render_size,
     action_space,
+    check_seed,
     cu_rows,
+    discrete_batch,
     observation_space,
 )
+
+#: Most environments in one vector env: each holds a viewport-sized frame
+#: (3.7 MB at 1280x720) besides its game, so a mistyped count would exhaust
+#: memory before any step.
+MAX_ENVS = 4096
 
 
 class GameWorldVectorEnv(VectorEnv):
@@ -54,6 +61,12 @@ class GameWorldVectorEnv(VectorEnv):
     ):
         _check_choice("interface", interface, INTERFACES)
         self.obs_kind = _check_choice("obs", obs, OBS_KINDS)
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs={num_envs!r} must be an integer")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs={num_envs} must be between 1 and {MAX_ENVS}")
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1):
+            raise ValueError(f"threads={threads!r} must be a positive integer or None (every core)")
         self.num_envs = int(num_envs)
         self._rust = _core.VecEnv(
             game_task,
@@ -112,12 +125,14 @@ class GameWorldVectorEnv(VectorEnv):
         return infos
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
+        if self._rust is None:
+            raise RuntimeError("this vector environment is closed; make a new one")
         if seed is None:
             seeds = [int(s) for s in np.random.SeedSequence().generate_state(self.num_envs, np.uint64) >> 1]
         elif isinstance(seed, (int, np.integer)):
-            seeds = [int(seed) + i for i in range(self.num_envs)]
+            seeds = [check_seed(seed + i) for i in range(self.num_envs)]
         else:
-            seeds = [int(s) if s is not None else int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1) for s in seed]
+            seeds = [check_seed(s) if s is not None else int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1) for s in seed]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for num_envs={self.num_envs}")
         if seed is not None:
@@ -127,10 +142,12 @@ class GameWorldVectorEnv(VectorEnv):
         return self._observations(), self._infos()
 
     def step(self, actions):
+        if self._rust is None:
+            raise RuntimeError("this vector environment is closed; make a new one")
         if not self._started:
             raise gym.error.ResetNeeded("call reset() before step()")
         if self.interface == "generalist":
-            self._rust.step_index(np.ascontiguousarray(np.reshape(actions, (self.num_envs,)), dtype=np.int64))
+            self._rust.step_index(discrete_batch(actions, self.num_envs, len(self.action_names)))
         else:
             self._rust.step_cu(cu_rows(actions, self.num_envs))
         rewards, term, trunc = self._rust.rewards, self._rust.terminated, self._rust.truncated
