@@ -282,6 +282,69 @@ fn bad_suites_are_configuration_errors() {
     assert!(!dir.path().join("p/suite.json").exists());
 }
 
+/// A kill between a run's result.json and its `finished` log line (the
+/// window `sigkill_then_resume…` can land in): the resumed suite skips the
+/// run and writes the missing line from its result, marked `recovered`.
+#[test]
+fn resume_logs_a_finished_run_whose_line_a_kill_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = suite_file(
+        dir.path(),
+        "name: cutoff\nseeds: [1, 2]\ncases:\n  - games: [01_2048]\n    tasks: [01_01]\n    models: [scripted]\n",
+    );
+    let out = dir.path().join("out");
+    let run = |resume: bool| {
+        let mut c = bin();
+        c.args(["suite", suite.to_str().unwrap(), "--plain", "--out"])
+            .arg(&out);
+        if resume {
+            c.arg("--resume");
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(false);
+    let log_path = out.join("suite_log.jsonl");
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    // Drop run 1's finished line, as a kill just before it would have.
+    let kept: Vec<&str> = log
+        .lines()
+        .filter(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            !(v["event"] == "finished" && v["index"] == 1)
+        })
+        .collect();
+    assert_eq!(kept.len() + 1, log.lines().count());
+    std::fs::write(&log_path, kept.join("\n") + "\n").unwrap();
+    run(true);
+    let finished: Vec<Value> = std::fs::read_to_string(&log_path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["event"] == "finished")
+        .collect();
+    let of = |i: u64| {
+        finished
+            .iter()
+            .filter(|v| v["index"] == i)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(of(0).len(), 1, "run 0 keeps its one line");
+    let recovered = of(1);
+    assert_eq!(recovered.len(), 1, "run 1 gets its line back: {finished:?}");
+    assert_eq!(recovered[0]["recovered"], true);
+    let result: Value = serde_json::from_slice(
+        &std::fs::read(
+            out.join(recovered[0]["dir"].as_str().unwrap())
+                .join("result.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(recovered[0]["success"], result["success"]);
+    assert_eq!(recovered[0]["progress"], result["progress"]);
+}
+
 #[test]
 fn sigkill_then_resume_runs_every_run_exactly_once() {
     let dir = tempfile::tempdir().unwrap();

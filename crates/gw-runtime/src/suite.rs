@@ -404,6 +404,17 @@ impl Log {
     }
 }
 
+/// The plan indices of the runs a suite log (`suite_log.jsonl`, absent or
+/// not) records as finished; lines cut short by a kill are passed over.
+fn logged_finished(path: &Path) -> std::collections::BTreeSet<usize> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "finished")
+        .filter_map(|v| v["index"].as_u64().map(|i| i as usize))
+        .collect()
+}
+
 /// The file (in the suite's own folder, which exists) where every failed run
 /// is recorded, even one whose run directory could not be written; reports
 /// read it (see `report::collect_runs`).
@@ -589,16 +600,28 @@ pub fn run_suite(
         in_shard: mine.len(),
         ..Default::default()
     };
-    let todo: Vec<PlannedRun> = mine
+    let (done, todo): (Vec<PlannedRun>, Vec<PlannedRun>) = mine
         .into_iter()
-        .filter(|r| {
-            let done = opts.resume && opts.out.join(&r.dir).join("result.json").is_file();
-            if done {
-                outcome.skipped += 1;
+        .partition(|r| opts.resume && opts.out.join(&r.dir).join("result.json").is_file());
+    outcome.skipped = done.len();
+    // A suite killed after a run wrote its result.json but before the log
+    // said so: the log gets that run's `finished` line now (from its
+    // result, marked `recovered`), so the log holds one per finished run.
+    if !done.is_empty() {
+        let logged = logged_finished(&opts.out.join("suite_log.jsonl"));
+        for run in done.iter().filter(|r| !logged.contains(&r.index)) {
+            let result = std::fs::read(opts.out.join(&run.dir).join("result.json"))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+            if let Some(r) = result {
+                log.event(
+                    "finished",
+                    run,
+                    json!({"success": r["success"], "progress": r["progress"], "recovered": true}),
+                );
             }
-            !done
-        })
-        .collect();
+        }
+    }
 
     let fancy = !opts.plain && std::io::stderr().is_terminal();
     let multi = MultiProgress::new();
