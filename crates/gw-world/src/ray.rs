@@ -198,29 +198,43 @@ mod tests {
         v
     }
 
+    /// Jumps out of box `lo..=hi` from `o` along `d` and steps out of it
+    /// cell by cell: both land in the same cell, crossing the same axis at
+    /// the same distance, and go on in step for `then` more cells. The
+    /// axis the jump left by.
+    fn jump_matches_steps(
+        o: [f64; 3],
+        d: [f64; 3],
+        lo: [i32; 3],
+        hi: [i32; 3],
+        then: usize,
+    ) -> usize {
+        let mut jump = VoxelWalk::new(o, d);
+        let Some((axis, t)) = jump.leave_box(lo, hi) else {
+            panic!("every moving ray leaves a bounded box: {d:?}");
+        };
+        let mut walk = VoxelWalk::new(o, d);
+        let inside = |c: [i32; 3]| (0..3).all(|k| (lo[k]..=hi[k]).contains(&c[k]));
+        let mut last = (0, 0.0);
+        while inside(walk.cell) {
+            last = walk.advance();
+        }
+        assert_eq!(jump.cell, walk.cell, "{d:?}");
+        assert_eq!(axis, last.0, "{d:?}");
+        assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
+        for _ in 0..then {
+            assert_eq!(jump.advance().0, walk.advance().0);
+            assert_eq!(jump.cell, walk.cell);
+        }
+        axis
+    }
+
     #[test]
     fn leave_box_lands_where_stepping_does() {
         let o = [3.3, 64.7, -5.2];
         let (lo, hi) = ([0, 64, -8], [3, 200, -5]);
         for d in dirs() {
-            let mut jump = VoxelWalk::new(o, d);
-            let Some((axis, t)) = jump.leave_box(lo, hi) else {
-                panic!("every ray leaves a bounded box: {d:?}");
-            };
-            let mut walk = VoxelWalk::new(o, d);
-            let inside = |c: [i32; 3]| (0..3).all(|k| (lo[k]..=hi[k]).contains(&c[k]));
-            let mut last = (0, 0.0);
-            while inside(walk.cell) {
-                last = walk.advance();
-            }
-            assert_eq!(jump.cell, walk.cell, "{d:?}");
-            assert_eq!(axis, last.0, "{d:?}");
-            assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
-            // The walks go on in step.
-            for _ in 0..20 {
-                assert_eq!(jump.advance().0, walk.advance().0);
-                assert_eq!(jump.cell, walk.cell);
-            }
+            jump_matches_steps(o, d, lo, hi, 20);
         }
     }
 
@@ -243,22 +257,8 @@ mod tests {
             [0.0, -s, -c],
         ];
         for d in dirs {
-            let mut jump = VoxelWalk::new(o, d);
-            let (axis, t) = jump.leave_box(lo, hi).expect("a moving ray leaves");
-            let mut walk = VoxelWalk::new(o, d);
-            let inside = |c: [i32; 3]| (0..3).all(|k| (lo[k]..=hi[k]).contains(&c[k]));
-            let mut last = (0, 0.0);
-            while inside(walk.cell) {
-                last = walk.advance();
-            }
-            assert_eq!(jump.cell, walk.cell, "{d:?}");
-            assert_eq!(axis, last.0, "{d:?}");
-            assert!((t - last.1).abs() < 1e-9, "{d:?}: {t} vs {}", last.1);
+            let axis = jump_matches_steps(o, d, lo, hi, 10);
             assert_ne!(d[axis], 0.0, "{d:?} left by a still axis");
-            for _ in 0..10 {
-                assert_eq!(jump.advance().0, walk.advance().0);
-                assert_eq!(jump.cell, walk.cell);
-            }
         }
     }
 
