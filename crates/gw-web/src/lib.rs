@@ -227,28 +227,15 @@ async fn report_file(
         Some("csv") | Some("md") => "text/plain; charset=utf-8",
         _ => return Err(not_found("only report files are served here")),
     };
-    let bytes = tokio::task::spawn_blocking(move || paths::read_regular(&file))
+    let bytes = paths::read_regular_off_thread(file)
         .await
-        .ok()
-        .and_then(Result::ok)
         .ok_or_else(|| not_found(format!("no such file: {path}")))?;
     Ok(([(header::CONTENT_TYPE, kind)], bytes).into_response())
 }
 
-/// How to serve.
-pub struct ServeOptions {
-    pub addr: SocketAddr,
-    pub runs: Vec<PathBuf>,
-}
-
-/// Bind, print the address and serve until the process ends.
-pub fn serve_blocking(registry: Registry, opts: ServeOptions) -> Result<(), String> {
-    let state = Arc::new(AppState::new(registry, &opts.runs)?);
-    serve_state(state, opts.addr)
-}
-
-/// Serve a prepared state (its runs roots already checked by
-/// [`AppState::new`], whose errors are the caller's configuration errors).
+/// Bind, print the address and serve a prepared state until the process
+/// ends (its runs roots already checked by [`AppState::new`], whose errors
+/// are the caller's configuration errors).
 pub fn serve_state(state: Arc<AppState>, listen: SocketAddr) -> Result<(), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

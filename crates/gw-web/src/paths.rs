@@ -10,13 +10,18 @@ use std::path::{Component, Path, PathBuf};
 /// when it could climb out (`..`), start at the file system's root or a
 /// drive, or carries a NUL or a backslash.
 pub fn plain_relative(rel: &str) -> Option<&Path> {
-    if rel.len() > 4096 || rel.contains('\0') || rel.contains('\\') {
+    if malformed(rel) {
         return None;
     }
     let path = Path::new(rel);
     path.components()
         .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
         .then_some(path)
+}
+
+/// A path no run file has: over 4096 bytes, or with a NUL or a backslash.
+fn malformed(rel: &str) -> bool {
+    rel.len() > 4096 || rel.contains('\0') || rel.contains('\\')
 }
 
 /// The bytes of a regular file. FIFOs, devices and folders are refused
@@ -30,6 +35,15 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
         ));
     }
     std::fs::read(path)
+}
+
+/// [`read_regular`] on a blocking thread (for async handlers): the bytes,
+/// or `None` when the file is missing, not regular or unreadable.
+pub async fn read_regular_off_thread(path: PathBuf) -> Option<Vec<u8>> {
+    tokio::task::spawn_blocking(move || read_regular(&path))
+        .await
+        .ok()?
+        .ok()
 }
 
 /// A regular file's text (invalid UTF-8 is an error, as with `read_to_string`).
@@ -48,7 +62,7 @@ pub fn resolve(roots: &[PathBuf], root: usize, rel: &str) -> Result<PathBuf, Api
     let base = roots
         .get(root)
         .ok_or_else(|| bad_request(format!("no runs root number {root}")))?;
-    if rel.len() > 4096 || rel.contains('\0') || rel.contains('\\') {
+    if malformed(rel) {
         return Err(bad_request("malformed path"));
     }
     let rel_path = plain_relative(rel.trim_start_matches('/')).ok_or_else(|| {

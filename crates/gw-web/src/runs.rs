@@ -1,7 +1,7 @@
 //! The run viewer's data: the run directories under the runs roots, one
 //! run's trajectory with its model calls, and its frames.
 
-use crate::paths::{read_json, read_regular, read_text, relative, resolve};
+use crate::paths::{read_json, read_regular_off_thread, read_text, relative, resolve};
 use crate::{ApiError, AppState, bad_request, not_found};
 use axum::Json;
 use axum::extract::{Query, State};
@@ -207,10 +207,8 @@ pub async fn frame(
     }
     let dir = resolve(&st.roots, q.root, &q.path)?;
     let file = dir.join("frames").join(&q.name);
-    let bytes = tokio::task::spawn_blocking(move || read_regular(&file))
+    let bytes = read_regular_off_thread(file)
         .await
-        .ok()
-        .and_then(Result::ok)
         .ok_or_else(|| not_found(format!("no frame {}", q.name)))?;
     Ok((
         [
