@@ -246,6 +246,7 @@ fn caption_biome_is_the_land_in_view_not_the_players_column() {
             across += 1;
         }
     }
+    eprintln!("caption: {across} of the frames look across a biome border from the player's column");
     assert!(across > 0, "no frame looked across a biome border");
 }
 
@@ -280,6 +281,7 @@ fn a_constant_caption_naming_everything_scores_low() {
     )
     .unwrap();
     let (score, recall) = (s["score"].as_f64().unwrap(), s["recall"].as_f64().unwrap());
+    eprintln!("caption naming everything: {s}");
     assert!(recall >= 0.5, "it names most facts: {s}");
     assert!(score <= 0.2, "naming everything scores {s}");
 }
