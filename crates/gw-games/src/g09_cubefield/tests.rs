@@ -209,3 +209,36 @@ fn save_sample_frames() {
     }
     testkit::save_game_frame(&g, "/tmp/cube_over.png");
 }
+
+/// Two cubes of one colour, the nearer one partly in front of the farther:
+/// a dark rim runs down the nearer cube's edge, so they read as two cubes,
+/// not one blob.
+#[test]
+fn overlapping_cubes_of_one_colour_stay_apart() {
+    let mut g = game(700);
+    let (x, z) = (g.ship_x + 0.2, g.ship_z + 9.0);
+    g.cubes = vec![
+        Cube { x, z, level: 1 },
+        Cube {
+            x: x + 0.7,
+            z: z + 1.5,
+            level: 1,
+        },
+    ];
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    g.render(&mut pm);
+    let cam = camera(&g);
+    let (sx, sy, _) = cam
+        .project(v3(x + CUBE_HALF, CUBE_HALF, z - CUBE_HALF))
+        .unwrap();
+    let lum = |px: f32| {
+        let i = ((sy as usize) * 1280 + px as usize) * 4;
+        let d = pm.data();
+        d[i] as u32 + d[i + 1] as u32 + d[i + 2] as u32
+    };
+    // Just inside the nearer cube's right edge (its rim), deeper inside
+    // its face, and just right of the edge (the farther cube's face).
+    let (rim, inner, beyond) = (lum(sx - 2.0), lum(sx - 25.0), lum(sx + 3.0));
+    assert!(rim * 4 < inner * 3, "rim {rim} vs face {inner}");
+    assert!(rim * 4 < beyond * 3, "rim {rim} vs the cube behind {beyond}");
+}

@@ -208,3 +208,27 @@ fn things_stay_sorted_down_the_river() {
         assert!(ys.windows(2).all(|p| p[0] <= p[1]));
     }
 }
+
+/// No two obstacles or items are laid out on top of each other: every pair
+/// keeps at least `SPACING` px apart, over a long stretch of river.
+#[test]
+fn obstacles_and_items_never_overlap() {
+    for seed in [700, 701, 702] {
+        let mut g = game(seed);
+        for _ in 0..60 {
+            g.world.y += 400.0;
+            g.spawn();
+        }
+        let things = &g.world().things;
+        assert!(things.len() > 200, "{}", things.len());
+        for (i, a) in things.iter().enumerate() {
+            for b in &things[i + 1..] {
+                let apart = a.x + a.w + SPACING <= b.x + 1e-9
+                    || b.x + b.w + SPACING <= a.x + 1e-9
+                    || a.y + a.h + SPACING <= b.y + 1e-9
+                    || b.y + b.h + SPACING <= a.y + 1e-9;
+                assert!(apart, "seed {seed}: {a:?} and {b:?} overlap");
+            }
+        }
+    }
+}

@@ -362,3 +362,46 @@ fn trace() {
         );
     }
 }
+
+/// The top bar shows the scored earnings beside the cash on hand, which
+/// spending lowers and earnings do not.
+#[test]
+fn the_hud_shows_earnings_as_well_as_cash() {
+    let mut g = game(700);
+    g.earned = 57;
+    g.money = 12;
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    let texts = draw::record_texts(|| g.render(&mut pm));
+    assert!(texts.iter().any(|t| t == "Earned: $57"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "Cash: $12"), "{texts:?}");
+}
+
+/// Station labels stay readable with the monkey standing on them: every
+/// white glyph pixel of the counter's label is still white.
+#[test]
+fn people_never_cover_the_station_labels() {
+    let (lx, ly) = (COUNTER.x, COUNTER.y + 64.0);
+    let glyphs = |g: &MonkeyMart| {
+        let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+        g.render(&mut pm);
+        let mut white = Vec::new();
+        for y in ly as usize..ly as usize + 26 {
+            for x in lx as usize - 40..lx as usize + 40 {
+                let i = (y * 1280 + x) * 4;
+                white.push(pm.data()[i..i + 3].iter().map(|&c| c as u32).sum::<u32>());
+            }
+        }
+        white
+    };
+    let mut g = game(700);
+    let clear = glyphs(&g);
+    // Glyph cores: white whatever lies under the label's translucent box.
+    let core = |v: u32| v >= 3 * 250;
+    assert!(clear.iter().filter(|&&v| core(v)).count() > 20);
+    g.x = lx;
+    g.y = ly + 13.0;
+    let covered = glyphs(&g);
+    for (i, (&a, &b)) in clear.iter().zip(&covered).enumerate() {
+        assert!(!core(a) || b >= 3 * 235, "glyph pixel {i} of the label hidden by the monkey");
+    }
+}

@@ -213,3 +213,25 @@ fn save_sample_frames() {
     g.advance(20_000);
     testkit::save_game_frame(&g, "/tmp/shaft_over.png");
 }
+
+/// A platform rising into the ceiling passes behind the spikes: the spike
+/// tips stay drawn over it.
+#[test]
+fn the_ceiling_spikes_are_drawn_over_a_rising_platform() {
+    let mut g = game(700);
+    g.world.platforms.push(Platform {
+        id: 999,
+        kind: Kind::Normal,
+        x: FIELD_L,
+        y: 70.0,
+        crumble_ms: None,
+    });
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    g.render(&mut pm);
+    // Inside the first two spikes, a little above their tips.
+    for x in [FIELD_L + 10.0, FIELD_L + 30.0] {
+        let i = (84 * 1280 + x as usize) * 4;
+        let px = &pm.data()[i..i + 3];
+        assert_eq!(px, [SPIKE_COLOR.0, SPIKE_COLOR.1, SPIKE_COLOR.2], "at x {x}");
+    }
+}
