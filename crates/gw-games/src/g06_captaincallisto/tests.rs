@@ -22,7 +22,7 @@ fn five_levels_parse_with_start_exit_and_coins() {
     let st = g.state().to_value();
     assert_eq!(st["game_state"]["level"], 2);
     assert_eq!(st["metrics"]["lives"], START_LIVES);
-    assert_eq!(st["metrics"]["coins_total"], 5);
+    assert_eq!(st["metrics"]["coins_total"], 8);
     assert_eq!(st["game_state"]["score"], 0);
     let xs = |g: &CaptainCallisto| -> Vec<i64> {
         g.world()
@@ -233,7 +233,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "a0452e43af586452c4ffe266f71b68b80807233f988c1f9390624792e63eefa5"
+        "63b0d90e6884d067fe37fcf71c6cc8e0d7640667beca562a3a866c79be959194"
     );
 }
 

@@ -207,7 +207,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "28667c0dbc670a7bb954c5798bd959801fbbb9e5899b0eea9e3572e1607c1e5a"
+        "cae38edc39b597a452f19383d9b6429f2c33c808b34cce1a448a1491bd698942"
     );
 }
 

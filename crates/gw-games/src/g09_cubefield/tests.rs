@@ -161,7 +161,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "988e2ac772cc91587ce39b8c3433a1dffa5365d2ee5a76fadde685edcc368d6a"
+        "269916a2a70ba2a6cb09b01dc60b78719d63087cdaa983d8da47b4e109558352"
     );
 }
 
@@ -177,8 +177,8 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [
-            "9f715ce073187219ff25609e8bd451dc2a0bdbd0bfb1f7087538ae5e11a4c40a",
-            "240618e89288617e31383907927f0c276fae4c0fe3085b130dbed28df437dbf7",
+            "ba45bcdcc069f90008b3707fe0f59ffb30e77c1ef71c2fb000565d72d9e277a8",
+            "056bcbcc2a6a2adb0c5f3ac006bfb1f45fd98a4e377cc7c376a2f3a4b5d72735",
         ]
     );
     // The same frames with every band drawn in order on this thread (the

@@ -278,9 +278,9 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), expert2.as_str(), random.as_str()],
         [
-            "10e80f3dde08c955c70e07910bada1fced004f10c060fa571bb23bed63e928e9",
-            "646fe1d277376830b0228bfa1405f280d6bdb01a6e7c41a6ffe10748828a1799",
-            "c6efdf91a80ef5ef25de4a6fdf07ce36d0eb489b628a581eb41b3f2db6b9f438",
+            "e7ad729e63c096615d75d1109c7ada543d9a957ab4bb589d393499c2da355088",
+            "980aaa6451ea96cfa1f942fa99d7878c626f129f6799b9a69d6083a95b58c325",
+            "3a8f12ad8f00d646457620ad5f23855578188dea86bab127525398fef7dd6c0a",
         ]
     );
 }
@@ -289,7 +289,7 @@ fn golden_frames_over_whole_plays() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "6a8f1f6661a2eccb888b2f9025866bc7111f722f4a7f050346e790e64b07758e"
+        "de35a589b1c67285bb9464608b124dbe252b1efbf0abf639bd0625e6e04e2e28"
     );
 }
 

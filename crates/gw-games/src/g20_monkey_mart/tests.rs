@@ -205,7 +205,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "c1f5b8d82be418b59a226c53bcb4ca5ba5fbd506e4406e61d58b64b3bee3beb8"
+        "1f86c98f7962e15babb4cb2eb1d28c4d8324be7b6088fe430491154cd002b8a7"
     );
 }
 
@@ -297,9 +297,9 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), random.as_str(), apples.as_str()],
         [
-            "e7059c182e532343e1675b6bf10b276dc150f961959a634edd1f6504672bb5bf",
-            "9c465afa6d87c843fd6457805ed689e43cf72b19e041633a3338bbb79fa64bb5",
-            "519ed34e5454421410c3e99c051eefbbe0979e16dad8e70aa27dd65f5970ac3e",
+            "b116dbc708080a2d4f5a9242e436d43036e4dda0beb6c8e817cc7634fe6bf95c",
+            "62a67796072704adc6ab94826b2c6bd417184af92a1e6fb62253266a9ec94da8",
+            "3ebacd2acebd985c3c0a79a9d7d29dff440d3e9f38c9d1d48475ecb461cb37e2",
         ]
     );
 }

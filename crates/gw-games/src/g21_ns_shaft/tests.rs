@@ -193,7 +193,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "2d598d974e4b49f0ed7df830eebb66126dd8cbe3430764479cd2d1aaaa48c8d4"
+        "c37b56d50822521c586d7d8ccf98fd5badc90f4d8ab8d80120aaad2fe5c67d43"
     );
 }
 

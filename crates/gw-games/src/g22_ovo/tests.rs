@@ -209,7 +209,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "8c3c01f3160e86ef6f9d48584d2669e3de36dcc764f1285995cfdf7d68d17079"
+        "0ed885ece2ad2d4a8e01c62a8f58eab236a231bb29060ae66ccdbae6c6c008c4"
     );
 }
 

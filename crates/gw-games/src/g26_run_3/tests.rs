@@ -237,7 +237,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "395ad7a33577c86e07dd8e661b53540979d94ccebcb63a24a9f2f96e20f7c266"
+        "286eb9839b0e77dd18781c6079e73f103468f3cd768625dbc7f76ff7d6912a00"
     );
 }
 
@@ -251,8 +251,8 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [
-            "fcfb946501c39856cc6c21862dbeffcbbadd79831f6513fe21adaeeccebcfc4b",
-            "0ab40e89b192f2add6bb9d0c4316c3a43eca1bb35407dd136b3313362e4d883d",
+            "0cb9be09a025ff4b6886b9fa01912c021f756af014fc54662fe4479f2db32c01",
+            "e7c8bf43811f6466fdf6ad2ebc1a3f12fc6982d2379a34e01d88c296e246c88f",
         ]
     );
     // The same frames with every band drawn in order on this thread (the
