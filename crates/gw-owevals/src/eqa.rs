@@ -219,9 +219,9 @@ pub fn scene(rng: &mut Rng, view: View, index: u32) -> Option<Asked> {
         }
         "nearest_mob" => {
             let kind = if night {
-                MobKind::Zombie
+                MobKind::HOSTILE[rng.index(MobKind::HOSTILE.len())]
             } else {
-                MobKind::ALL[rng.index(4)]
+                MobKind::PASSIVE[rng.index(MobKind::PASSIVE.len())]
             };
             let id = scene::spawn_around(&mut w, rng, kind, 3.0, 12.0)?;
             let c = scene::mob_centre(&w, id)?;

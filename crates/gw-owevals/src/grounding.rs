@@ -112,10 +112,12 @@ fn mob_item(
     view: View,
     night: bool,
 ) -> Option<(String, Thing, scene::Region)> {
+    // Every kind: the passive ones (Optimus-3's grounding targets) by
+    // day, hostile ones half the time at night.
     let kind = if night && rng.chance(0.5) {
-        MobKind::Zombie
+        MobKind::HOSTILE[rng.index(MobKind::HOSTILE.len())]
     } else {
-        MobKind::ALL[rng.index(4)]
+        MobKind::PASSIVE[rng.index(MobKind::PASSIVE.len())]
     };
     let id = scene::spawn_around(w, rng, kind, 4.0, 14.0)?;
     let c = scene::mob_centre(w, id)?;
