@@ -201,6 +201,11 @@ pub struct TaskSpec {
     pub score_field: Option<String>,
     #[serde(default)]
     pub aggregate_score_fields: Option<Vec<String>>,
+    /// Per-field targets for an aggregate score (every aggregate field, the
+    /// targets summing to `target`): success then needs each field at its own
+    /// target in one state; the plain sum is kept as the reference outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_targets: Option<BTreeMap<String, f64>>,
     pub start: f64,
     pub target: f64,
     #[serde(default)]
@@ -259,6 +264,12 @@ impl TaskSpec {
             end_field: self.end_field.clone(),
             max_steps: self.max_steps,
             continue_on_fail: self.continue_on_fail,
+            field_targets: self
+                .field_targets
+                .iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
         }
     }
 }
@@ -484,6 +495,38 @@ pub const MAX_DURATION_S: f64 = 3600.0;
 pub const MAX_TIMEOUT_S: f64 = 86_400.0;
 /// Highest price per million tokens, in USD.
 pub const MAX_PRICE: f64 = 1e6;
+
+/// What is wrong with a task's `field_targets`, in words: they must name
+/// every aggregate field and nothing else, with finite targets above
+/// `start` that sum to `target` (so the capped sum reaches `target` exactly
+/// when every field reaches its own).
+fn field_targets_problem(task: &TaskSpec, ft: &BTreeMap<String, f64>) -> Option<String> {
+    let Some(fields) = &task.aggregate_score_fields else {
+        return Some("field_targets needs aggregate_score_fields (one target per field)".into());
+    };
+    if let Some(k) = ft.keys().find(|k| !fields.contains(k)) {
+        return Some(format!(
+            "field_targets names \"{k}\", which is not one of the aggregate_score_fields"
+        ));
+    }
+    if let Some(f) = fields.iter().find(|f| !ft.contains_key(*f)) {
+        return Some(format!("field_targets lacks a target for \"{f}\""));
+    }
+    if let Some((k, problem)) = ft
+        .iter()
+        .find_map(|(k, &v)| bad_number(v, 0.0, MAX_SCORE).map(|p| (k, p)))
+    {
+        return Some(format!("the target of \"{k}\" {problem}"));
+    }
+    let sum: f64 = ft.values().sum();
+    if (sum - task.target).abs() > 1e-9 {
+        return Some(format!(
+            "field_targets sum to {sum} but target is {}; make them add up to target",
+            task.target
+        ));
+    }
+    None
+}
 
 /// What is wrong with a number that must lie in `lo..=hi`, in words.
 /// The most retries a model profile may ask for (`max_retries`).
@@ -1054,6 +1097,11 @@ impl Registry {
                 (None, Some(v)) if v.is_empty() => errors
                     .push(t.err_at("aggregate_score_fields", "aggregate_score_fields is empty")),
                 _ => {}
+            }
+            if let Some(ft) = &task.field_targets
+                && let Some(problem) = field_targets_problem(task, ft)
+            {
+                errors.push(t.err_at("field_targets", problem));
             }
             for (key, v) in [("start", task.start), ("target", task.target)] {
                 if let Some(problem) = bad_number(v, f64::MIN, MAX_SCORE) {
