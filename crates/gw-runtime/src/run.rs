@@ -490,11 +490,11 @@ pub fn run_preset_with_agent(
                     continue 'run;
                 }
                 Err(e) => {
-                    result.error = Some(if coop {
+                    result.error = Some(gw_agents::secrets::error_text(&if coop {
                         format!("role {}: {e}", role_results[i].role)
                     } else {
                         e.to_string()
-                    });
+                    }));
                     // Keep the record of the calls that failed.
                     let calls = agent.take_unreported_calls();
                     write_calls(&mut calls_out[i], &calls_paths[i], &calls)?;
