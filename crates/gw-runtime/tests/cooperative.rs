@@ -415,7 +415,11 @@ fn per_role_targets_decide_success_and_the_summed_outcome_is_kept() {
         let traj = jsonl(&out.join("trajectory.jsonl"));
         let both = traj.iter().any(|l| {
             let d = &l["state"]["game_state"]["diamonds"];
-            let (red, blue) = if preset.contains("12_02") { (3, 4) } else { (1, 1) };
+            let (red, blue) = if preset.contains("12_02") {
+                (3, 4)
+            } else {
+                (1, 1)
+            };
             d["fireboy"]["collected"].as_u64().unwrap_or(0) >= red
                 && d["watergirl"]["collected"].as_u64().unwrap_or(0) >= blue
         });
