@@ -177,8 +177,10 @@ pub fn world_seed(seed: u64, episode: u32) -> u64 {
 }
 
 /// A fresh world for this seed and episode (the world seed mixes both):
-/// spawn on dry land near the origin of a newly generated terrain, so the
-/// spawn biome varies with the seed, as the papers' re-initialised worlds.
+/// the world's shared spawn rule (`gw_world::world::find_spawn`: the
+/// surface of a land biome with trees nearby, nearest the origin) on a newly
+/// generated terrain, so the spawn biome varies with the seed, as the papers'
+/// re-initialised worlds.
 pub fn fresh_world(seed: u64, episode: u32, kit: &[(String, u32)]) -> World {
     let ws = world_seed(seed, episode);
     World::new(WorldConfig {
