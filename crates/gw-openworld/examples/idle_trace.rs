@@ -9,13 +9,29 @@ fn main() {
         seed,
         ..Default::default()
     });
-    let mut ex = gw_openworld::Expert::new(target, gw_openworld::expert::KEEP_COLLECTING);
+    let count = std::env::var("COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(gw_openworld::expert::KEEP_COLLECTING);
+    let mut ex = gw_openworld::Expert::new(target, count);
     let mut run = 0;
     for t in 0..max {
         if w.player.dead {
             w.respawn();
         }
         let act = ex.act(&w);
+        let every: u64 = std::env::var("EVERY").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+        if every > 0 && t % every == 0 {
+            println!(
+                "t {t} goal {:?} pos {:?} yaw {:.0} pitch {:.0} act {:?} known {}",
+                ex.current().map(|g| g.to_string()),
+                w.player.body.pos.map(|x| (x * 10.0).round() / 10.0),
+                w.player.yaw,
+                w.player.pitch,
+                act,
+                ex.sight.known_blocks()
+            );
+        }
         if act == gw_world::Action::noop() {
             if run == 0 {
                 let hit = gw_world::world::raycast_blocks(&w.terrain, w.eye(), w.look_dir(), 4.5);

@@ -65,6 +65,9 @@ pub struct SkillPolicy {
     heading: Option<f64>,
     sweep: u32,
     legs: u32,
+    /// Blocks deeper each next underground leg goes after legs that found
+    /// no way on (a tunnel under the sea floor, lava ahead).
+    deeper: i32,
 }
 
 impl SkillPolicy {
@@ -85,6 +88,7 @@ impl SkillPolicy {
             heading: None,
             sweep: 0,
             legs: 0,
+            deeper: 0,
         }
     }
 
@@ -351,8 +355,8 @@ impl SkillPolicy {
         let goal = *self.explore.get_or_insert_with(|| {
             let y = match layer {
                 // Stone: under the soil, a few blocks down.
-                Some(top) if top >= 60 => (f[1] - 8).max(8),
-                Some(top) => top.min(f[1]),
+                Some(top) if top >= 60 => (f[1] - 8 - self.deeper).max(8),
+                Some(top) => (top.min(f[1]) - self.deeper).max(12),
                 None => f[1],
             };
             [
@@ -379,6 +383,9 @@ impl SkillPolicy {
             None => {
                 self.heading = None;
                 self.explore = None;
+                if layer.is_some() {
+                    self.deeper = (self.deeper + 3).min(24);
+                }
                 // Turn away at once (no idle tick).
                 motor::look(w, w.player.yaw + 90.0, 0.0)
             }
