@@ -522,8 +522,11 @@ pub fn approach(w: &World, goal: Cell, tick: u64) -> Option<Action> {
         a.jump = true;
         return Some(a);
     }
+    // Shaft down only once above the goal: far off, walk (down slopes,
+    // through hills) first — digging stone bare-handed towards a tree in the
+    // valley costs minutes.
     if dy <= -2
-        && (flat <= 1 || dy < -4)
+        && flat <= 1
         && let Some(a) = dig_down(w)
     {
         return Some(a);
