@@ -34,7 +34,8 @@ fn main() {
         }
         let t0 = Instant::now();
         let kit: Vec<(String, u32)> = kit.iter().map(|(n, c)| (n.to_string(), *c)).collect();
-        let (mut items, mut idle, mut exact, mut steps, mut worst_idle) = (0u64, 0u64, 0u64, 0u64, 0f64);
+        let (mut items, mut idle, mut exact, mut steps, mut worst_idle) =
+            (0u64, 0u64, 0u64, 0u64, 0f64);
         let mut per = Vec::new();
         for seed in first..first + episodes {
             let mut w = fresh_world(seed, 0, &kit);

@@ -2,7 +2,9 @@
 //! a freshly generated world: `cargo run --release -p gw-openworld --example
 //! expert_sr -- [SEEDS] [TARGET,…]` (env FIRST_SEED, ALL_SEEING, VERBOSE).
 
-use gw_openworld::expert::{LONG_HORIZON as GROUPS, minutes_to_steps, run_knowing, time_limit_minutes};
+use gw_openworld::expert::{
+    LONG_HORIZON as GROUPS, minutes_to_steps, run_knowing, time_limit_minutes,
+};
 use gw_openworld::sight::Knowledge;
 use std::time::Instant;
 

@@ -20,7 +20,10 @@ fn main() {
             w.respawn();
         }
         let act = ex.act(&w);
-        let every: u64 = std::env::var("EVERY").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+        let every: u64 = std::env::var("EVERY")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
         if every > 0 && t % every == 0 {
             println!(
                 "t {t} goal {:?} pos {:?} yaw {:.0} pitch {:.0} act {:?} known {}",

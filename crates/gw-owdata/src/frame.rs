@@ -42,13 +42,9 @@ impl FrameFormat {
     /// Encode `width` × `height` RGBA pixels.
     pub fn encode(self, rgba: &[u8], width: u32, height: u32) -> Vec<u8> {
         match self {
-            FrameFormat::Png => gw_core::frame::encode_pixels(
-                rgba,
-                4,
-                width,
-                height,
-                gw_core::frame::FRAME_FILTER,
-            ),
+            FrameFormat::Png => {
+                gw_core::frame::encode_pixels(rgba, 4, width, height, gw_core::frame::FRAME_FILTER)
+            }
             FrameFormat::Jpeg => {
                 let mut out = Vec::with_capacity(64 * 1024);
                 let enc = jpeg_encoder::Encoder::new(&mut out, JPEG_QUALITY);

@@ -189,7 +189,12 @@ fn the_filter_keeps_successful_runs_and_drops_failed_and_over_long_ones() {
         assert_eq!(field(vpt, "buttons"), &Field::Int(v.buttons as i32));
         assert_eq!(field(vpt, "camera"), &Field::Int(v.camera as i32));
         // VPT-exact: the recorded action is the decoding of its label.
-        assert_eq!(gw_world::action::decode(v), action, "step {:?}", field(r, "step"));
+        assert_eq!(
+            gw_world::action::decode(v),
+            action,
+            "step {:?}",
+            field(r, "step")
+        );
     }
     // Frames are 64×64 JPEGs.
     let frame = group(&rs[0], "frame");
@@ -246,9 +251,15 @@ fn frames_are_png_on_request_and_jpeg_is_the_smaller() {
     }
     assert!(png[0].starts_with(b"\x89PNG"));
     assert!(jpeg[0].starts_with(&[0xFF, 0xD8]));
-    let (j, p): (usize, usize) = (jpeg.iter().map(Vec::len).sum(), png.iter().map(Vec::len).sum());
+    let (j, p): (usize, usize) = (
+        jpeg.iter().map(Vec::len).sum(),
+        png.iter().map(Vec::len).sum(),
+    );
     assert!(j < p, "jpeg {j} png {p}");
-    assert_eq!(crate::FrameFormat::parse("PNG"), Ok(crate::FrameFormat::Png));
+    assert_eq!(
+        crate::FrameFormat::parse("PNG"),
+        Ok(crate::FrameFormat::Png)
+    );
     assert!(
         crate::FrameFormat::parse("webp")
             .unwrap_err()

@@ -858,8 +858,14 @@ fn worlds_spawn_on_the_surface_of_land_with_trees_nearby() {
             libm::floor(p[2]) as i32,
         ];
         assert_ne!(w.terrain.biome(g[0], g[2]), Biome::Ocean, "seed {seed}");
-        assert!(data().block(w.terrain.get(g[0], g[1], g[2])).solid, "seed {seed}");
-        assert!(trees_nearby(&w.terrain, g), "seed {seed}: no tree near {g:?}");
+        assert!(
+            data().block(w.terrain.get(g[0], g[1], g[2])).solid,
+            "seed {seed}"
+        );
+        assert!(
+            trees_nearby(&w.terrain, g),
+            "seed {seed}: no tree near {g:?}"
+        );
         let r = SPAWN_TREE_REACH;
         let logs = (-r..=r)
             .flat_map(|dx| (-r..=r).flat_map(move |dz| (1..=8).map(move |dy| (dx, dy, dz))))

@@ -1339,9 +1339,8 @@ pub fn trees_nearby(t: &Terrain, g: [i32; 3]) -> bool {
     let r = SPAWN_TREE_REACH;
     t.biome(g[0], g[2]) != Biome::Ocean
         && (-r..=r).any(|dx| {
-            (-r..=r).any(|dz| {
-                (1..=8).any(|dy| logs[t.get(g[0] + dx, g[1] + dy, g[2] + dz) as usize])
-            })
+            (-r..=r)
+                .any(|dz| (1..=8).any(|dy| logs[t.get(g[0] + dx, g[1] + dy, g[2] + dz) as usize]))
         })
 }
 

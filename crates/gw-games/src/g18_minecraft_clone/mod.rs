@@ -162,10 +162,10 @@ pub fn exposed_near(t: &Terrain, c: [i32; 3], r: i32, kinds: &[BlockId]) -> Vec<
 
 /// Iron ore under ground block `g`: within [`IRON_REACH`] blocks
 /// horizontally and 2 to [`IRON_DEPTH`] blocks down.
-const IRON_REACH: i32 = 4;
-const IRON_DEPTH: i32 = 9;
+const IRON_REACH: i32 = 3;
+const IRON_DEPTH: i32 = 7;
 /// Iron ore blocks a surface start for iron needs under it.
-const IRON_NEED: usize = 7;
+const IRON_NEED: usize = 10;
 
 fn iron_below(t: &Terrain, g: [i32; 3]) -> Vec<[i32; 3]> {
     let mut out = Vec::new();

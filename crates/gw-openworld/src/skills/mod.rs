@@ -25,11 +25,11 @@ pub mod motor;
 use crate::goal::{GoalKind, SubGoal};
 use crate::graph::{CRAFTING_TABLE, FURNACE, Source, world_graph};
 use crate::plan::inventory_map;
+use crate::sight::Sight;
 use gw_world::data::{BlockId, b, data};
 use gw_world::terrain::{Biome, CHUNK, HEIGHT, column};
 use gw_world::world::{Event, MobKind};
 use gw_world::{Action, World};
-use crate::sight::Sight;
 use motor::{Cell, add, approach, equip_and_mine, feet, hotbar_slot, in_reach, place_nearby};
 use std::collections::BTreeSet;
 
@@ -190,9 +190,7 @@ impl SkillPolicy {
             }
         }
         if self.target.is_none() {
-            self.target = sight
-                .nearest(w, &kinds, &self.skipped)
-                .map(|c| (c, w.tick));
+            self.target = sight.nearest(w, &kinds, &self.skipped).map(|c| (c, w.tick));
             if self.target.is_some() {
                 // A new leg starts after this target.
                 self.heading = None;

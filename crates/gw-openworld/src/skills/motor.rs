@@ -565,7 +565,14 @@ pub fn approach(w: &World, goal: Cell, tick: u64) -> Option<Action> {
         }
     }
     for d in dirs {
-        if let Some(a) = step_to(w, add(c, d), prefer_up) {
+        if let Some(mut a) = step_to(w, add(c, d), prefer_up) {
+            // Far from the goal on open ground, in the goal's direction: sprint.
+            a.sprint = a.forward
+                && flat > 4
+                && w.player.body.on_ground
+                && !w.player.body.in_water
+                && w.player.food > 6.0
+                && (d[0] == dx.signum() && d[0] != 0 || d[2] == dz.signum() && d[2] != 0);
             return Some(a);
         }
     }

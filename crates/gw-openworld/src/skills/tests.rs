@@ -1,10 +1,8 @@
 //! Skill policy and expert runs in freshly generated worlds (no rendering).
 
-use crate::expert::{
-    Expert, minutes_to_steps, run, run_knowing, task_world, time_limit_minutes,
-};
-use crate::sight::Knowledge;
+use crate::expert::{Expert, minutes_to_steps, run, run_knowing, task_world, time_limit_minutes};
 use crate::goal::{GoalKind, SubGoal};
+use crate::sight::Knowledge;
 use crate::skills::{SkillPolicy, Status};
 
 fn goal(kind: GoalKind, item: &str, count: u32) -> SubGoal {
@@ -172,7 +170,10 @@ fn fair_sight_remembers_only_what_was_in_view() {
     let w = task_world(7);
     let mut s = Sight::new(Knowledge::Fair);
     let none = std::collections::BTreeSet::new();
-    assert_eq!(s.nearest(&w, &[b::STONE, b::DIRT, b::GRASS_BLOCK], &none), None);
+    assert_eq!(
+        s.nearest(&w, &[b::STONE, b::DIRT, b::GRASS_BLOCK], &none),
+        None
+    );
     s.update(&w);
     assert!(s.known_blocks() > 100, "{}", s.known_blocks());
     let e = w.eye();
@@ -190,9 +191,16 @@ fn fair_sight_remembers_only_what_was_in_view() {
         // In the view cone (70° high, 16:9 wide: at most ~62° off the axis).
         let cos = (d[0] * fwd[0] + d[1] * fwd[1] + d[2] * fwd[2]) / len;
         assert!(len < 3.0 || cos > 0.4, "{c:?} outside the view ({cos})");
-        let touches_open = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
-            .iter()
-            .any(|n| open(w.terrain.get(c[0] + n[0], c[1] + n[1], c[2] + n[2])));
+        let touches_open = [
+            [1, 0, 0],
+            [-1, 0, 0],
+            [0, 1, 0],
+            [0, -1, 0],
+            [0, 0, 1],
+            [0, 0, -1],
+        ]
+        .iter()
+        .any(|n| open(w.terrain.get(c[0] + n[0], c[1] + n[1], c[2] + n[2])));
         assert!(touches_open || open(v), "{c:?} is buried");
     }
     // The all-seeing expert finds buried ore the fair one has not seen.
@@ -225,7 +233,8 @@ fn fair_expert_keeps_busy_with_vpt_exact_actions() {
         idle += (a == gw_world::Action::noop()) as u32;
         w.step(&a);
         if t == 0 {
-            logs_before = crate::plan::held(&crate::plan::inventory_map(&w.player.inventory), "logs");
+            logs_before =
+                crate::plan::held(&crate::plan::inventory_map(&w.player.inventory), "logs");
         }
     }
     let logs = crate::plan::held(&crate::plan::inventory_map(&w.player.inventory), "logs");
