@@ -606,7 +606,10 @@ mod tests {
         }
         let row = 4 * 1280;
         let bar = HUD_BAR_H as usize * row;
-        assert!(over_hud.data()[..bar] == plain.data()[..bar], "HUD shows through");
+        assert!(
+            over_hud.data()[..bar] == plain.data()[..bar],
+            "HUD shows through"
+        );
     }
 
     #[test]

@@ -1557,7 +1557,6 @@ pub fn line_of_sight(t: &Terrain, from: [f64; 3], to: [f64; 3]) -> bool {
     }
 }
 
-
 /// How far (rings of columns) [`find_spawn`] looks for a spot with trees.
 pub const SPAWN_TREE_RADIUS: i32 = 256;
 /// A log this close to a spawn (blocks, each horizontal axis) makes it a
