@@ -47,7 +47,9 @@ impl FrameFormat {
             }
             FrameFormat::Jpeg => {
                 let mut out = Vec::with_capacity(64 * 1024);
-                let enc = jpeg_encoder::Encoder::new(&mut out, JPEG_QUALITY);
+                let mut enc = jpeg_encoder::Encoder::new(&mut out, JPEG_QUALITY);
+                // The crate keeps full chroma at quality 90 unless told.
+                enc.set_sampling_factor(jpeg_encoder::SamplingFactor::F_2_2);
                 enc.encode(
                     rgba,
                     width as u16,
