@@ -166,6 +166,46 @@ impl GameApiState {
     }
 }
 
+/// An evaluator view ([`GameApiState::view`]) built from a game's own
+/// fields, for games whose snapshot is costly: `field(path)` gives the
+/// value the snapshot holds at `path` (exactly, as [`set`] would store it),
+/// or `None` when the game does not know it cheaply, in which case the
+/// view comes from `whole()`. `terminal` is the snapshot's terminal.
+pub fn view_from(
+    paths: &[String],
+    terminal: &Terminal,
+    field: impl Fn(&str) -> Option<Value>,
+    whole: impl FnOnce() -> GameApiState,
+) -> Value {
+    let mut out = Map::new();
+    out.insert(
+        "terminal".into(),
+        serde_json::to_value(terminal).expect("terminal serializes"),
+    );
+    for path in paths {
+        if path == "terminal" || path.starts_with("terminal.") {
+            continue;
+        }
+        let Some(v) = field(path) else {
+            return whole().view(paths);
+        };
+        let mut parts: Vec<&str> = path.split('.').collect();
+        let last = parts.pop().unwrap_or("");
+        let mut cur = &mut out;
+        for p in parts {
+            let slot = cur
+                .entry(p.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            match slot {
+                Value::Object(m) => cur = m,
+                _ => return whole().view(paths),
+            }
+        }
+        cur.insert(last.to_string(), v);
+    }
+    Value::Object(out)
+}
+
 /// Insert helper for building sections: `set(&mut s.game_state, "score", 12)`.
 pub fn set(map: &mut Map<String, Value>, key: &str, value: impl Into<Value>) {
     map.insert(key.to_string(), value.into());

@@ -104,7 +104,8 @@ pub fn clear(pm: &mut Pixmap, c: Rgb) {
 pub fn rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
     if let Some(r) = Rect::from_xywh(x, y, w.max(0.0), h.max(0.0)) {
         let mut p = c.paint();
-        p.anti_alias = false;
+        // Drawn small, a shape narrower than a pixel covers part of one.
+        p.anti_alias = scaled();
         pm.fill_rect(r, &p, xf(), None);
     }
 }
@@ -174,7 +175,7 @@ fn polygon_path(points: &[(f32, f32)]) -> Option<tiny_skia::Path> {
 fn fill_polygon(pm: &mut Pixmap, points: &[(f32, f32)], c: Rgb, anti_alias: bool) {
     if let Some(path) = polygon_path(points) {
         let mut paint = c.paint();
-        paint.anti_alias = anti_alias;
+        paint.anti_alias = anti_alias || scaled();
         pm.fill_path(&path, &paint, FillRule::Winding, xf(), None);
     }
 }
@@ -416,6 +417,27 @@ pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
 /// background costs next to nothing per frame. Rows and columns that fall
 /// outside `pm` are left out.
 pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u32, y: u32) {
+    if scaled() {
+        // Drawn small: the layer's window, resampled through the scale.
+        let width = width.min(layer.width().saturating_sub(src_x));
+        let Some(r) = Rect::from_xywh(x as f32, y as f32, width as f32, layer.height() as f32)
+        else {
+            return;
+        };
+        let paint = Paint {
+            shader: tiny_skia::Pattern::new(
+                layer.as_ref(),
+                tiny_skia::SpreadMode::Pad,
+                tiny_skia::FilterQuality::Bilinear,
+                1.0,
+                Transform::from_translate(x as f32 - src_x as f32, y as f32),
+            ),
+            anti_alias: false,
+            ..Paint::default()
+        };
+        pm.fill_rect(r, &paint, xf(), None);
+        return;
+    }
     let (pw, ph) = (pm.width(), pm.height());
     let width = width
         .min(layer.width().saturating_sub(src_x))

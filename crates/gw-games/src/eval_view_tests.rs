@@ -18,7 +18,7 @@ fn eval_view_matches_the_snapshot_for_every_task() {
         if !crate::GAME_IDS.contains(&game_id.as_str()) {
             continue;
         }
-        let task = &reg.tasks[&(game_id.clone(), task_id.clone())];
+        let task = &reg.tasks[&(game_id.clone(), task_id.clone())].value;
         let mut paths = task.score_fields();
         paths.extend(task.end_field.clone());
         paths.extend(["terminal.isTerminal".into(), "terminal.outcome".into()]);

@@ -10,7 +10,7 @@
 //! progress (0..1).
 
 use crate::frame::Resampler;
-use gw_core::registry::{Interface, Preset, Registry, RoleSpec};
+use gw_core::registry::{Backend, Interface, Preset, Registry, RoleSpec};
 use gw_core::{Action, Decision, Game, InvalidKind, MouseButton, Rng, Stepper, StopReason};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -21,10 +21,54 @@ const AUTORESET_STREAM: u64 = 0x5EED_A070;
 /// The kinds of computer-use action, in the order of the `type` index.
 pub const CU_KINDS: [&str; 4] = ["key", "click", "drag", "wait"];
 
-/// A source of native games; one entry per family (the open world would be
-/// another family with its own environment type).
-pub fn create_game(game_id: &str) -> Option<Box<dyn Game>> {
-    gw_games::create(game_id)
+/// A fresh game for the preset: a native game from gw-games, or a
+/// `backend: browser` game opened in `chromium` (launched on first use and
+/// shared by the environment's later resets).
+pub fn create_game(
+    preset: &Preset,
+    chromium: &mut Option<Arc<gw_browser::Chromium>>,
+) -> Result<Box<dyn Game>, String> {
+    let spec = &preset.game;
+    match spec.backend {
+        Backend::Native => gw_games::create(&spec.id).ok_or_else(|| {
+            format!(
+                "game \"{}\" has no native implementation in this build",
+                spec.id
+            )
+        }),
+        Backend::Browser => {
+            let source = match (spec.folder(), &spec.url) {
+                (Some(dir), _) => gw_browser::Source::Folder(dir),
+                (None, Some(url)) => gw_browser::Source::Url(url.clone()),
+                (None, None) => {
+                    return Err(format!(
+                        "browser game \"{}\" names neither path nor url",
+                        spec.id
+                    ));
+                }
+            };
+            let viewport = (spec.viewport.width, spec.viewport.height);
+            let c = match chromium {
+                Some(c) => c.clone(),
+                None => {
+                    let c = Arc::new(gw_browser::Chromium::launch(viewport).map_err(|e| {
+                        format!("browser game \"{}\" needs Chromium: {e}", spec.id)
+                    })?);
+                    *chromium = Some(c.clone());
+                    c
+                }
+            };
+            let bspec = gw_browser::BrowserSpec::new(
+                &spec.id,
+                source,
+                preset.task.url_suffix.as_deref().unwrap_or(""),
+                viewport,
+            );
+            gw_browser::BrowserGame::open_in(c, bspec)
+                .map(|g| Box::new(g) as Box<dyn Game>)
+                .map_err(|e| e.to_string())
+        }
+    }
 }
 
 /// Everything fixed for one environment id: shared by all copies.
@@ -70,13 +114,16 @@ impl Spec {
             ));
         }
         let preset = registry.resolve_preset(&format!("{game_task}+random"))?;
-        let probe = create_game(&preset.game.id).ok_or_else(|| {
-            format!(
-                "game \"{}\" has no native implementation in this build",
-                preset.game.id
-            )
-        })?;
-        let viewport = probe.viewport();
+        let viewport = match preset.game.backend {
+            Backend::Native => create_game(&preset, &mut None)?.viewport(),
+            Backend::Browser => {
+                // Say now, not at the first reset, when Chromium is missing.
+                gw_browser::find_chromium().map_err(|e| {
+                    format!("browser game \"{}\" needs Chromium: {e}", preset.game.id)
+                })?;
+                (preset.game.viewport.width, preset.game.viewport.height)
+            }
+        };
         let render_size = render_size.unwrap_or(viewport);
         if render_size.0 == 0 || render_size.1 == 0 || render_size.0 > 8192 || render_size.1 > 8192
         {
@@ -230,6 +277,8 @@ pub struct EnvCore {
     /// A frame of the render size, for games that draw at any size
     /// ([`gw_core::Game::render_sized`]); `None` when it is the viewport.
     sized: Option<tiny_skia::Pixmap>,
+    /// The Chromium a browser game runs in, kept across resets.
+    chromium: Option<Arc<gw_browser::Chromium>>,
     best: f64,
     done: bool,
     seeds: Rng,
@@ -250,6 +299,7 @@ impl EnvCore {
             stepper: None,
             pixmap,
             sized,
+            chromium: None,
             best: 0.0,
             done: true,
             seeds: Rng::new(0, AUTORESET_STREAM),
@@ -258,7 +308,7 @@ impl EnvCore {
 
     /// Start an episode on `seed` (the CLI's `--seed`).
     pub fn reset(&mut self, seed: u64) -> Result<(), String> {
-        let game = create_game(&self.spec.preset.game.id).ok_or("game vanished")?;
+        let game = create_game(&self.spec.preset, &mut self.chromium)?;
         let mut stepper = Stepper::new(game, &self.spec.preset, seed)?;
         // The gameAPI snapshot is built only when asked for (`state()`).
         stepper.set_snapshots(false);
