@@ -970,9 +970,8 @@ impl Registry {
             .filter(|g| g.value.backend == Backend::Browser && g.value.path.is_some())
             .filter_map(|g| {
                 let dir = g.value.folder()?;
-                (!dir.join("index.html").is_file()).then(|| {
-                    g.err_at("path", missing_game_folder_message(&g.value.id, &dir))
-                })
+                (!dir.join("index.html").is_file())
+                    .then(|| g.err_at("path", missing_game_folder_message(&g.value.id, &dir)))
             })
             .collect()
     }

@@ -48,30 +48,36 @@ pub enum Align {
 }
 
 thread_local! {
-    /// The scale from the game's viewport coordinates to the pixmap being
-    /// drawn on this thread ([`render_scaled`]); (1, 1) otherwise.
-    static SCALE: std::cell::Cell<(f32, f32)> = const { std::cell::Cell::new((1.0, 1.0)) };
+    /// The frame [`render_scaled`] is drawing on this thread (its pixel
+    /// buffer's address) and the scale from the game's viewport coordinates
+    /// to it; `None` otherwise. Only that frame is drawn scaled: layers a
+    /// game paints into pixmaps of its own keep their own coordinates.
+    static SCALE: std::cell::Cell<Option<(usize, f32, f32)>> = const { std::cell::Cell::new(None) };
 }
 
-/// The current drawing scale (x, y): viewport coordinates → pixels.
-pub fn scale() -> (f32, f32) {
-    SCALE.with(|s| s.get())
+/// The drawing scale (x, y) for `pm`: viewport coordinates → pixels; (1, 1)
+/// unless `pm` is the frame [`render_scaled`] is drawing.
+pub fn scale(pm: &Pixmap) -> (f32, f32) {
+    match SCALE.with(|s| s.get()) {
+        Some((at, sx, sy)) if at == pm.data().as_ptr() as usize => (sx, sy),
+        _ => (1.0, 1.0),
+    }
 }
 
-/// Whether this thread is drawing at another size than the viewport.
-pub fn scaled() -> bool {
-    scale() != (1.0, 1.0)
+/// Whether `pm` is being drawn at another size than the viewport.
+pub fn scaled(pm: &Pixmap) -> bool {
+    scale(pm) != (1.0, 1.0)
 }
 
-fn xf() -> Transform {
-    let (sx, sy) = scale();
+fn xf(pm: &Pixmap) -> Transform {
+    let (sx, sy) = scale(pm);
     Transform::from_scale(sx, sy)
 }
 
 /// The frame's width and height in the game's own (viewport) coordinates:
-/// the pixmap's size, or the viewport's while [`render_scaled`] draws.
+/// the pixmap's size, or the viewport's while [`render_scaled`] draws it.
 pub fn logical_size(pm: &Pixmap) -> (f32, f32) {
-    let (sx, sy) = scale();
+    let (sx, sy) = scale(pm);
     (pm.width() as f32 / sx, pm.height() as f32 / sy)
 }
 
@@ -87,13 +93,14 @@ pub fn render_scaled(pm: &mut Pixmap, viewport: (u32, u32), draw: impl FnOnce(&m
         pm.width() as f32 / viewport.0.max(1) as f32,
         pm.height() as f32 / viewport.1.max(1) as f32,
     );
-    struct Restore((f32, f32));
+    struct Restore(Option<(usize, f32, f32)>);
     impl Drop for Restore {
         fn drop(&mut self) {
             SCALE.with(|c| c.set(self.0));
         }
     }
-    let _restore = Restore(SCALE.with(|c| c.replace(s)));
+    let at = pm.data().as_ptr() as usize;
+    let _restore = Restore(SCALE.with(|c| c.replace(Some((at, s.0, s.1)))));
     draw(pm);
 }
 
@@ -105,8 +112,8 @@ pub fn rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
     if let Some(r) = Rect::from_xywh(x, y, w.max(0.0), h.max(0.0)) {
         let mut p = c.paint();
         // Drawn small, a shape narrower than a pixel covers part of one.
-        p.anti_alias = scaled();
-        pm.fill_rect(r, &p, xf(), None);
+        p.anti_alias = scaled(pm);
+        pm.fill_rect(r, &p, xf(pm), None);
     }
 }
 
@@ -125,13 +132,13 @@ pub fn rounded_rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, radius: f32
     pb.cubic_to(x, y + r - k, x + r - k, y, x + r, y);
     pb.close();
     if let Some(path) = pb.finish() {
-        pm.fill_path(&path, &c.paint(), FillRule::Winding, xf(), None);
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, xf(pm), None);
     }
 }
 
 pub fn circle(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, c: Rgb) {
     if let Some(path) = PathBuilder::from_circle(cx, cy, radius.max(0.1)) {
-        pm.fill_path(&path, &c.paint(), FillRule::Winding, xf(), None);
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, xf(pm), None);
     }
 }
 
@@ -141,7 +148,7 @@ pub fn ring(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, width: f32, c: Rgb) 
             width,
             ..Stroke::default()
         };
-        pm.stroke_path(&path, &c.paint(), &stroke, xf(), None);
+        pm.stroke_path(&path, &c.paint(), &stroke, xf(pm), None);
     }
 }
 
@@ -155,7 +162,7 @@ pub fn line(pm: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: 
             line_cap: tiny_skia::LineCap::Round,
             ..Stroke::default()
         };
-        pm.stroke_path(&path, &c.paint(), &stroke, xf(), None);
+        pm.stroke_path(&path, &c.paint(), &stroke, xf(pm), None);
     }
 }
 
@@ -175,8 +182,8 @@ fn polygon_path(points: &[(f32, f32)]) -> Option<tiny_skia::Path> {
 fn fill_polygon(pm: &mut Pixmap, points: &[(f32, f32)], c: Rgb, anti_alias: bool) {
     if let Some(path) = polygon_path(points) {
         let mut paint = c.paint();
-        paint.anti_alias = anti_alias || scaled();
-        pm.fill_path(&path, &paint, FillRule::Winding, xf(), None);
+        paint.anti_alias = anti_alias || scaled(pm);
+        pm.fill_path(&path, &paint, FillRule::Winding, xf(pm), None);
     }
 }
 
@@ -217,7 +224,7 @@ pub fn rect_outline(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, width: f32,
             width,
             ..Stroke::default()
         };
-        pm.stroke_path(&path, &c.paint(), &stroke, xf(), None);
+        pm.stroke_path(&path, &c.paint(), &stroke, xf(pm), None);
     }
 }
 
@@ -312,7 +319,7 @@ pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: 
             log.push(s.to_string());
         }
     });
-    let (sx, sy) = scale();
+    let (sx, sy) = scale(pm);
     let (x, y, size) = (x * sx, y * sy, size * sy);
     let w = text_width(s, size);
     let mut pen = match align {
@@ -379,7 +386,7 @@ pub fn hud_cached(
     title: &str,
     items: &[(&str, String)],
 ) {
-    if scaled() {
+    if scaled(pm) {
         hud_bar(pm, title);
         hud_items(pm, items);
         return;
@@ -417,7 +424,7 @@ pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
 /// background costs next to nothing per frame. Rows and columns that fall
 /// outside `pm` are left out.
 pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u32, y: u32) {
-    if scaled() {
+    if scaled(pm) {
         // Drawn small: the layer's window, resampled through the scale.
         let width = width.min(layer.width().saturating_sub(src_x));
         let Some(r) = Rect::from_xywh(x as f32, y as f32, width as f32, layer.height() as f32)
@@ -435,7 +442,7 @@ pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u3
             anti_alias: false,
             ..Paint::default()
         };
-        pm.fill_rect(r, &paint, xf(), None);
+        pm.fill_rect(r, &paint, xf(pm), None);
         return;
     }
     let (pw, ph) = (pm.width(), pm.height());
@@ -467,7 +474,7 @@ pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
 /// (frame-sized) and copied after that; drawn directly when `pm` has
 /// another size.
 pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
-    if scaled() {
+    if scaled(pm) {
         paint(pm);
         return;
     }
@@ -516,6 +523,12 @@ impl<K: PartialEq> KeyedLayer<K> {
     /// with `paint` first when the kept one has another key or size; true
     /// when it was painted afresh.
     pub fn draw(&self, pm: &mut Pixmap, key: K, paint: impl FnOnce(&mut Pixmap)) -> bool {
+        // A frame drawn scaled is painted directly (a layer of its own
+        // would be drawn unscaled).
+        if scaled(pm) {
+            paint(pm);
+            return true;
+        }
         let mut kept = self.kept.borrow_mut();
         let size = (pm.width(), pm.height());
         let fresh = matches!(&*kept, Some((k, l)) if *k == key && (l.width(), l.height()) == size);
@@ -587,7 +600,7 @@ impl<K: std::hash::Hash + Eq> Stamps<K> {
         paint: impl FnOnce(&mut Pixmap),
     ) {
         // Regions are in viewport coordinates: a scaled frame paints them.
-        if scaled() {
+        if scaled(pm) {
             paint(pm);
             return;
         }
@@ -676,7 +689,10 @@ mod tests {
         }
         let row = 4 * 1280;
         let bar = HUD_BAR_H as usize * row;
-        assert!(over_hud.data()[..bar] == plain.data()[..bar], "HUD shows through");
+        assert!(
+            over_hud.data()[..bar] == plain.data()[..bar],
+            "HUD shows through"
+        );
     }
 
     #[test]

@@ -958,7 +958,7 @@ fn wall_layer(cells: &Grid) -> Pixmap {
 
 /// An opaque `n`×`n` square of pixels at integer (x, y).
 fn fill_square(pm: &mut Pixmap, x: usize, y: usize, n: usize, c: Rgb) {
-    if draw::scaled() {
+    if draw::scaled(pm) {
         draw::rect(pm, x as f32, y as f32, n as f32, n as f32, c);
         return;
     }
