@@ -615,6 +615,16 @@ impl gw_core::Game for OpenWorld {
         gw_world::render::render_rgba(&self.world, w, h, pixmap.data_mut(), true);
     }
 
+    /// The ray caster draws at any size: a small observation traces only
+    /// its own pixels (on the calling thread; rows in parallel from about a
+    /// quarter of the viewport up).
+    fn render_sized(&self, pixmap: &mut tiny_skia::Pixmap) -> bool {
+        let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+        let parallel = w * h >= (W * H / 4) as usize;
+        gw_world::render::render_rgba(&self.world, w, h, pixmap.data_mut(), parallel);
+        true
+    }
+
     fn expert_action(&self, _task: &TaskInfo) -> Value {
         let mut slot = self.expert.lock().expect("expert lock");
         let a = crate::expert_hook::next_action(&mut slot, self);
