@@ -36,7 +36,10 @@ fn walk(
     if depth > MAX_DEPTH || *seen > MAX_ENTRIES {
         return;
     }
-    if dir.join("result.json").is_file() || dir.join("trajectory.jsonl").is_file() {
+    if dir.join("result.json").is_file()
+        || dir.join("trajectory.jsonl").is_file()
+        || dir.join("error.json").is_file()
+    {
         runs.push(dir.to_path_buf());
         return;
     }
@@ -71,10 +74,18 @@ pub async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
             for dir in runs {
                 let rel = relative(root, &dir).unwrap_or_default();
                 let r = read_json(&dir.join("result.json"));
-                let mut row = json!({"root": i, "path": rel, "running": r.is_none()});
-                if let Some(r) = r {
+                // A run that never started leaves error.json only.
+                let e = r
+                    .is_none()
+                    .then(|| read_json(&dir.join("error.json")))
+                    .flatten();
+                let mut row = json!({"root": i, "path": rel,
+                                     "running": r.is_none() && e.is_none()});
+                if let Some(r) = r.as_ref().or(e.as_ref()) {
                     for k in [
                         "preset",
+                        "game_id",
+                        "task_id",
                         "model",
                         "seed",
                         "success",
@@ -82,10 +93,21 @@ pub async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
                         "steps",
                         "stop_reason",
                         "realtime",
+                        "error",
                     ] {
-                        row[k] = r[k].clone();
+                        if let Some(v) = r.get(k) {
+                            row[k] = v.clone();
+                        }
                     }
                 }
+                // Outcome for the list: running, error, success or fail.
+                row["outcome"] = json!(match (&r, &e) {
+                    (None, None) => "running",
+                    (None, Some(_)) => "error",
+                    (Some(r), _) if r["error"].is_string() => "error",
+                    (Some(r), _) if r["success"] == json!(true) => "success",
+                    _ => "fail",
+                });
                 all_runs.push(row);
             }
             for dir in suites {
