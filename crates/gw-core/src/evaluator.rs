@@ -24,6 +24,10 @@ pub enum StopReason {
     GameTerminal,
     /// The agent or provider failed mid-run; partial results were kept.
     AgentError,
+    /// A person playing from the web page pressed Quit.
+    PlayerQuit,
+    /// A person's play was abandoned: no input within the idle limit.
+    PlayerLeft,
 }
 
 impl StopReason {
@@ -34,6 +38,8 @@ impl StopReason {
             StopReason::EndField => "end_field",
             StopReason::GameTerminal => "game_terminal",
             StopReason::AgentError => "agent_error",
+            StopReason::PlayerQuit => "player_quit",
+            StopReason::PlayerLeft => "player_left",
         }
     }
 }

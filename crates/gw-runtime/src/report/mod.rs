@@ -25,6 +25,7 @@
 //! column next to PG.
 
 pub mod chance;
+pub mod leaderboard;
 mod html;
 pub mod optimus;
 mod stats;
