@@ -393,7 +393,7 @@ fn model_backed_roles_call_with_their_own_prompts_and_record_their_own_calls() {
 #[test]
 fn per_role_targets_decide_success_and_the_summed_outcome_is_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let reg = Registry::load(&[project_registry()]).unwrap();
+    let reg = Registry::load(&[project_registry()]).unwrap_or_else(|e| panic!("{e}"));
     for (preset, seed) in [
         ("12_fireboy-and-watergirl+12_02+scripted", 700),
         ("12_fireboy-and-watergirl+12_01+random", 701),
