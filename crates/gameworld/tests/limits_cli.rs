@@ -90,7 +90,7 @@ fn resume_refuses_a_plan_that_changed_and_names_the_change() {
     let task = std::fs::read_to_string(root().join("registry/tasks/01_2048/01_01.yaml")).unwrap();
     write(
         &reg.join("tasks/01_2048/01_01.yaml"),
-        &task.replace("max_steps:", "continue_on_fail: true\nmax_steps:"),
+        &task.replace("target: 32", "target: 64"),
     );
     let o = bin()
         .arg("--registry")
