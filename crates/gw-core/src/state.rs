@@ -268,7 +268,7 @@ mod tests {
             "task",
             json!({"obtained": 2, "deep": {"x": [1, 2]}}),
         );
-        set(&mut s.game_state, "big", json!([0; 64]));
+        set(&mut s.game_state, "big", json!(vec![0; 64]));
         set(&mut s.metrics, "lines", 3);
         s.extra.insert("is_actionable".into(), json!(true));
         let paths: Vec<String> = [
