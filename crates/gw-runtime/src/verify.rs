@@ -26,6 +26,11 @@ use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// A value as it reads back after being written as JSON text.
+fn read_back(v: &Value) -> Value {
+    serde_json::from_str(&v.to_string()).unwrap_or(Value::Null)
+}
+
 /// The fingerprint of a gameAPI snapshot recorded in each trajectory line
 /// (`state_fingerprint`): SHA-256 of its JSON without the wall-clock
 /// `timestampMs`, first 128 bits in hex.
@@ -181,7 +186,11 @@ fn read_lines(path: &Path) -> Result<Vec<Line>, Verdict> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| differs(None, format!("cannot read {}: {e}", path.display())))?;
     let mut lines = Vec::new();
-    for (i, l) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, l) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let v: Value = serde_json::from_str(l).map_err(|e| {
             differs(
                 None,
@@ -348,7 +357,10 @@ fn replay_actions(
     // The agent takes no part: a model id the registry no longer knows (or
     // an MCP client's label) is replaced by a built-in one for resolution.
     let mut preset = registry.resolve_preset(&result.preset).or_else(|first| {
-        let (head, _) = result.preset.rsplit_once('+').unwrap_or((&result.preset, ""));
+        let (head, _) = result
+            .preset
+            .rsplit_once('+')
+            .unwrap_or((&result.preset, ""));
         registry
             .resolve_preset(&format!("{head}+noop"))
             .map_err(|_| differs(None, format!("the preset no longer resolves: {first}")))
@@ -523,9 +535,14 @@ fn compare(result: &RunResult, recorded: &[Line], replayed: &Replayed) -> Verdic
                         format!("state fingerprint recorded {fp}, replayed {fresh}"),
                     );
                 }
-                // The recorded state must be the one fingerprinted.
+                // The recorded state must be the replayed one. Compared as
+                // text read back (serde_json's float parsing may move a
+                // value by one ulp, so the fingerprint of a parsed state can
+                // differ from the one taken before it was written).
                 if rec.get("state").is_some_and(|s| !s.is_null())
-                    && state_fingerprint(&rec["state"]) != fp
+                    && !rep["state"].is_null()
+                    && state_fingerprint(&rec["state"])
+                        != state_fingerprint(&read_back(&rep["state"]))
                 {
                     return differs(
                         Some(step),
@@ -535,8 +552,16 @@ fn compare(result: &RunResult, recorded: &[Line], replayed: &Replayed) -> Verdic
             }
             // Runs recorded before fingerprints: the state itself.
             None => {
-                if state_fingerprint(&rec["state"]) != fresh {
-                    return differs(Some(step), "the recorded game state differs from the replay");
+                let replayed_fp = if rep["state"].is_null() {
+                    fresh.clone()
+                } else {
+                    state_fingerprint(&read_back(&rep["state"]))
+                };
+                if state_fingerprint(&rec["state"]) != replayed_fp {
+                    return differs(
+                        Some(step),
+                        "the recorded game state differs from the replay",
+                    );
                 }
             }
         }

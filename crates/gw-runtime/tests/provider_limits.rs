@@ -439,7 +439,11 @@ fn gemini_wrong_shape_stops_and_a_bad_click_is_recorded_as_sent() {
         "{second}"
     );
     assert!(second["proposed"].get("x").is_none(), "{second}");
-    assert!(!second["proposed"].to_string().contains("2000") && !second["action"].to_string().contains("2000"), "{second}");
+    assert!(
+        !second["proposed"].to_string().contains("2000")
+            && !second["action"].to_string().contains("2000"),
+        "{second}"
+    );
 }
 
 #[test]
@@ -534,7 +538,11 @@ fn numbers_and_urls_out_of_range_are_refused_at_file_and_line() {
     for (field, value, expect) in [
         ("max_retries", "4294967295", "from 0 to 100"),
         ("memory_rounds", "1000000", "from 0 to 100"),
-        ("base_url", "\"not a url at all\"", "write the endpoint root"),
+        (
+            "base_url",
+            "\"not a url at all\"",
+            "write the endpoint root",
+        ),
         ("base_url", "ftp://127.0.0.1/v1", "http:// or https://"),
         (
             "base_url",

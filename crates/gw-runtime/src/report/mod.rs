@@ -25,8 +25,8 @@
 //! column next to PG.
 
 pub mod chance;
-pub mod leaderboard;
 mod html;
+pub mod leaderboard;
 pub mod optimus;
 mod stats;
 mod text;
