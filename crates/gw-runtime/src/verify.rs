@@ -23,40 +23,58 @@ use gw_core::registry::{Interface, Registry};
 use gw_core::{Decision, Stepper};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The fingerprint of a gameAPI snapshot recorded in each trajectory line
-/// (`state_fingerprint`): SHA-256 of its JSON without the wall-clock
-/// `timestampMs`, first 128 bits in hex.
+/// (`state_fingerprint`): SHA-256 of a canonical form of the state without
+/// the wall-clock `timestampMs` (keys in order, integers as written,
+/// other numbers to 12 significant digits so a JSON round trip keeps the
+/// fingerprint), first 128 bits in hex.
 pub fn state_fingerprint(state: &Value) -> String {
-    struct H(Sha256);
-    impl Write for H {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.update(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut h = H(Sha256::new());
-    match state {
-        Value::Object(map) => {
-            h.0.update(b"{");
-            for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "timestampMs") {
-                let _ = serde_json::to_writer(&mut h, k);
-                h.0.update(b":");
-                let _ = serde_json::to_writer(&mut h, v);
-                h.0.update(b",");
+    fn feed(h: &mut Sha256, v: &Value, top: bool) {
+        match v {
+            Value::Object(map) => {
+                h.update(b"{");
+                for (k, x) in map {
+                    if top && k == "timestampMs" {
+                        continue;
+                    }
+                    h.update(k.as_bytes());
+                    h.update(b":");
+                    feed(h, x, false);
+                    h.update(b",");
+                }
+                h.update(b"}");
             }
-            h.0.update(b"}");
-        }
-        other => {
-            let _ = serde_json::to_writer(&mut h, other);
+            Value::Array(items) => {
+                h.update(b"[");
+                for x in items {
+                    feed(h, x, false);
+                    h.update(b",");
+                }
+                h.update(b"]");
+            }
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    h.update(i.to_string().as_bytes());
+                } else if let Some(u) = n.as_u64() {
+                    h.update(u.to_string().as_bytes());
+                } else {
+                    let f = n.as_f64().unwrap_or(0.0);
+                    h.update(format!("{f:.11e}").as_bytes());
+                }
+            }
+            Value::String(s) => {
+                h.update(b"\"");
+                h.update(s.as_bytes());
+                h.update(b"\"");
+            }
+            other => h.update(other.to_string().as_bytes()),
         }
     }
-    let digest = h.0.finalize();
+    let mut h = Sha256::new();
+    feed(&mut h, state, true);
+    let digest = h.finalize();
     digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -462,13 +480,17 @@ fn line_of(state: &Value, eval: &gw_core::StepEval, episode: u32, valid: bool) -
     })
 }
 
-/// Two recorded numbers are the same when they are equal as written
-/// (JSON round-trips floats exactly).
+/// Two recorded values are the same: numbers up to JSON round-trip error.
 fn same(a: &Value, b: &Value) -> bool {
     match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x == y,
+        (Some(x), Some(y)) => close(x, y),
         _ => a == b,
     }
+}
+
+/// Equal up to the last digits a JSON round trip may change.
+fn close(x: f64, y: f64) -> bool {
+    x == y || (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0)
 }
 
 fn show(v: &Value) -> String {
@@ -550,7 +572,7 @@ fn compare(result: &RunResult, recorded: &[Line], replayed: &Replayed) -> Verdic
     }
     let t = &replayed.totals;
     let num = |name: &str, rec: f64, rep: f64| -> Option<Verdict> {
-        (rec != rep).then(|| {
+        (!close(rec, rep)).then(|| {
             differs(
                 None,
                 format!("result.json {name} is {rec}, the replay gives {rep}"),

@@ -742,7 +742,7 @@ fn plays_end_as_quit_or_left_and_verify() {
     let runs = dir.path().join("runs");
     let registry = Registry::load(&[project_registry()]).unwrap();
     let state = Arc::new(gw_web::AppState::new(registry.clone(), &[runs.clone()]).unwrap());
-    state.plays.set_idle_limit(Duration::from_millis(400));
+    state.plays.set_idle_limit(Duration::from_millis(1500));
     let base = start_state(state);
     let start = |mode: &str| {
         let (status, p) = post(
@@ -956,6 +956,8 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
             .no_sandbox()
             .user_data_dir(dir.path().join("profile"))
             .window_size(1400, 1000)
+            // The window's own size, not chromiumoxide's 800 × 600 emulation.
+            .viewport(None)
             .args(["--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
             .build()
             .unwrap();
