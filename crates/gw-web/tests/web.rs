@@ -999,7 +999,7 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
         eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/play/{rt_play}"))).await;
         let text = wait_for("(() => { const c = document.getElementById('countdown'); return c && !c.hidden && c.textContent; })()".into(), "the countdown").await;
         assert!(text.as_str().unwrap().contains("starts in"), "{text}");
-        page.find_element("body").await.unwrap().press_key("Space").await.unwrap();
+        page.find_element("body").await.unwrap().press_key(" ").await.unwrap();
         wait_for("document.getElementById('countdown').hidden && document.getElementById('play-status').textContent.startsWith('step 1')".into(), "the first step").await;
         let (_, v) = http_delete(&format!("{base}/api/play/{rt_play}"));
         assert_eq!(v["result"]["stop_reason"], "player_quit");
