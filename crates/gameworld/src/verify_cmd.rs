@@ -22,8 +22,7 @@ pub fn run(reg: &Registry, args: VerifyArgs) -> Result<(), (u8, String)> {
         .max_parallel
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, gw_runtime::suite::MAX_PARALLEL);
-    let verdicts =
-        gw_runtime::verify::verify_all(reg, &args.dirs, parallel).map_err(|e| (2, e))?;
+    let verdicts = gw_runtime::verify::verify_all(reg, &args.dirs, parallel).map_err(|e| (2, e))?;
     let mut bad = 0;
     for (dir, v) in &verdicts {
         if !v.is_verified() {
@@ -44,7 +43,10 @@ pub fn run(reg: &Registry, args: VerifyArgs) -> Result<(), (u8, String)> {
             .find(|(_, v)| !v.is_verified())
             .map(|(d, v)| v.line(d))
             .unwrap_or_default();
-        return Err((1, format!("{bad} run(s) differ from their replay; first: {first}")));
+        return Err((
+            1,
+            format!("{bad} run(s) differ from their replay; first: {first}"),
+        ));
     }
     Ok(())
 }

@@ -30,7 +30,13 @@ fn suite(dir: &Path, frames_line: &str) -> (Output, PathBuf) {
     .unwrap();
     let out = dir.join("out");
     let o = bin()
-        .args(["suite", file.to_str().unwrap(), "--plain", "--max-parallel", "2"])
+        .args([
+            "suite",
+            file.to_str().unwrap(),
+            "--plain",
+            "--max-parallel",
+            "2",
+        ])
         .arg("--out")
         .arg(&out)
         .output()
@@ -108,14 +114,27 @@ fn suites_keep_a_sparse_frame_set_by_default() {
     // The suite folder verifies, run by run.
     let v = bin().arg("verify").arg(&out).output().unwrap();
     let text = String::from_utf8_lossy(&v.stdout);
-    assert!(v.status.success(), "{text}{}", String::from_utf8_lossy(&v.stderr));
-    assert_eq!(text.lines().filter(|l| l.starts_with("verified ")).count(), 2, "{text}");
+    assert!(
+        v.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&v.stderr)
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("verified ")).count(),
+        2,
+        "{text}"
+    );
     assert!(text.contains("2 of 2 runs verified"), "{text}");
 }
 
 #[test]
 fn frames_all_none_and_the_old_booleans() {
-    for (line, all) in [("frames: all", Some(true)), ("frames: true", Some(true)), ("frames: none", None), ("frames: false", None)] {
+    for (line, all) in [
+        ("frames: all", Some(true)),
+        ("frames: true", Some(true)),
+        ("frames: none", None),
+        ("frames: false", None),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let (_, out) = suite(dir.path(), line);
         let run = run_dir(&out, "+noop");
@@ -136,7 +155,10 @@ fn frames_all_none_and_the_old_booleans() {
         "name: f\ncases:\n  - games: all\n    tasks: all\n    models: [noop]\nframes: some\n",
     )
     .unwrap();
-    let o = bin().args(["suite", file.to_str().unwrap()]).output().unwrap();
+    let o = bin()
+        .args(["suite", file.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("not one of all, sparse, none"),
@@ -150,7 +172,15 @@ fn verify_names_the_doctored_step_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     let o = bin()
-        .args(["run", "05_breakout+05_01+random", "--seed", "3", "--max-steps", "20", "--no-frames"])
+        .args([
+            "run",
+            "05_breakout+05_01+random",
+            "--seed",
+            "3",
+            "--max-steps",
+            "20",
+            "--no-frames",
+        ])
         .arg("--out")
         .arg(&run)
         .output()
@@ -167,12 +197,20 @@ fn verify_names_the_doctored_step_and_exits_1() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     lines[13]["progress"] = serde_json::json!(0.5);
-    std::fs::write(&path, lines.iter().map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+    std::fs::write(
+        &path,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
     let v = bin().arg("verify").arg(&run).output().unwrap();
     assert_eq!(v.status.code(), Some(1));
     let text = String::from_utf8_lossy(&v.stdout);
     assert!(text.contains("step 14: progress recorded 0.5"), "{text}");
 
-    let missing = bin().arg("verify").arg(dir.path().join("nope")).output().unwrap();
+    let missing = bin()
+        .arg("verify")
+        .arg(dir.path().join("nope"))
+        .output()
+        .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }

@@ -183,9 +183,8 @@ pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
         let (line, col) = gw_core::registry::locate_key(&text, "name");
         format!("{}:{line}:{col}: {e}", path.display())
     })?;
-    check_memory_rounds(&spec, &text).map_err(|(line, col, e)| {
-        format!("{}:{line}:{col}: suite: {e}", path.display())
-    })?;
+    check_memory_rounds(&spec, &text)
+        .map_err(|(line, col, e)| format!("{}:{line}:{col}: suite: {e}", path.display()))?;
     Ok(spec)
 }
 
@@ -193,17 +192,20 @@ pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
 /// within 0..=MAX_MEMORY_ROUNDS; else where the first bad one is written.
 fn check_memory_rounds(spec: &SuiteSpec, text: &str) -> Result<(), (usize, usize, String)> {
     let max = gw_core::registry::MAX_MEMORY_ROUNDS;
-    let values = spec
-        .memory_rounds
-        .iter()
-        .chain(spec.cases.iter().flat_map(|c| c.memory_rounds.iter().flatten()));
+    let values = spec.memory_rounds.iter().chain(
+        spec.cases
+            .iter()
+            .flat_map(|c| c.memory_rounds.iter().flatten()),
+    );
     for &v in values {
         if v > max {
             let (line, col) = locate_value(text, "memory_rounds", &v.to_string());
             return Err((
                 line,
                 col,
-                format!("memory_rounds {v} is out of range; each value must be a whole number from 0 to {max}"),
+                format!(
+                    "memory_rounds {v} is out of range; each value must be a whole number from 0 to {max}"
+                ),
             ));
         }
     }

@@ -199,7 +199,11 @@ fn read_lines(path: &Path) -> Result<Vec<Line>, Verdict> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| differs(None, format!("cannot read {}: {e}", path.display())))?;
     let mut lines = Vec::new();
-    for (i, l) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, l) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let v: Value = serde_json::from_str(l).map_err(|e| {
             differs(
                 None,
@@ -366,7 +370,10 @@ fn replay_actions(
     // The agent takes no part: a model id the registry no longer knows (or
     // an MCP client's label) is replaced by a built-in one for resolution.
     let mut preset = registry.resolve_preset(&result.preset).or_else(|first| {
-        let (head, _) = result.preset.rsplit_once('+').unwrap_or((&result.preset, ""));
+        let (head, _) = result
+            .preset
+            .rsplit_once('+')
+            .unwrap_or((&result.preset, ""));
         registry
             .resolve_preset(&format!("{head}+noop"))
             .map_err(|_| differs(None, format!("the preset no longer resolves: {first}")))
@@ -557,7 +564,10 @@ fn compare(result: &RunResult, recorded: &[Line], replayed: &Replayed) -> Verdic
             // Runs recorded before fingerprints: the state itself.
             None => {
                 if state_fingerprint(&rec["state"]) != fresh {
-                    return differs(Some(step), "the recorded game state differs from the replay");
+                    return differs(
+                        Some(step),
+                        "the recorded game state differs from the replay",
+                    );
                 }
             }
         }

@@ -23,7 +23,16 @@ const GENRES: [(&str, &str); 5] = [
 
 /// A result.json for `model` on `game` (written by hand: the page only
 /// reads results).
-fn fake(root: &Path, template: &Value, model: &str, interface: &str, game: &str, genre: &str, task: &str, pg: f64) {
+fn fake(
+    root: &Path,
+    template: &Value,
+    model: &str,
+    interface: &str,
+    game: &str,
+    genre: &str,
+    task: &str,
+    pg: f64,
+) {
     let mut r = template.clone();
     r["model"] = json!(model);
     r["interface"] = json!(interface);
@@ -36,7 +45,11 @@ fn fake(root: &Path, template: &Value, model: &str, interface: &str, game: &str,
     r["cost_usd"] = json!(0.25);
     let dir = root.join(format!("{game}+{task}+{model}+{interface}"));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("result.json"), serde_json::to_vec_pretty(&r).unwrap()).unwrap();
+    std::fs::write(
+        dir.join("result.json"),
+        serde_json::to_vec_pretty(&r).unwrap(),
+    )
+    .unwrap();
 }
 
 fn template(root: &Path) -> Value {
@@ -55,8 +68,14 @@ fn template(root: &Path) -> Value {
 fn fixture(root: &Path) {
     let t = template(root);
     let models = [
-        "claude-sonnet-4.5", "gemini-2.5-computer-use", "gpt-5.2", "qwen3-vl-235b-a22b-instruct",
-        "ui-tars-1.5-7b", "seed-1.6-vision", "glm-4.5v", "kimi-vl-a3b-thinking",
+        "claude-sonnet-4.5",
+        "gemini-2.5-computer-use",
+        "gpt-5.2",
+        "qwen3-vl-235b-a22b-instruct",
+        "ui-tars-1.5-7b",
+        "seed-1.6-vision",
+        "glm-4.5v",
+        "kimi-vl-a3b-thinking",
     ];
     for (i, m) in models.iter().enumerate() {
         for interface in ["generalist", "computer-use"] {
@@ -65,7 +84,16 @@ fn fixture(root: &Path) {
             }
             for (g, genre) in GENRES {
                 let task = format!("{}_01", &g[..2]);
-                fake(root, &t, m, interface, g, genre, &task, (i as f64 * 0.11) % 1.0);
+                fake(
+                    root,
+                    &t,
+                    m,
+                    interface,
+                    g,
+                    genre,
+                    &task,
+                    (i as f64 * 0.11) % 1.0,
+                );
             }
         }
     }
@@ -76,8 +104,21 @@ fn fixture(root: &Path) {
             fake(root, &t, agent, "computer-use", g, genre, &task, 0.05);
         }
     }
-    for (task, pg) in [("lh_wood_wooden_pickaxe", 1.0), ("lh_iron_iron_pickaxe", 0.0), ("oe_torch_1", 1.0)] {
-        fake(root, &t, "hierarchical", "generalist", "openworld", "simulation", task, pg);
+    for (task, pg) in [
+        ("lh_wood_wooden_pickaxe", 1.0),
+        ("lh_iron_iron_pickaxe", 0.0),
+        ("oe_torch_1", 1.0),
+    ] {
+        fake(
+            root,
+            &t,
+            "hierarchical",
+            "generalist",
+            "openworld",
+            "simulation",
+            task,
+            pg,
+        );
     }
 }
 
@@ -136,7 +177,10 @@ fn report_html_holds_the_open_world_tables_and_folds_the_chance_floors() {
     assert!(ow.contains("Optimus-2 Table 3") && ow.contains("Optimus-2 Table 4"));
     assert!(ow.contains("Optimus-2 (GOAP) (published, not re-run)"));
     assert!(ow.contains("hierarchical (this run)"));
-    assert!(ow.contains("<td>0.99</td><td>0.93</td><td>0.53</td>"), "published Table 3 row");
+    assert!(
+        ow.contains("<td>0.99</td><td>0.93</td><td>0.53</td>"),
+        "published Table 3 row"
+    );
     // The chance floors come after the heatmap, folded.
     let heat = html.find("id=\"heatmap\"").unwrap();
     let chance = html.find("id=\"chance\"").unwrap();
@@ -149,7 +193,9 @@ fn report_html_holds_the_open_world_tables_and_folds_the_chance_floors() {
 #[test]
 fn pages_fit_a_1400_px_window() {
     let Some(chrome) = chromium() else {
-        eprintln!("note: chromium not installed (apt-get install chromium); the layout test is skipped");
+        eprintln!(
+            "note: chromium not installed (apt-get install chromium); the layout test is skipped"
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -173,20 +219,30 @@ fn pages_fit_a_1400_px_window() {
         })();"#,
     );
     assert_eq!(found["window"], 1400, "{found}");
-    assert_eq!(found["rows"], 14 + 4, "14 pairs, random, noop (both interfaces), hierarchical: {found}");
+    assert_eq!(
+        found["rows"],
+        14 + 4,
+        "14 pairs, random, noop (both interfaces), hierarchical: {found}"
+    );
     assert!(
         found["lb_scroll"].as_f64() <= found["lb_client"].as_f64(),
         "the leaderboard overflows at 1400 px: {found}"
     );
     assert_eq!(found["chance_open"], false);
-    assert!(found["chance_height"].as_f64().unwrap() < 120.0, "folded: {found}");
+    assert!(
+        found["chance_height"].as_f64().unwrap() < 120.0,
+        "folded: {found}"
+    );
     assert_eq!(found["chance_below_heatmap"], true);
     assert_eq!(found["openworld_tables"], 2);
 
     // The leaderboard page over two folders: rows marked, and it fits too.
     let a = dir.path().join("suite-a");
     let b = dir.path().join("suite-b");
-    for (out, preset, seed) in [(&a, "05_breakout+05_01+scripted", 1), (&b, "01_2048+01_01+random", 2)] {
+    for (out, preset, seed) in [
+        (&a, "05_breakout+05_01+scripted", 1),
+        (&b, "01_2048+01_01+random", 2),
+    ] {
         let opts = RunOptions {
             frames: false,
             max_steps: Some(12),
@@ -195,7 +251,8 @@ fn pages_fit_a_1400_px_window() {
         run_preset(&registry(), &opts).unwrap();
     }
     let board_dir = dir.path().join("board");
-    let board = leaderboard::write(&[a.clone(), b.clone()], Some(&registry()), 2, &board_dir).unwrap();
+    let board =
+        leaderboard::write(&[a.clone(), b.clone()], Some(&registry()), 2, &board_dir).unwrap();
     let found = probe(
         &chrome,
         &board_dir.join("leaderboard.html"),
@@ -205,7 +262,10 @@ fn pages_fit_a_1400_px_window() {
             marks: Array.from(document.querySelectorAll('td.verified')).map(function(t){return t.dataset.verification;})});
         })();"#,
     );
-    assert!(found["scroll"].as_f64() <= found["client"].as_f64(), "{found}");
+    assert!(
+        found["scroll"].as_f64() <= found["client"].as_f64(),
+        "{found}"
+    );
     assert_eq!(found["marks"], json!(["verified", "verified"]));
     assert_eq!(board.rows.len(), 2);
 }
@@ -240,18 +300,41 @@ fn leaderboard_rows_say_which_pairs_verify() {
     let row = |m: &str| board.rows.iter().find(|r| r.model == m).unwrap();
     assert_eq!(row("scripted").verification, "verified");
     assert_eq!(row("scripted").runs_verified, 2);
-    assert_eq!(row("scripted").sources.len(), 2, "one row over both folders");
+    assert_eq!(
+        row("scripted").sources.len(),
+        2,
+        "one row over both folders"
+    );
     let random = row("random");
     assert_eq!(random.verification, "differs");
     assert_eq!((random.runs_checked, random.runs_verified), (2, 1));
-    assert!(random.first_difference.as_deref().unwrap().contains("result.json progress"));
+    assert!(
+        random
+            .first_difference
+            .as_deref()
+            .unwrap()
+            .contains("result.json progress")
+    );
     assert!(board.genres.contains(&"puzzle".to_string()));
     let html = std::fs::read_to_string(out.join("leaderboard.html")).unwrap();
-    assert!(html.contains("✗ not verified (1 of 2 runs match)"), "{html:.2000}");
-    let json: Value = serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
+    assert!(
+        html.contains("✗ not verified (1 of 2 runs match)"),
+        "{html:.2000}"
+    );
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(out.join("leaderboard.json")).unwrap()).unwrap();
     assert_eq!(json["rows"].as_array().unwrap().len(), 2);
 
     let unchecked = leaderboard::build(&[a], None, 1).unwrap();
-    assert!(unchecked.rows.iter().all(|r| r.verification == "not checked"));
-    assert!(leaderboard::build(&[dir.path().join("nope")], None, 1).unwrap_err().contains("not a folder"));
+    assert!(
+        unchecked
+            .rows
+            .iter()
+            .all(|r| r.verification == "not checked")
+    );
+    assert!(
+        leaderboard::build(&[dir.path().join("nope")], None, 1)
+            .unwrap_err()
+            .contains("not a folder")
+    );
 }

@@ -91,7 +91,9 @@ fn honest_runs_verify_and_doctored_ones_name_the_step() {
     // A score raised at step 7.
     let bad = dir.path().join("score");
     copy_run(&run, &bad);
-    edit_line(&bad, 7, |l| l["score"] = json!(l["score"].as_f64().unwrap() + 5.0));
+    edit_line(&bad, 7, |l| {
+        l["score"] = json!(l["score"].as_f64().unwrap() + 5.0)
+    });
     let v = verify_run(&reg, &bad);
     assert_eq!(step_of(&v), Some(7), "{v:?}");
     assert!(what(&v).starts_with("score recorded"), "{v:?}");
@@ -108,7 +110,9 @@ fn honest_runs_verify_and_doctored_ones_name_the_step() {
     // A different action at step 3: the replay goes elsewhere.
     let bad = dir.path().join("action");
     copy_run(&run, &bad);
-    edit_line(&bad, 3, |l| l["proposed"] = json!({"action": "not_a_control"}));
+    edit_line(&bad, 3, |l| {
+        l["proposed"] = json!({"action": "not_a_control"})
+    });
     let v = verify_run(&reg, &bad);
     assert_eq!(step_of(&v), Some(3), "{v:?}");
 
@@ -140,15 +144,29 @@ fn realtime_and_cooperative_runs_verify() {
     let dir = tempfile::tempdir().unwrap();
     let rt = dir.path().join("rt");
     record("07_chrome-dino+07_01+random", 2, &rt, true, 25);
-    assert!(verify_run(&reg, &rt).is_verified(), "{:?}", verify_run(&reg, &rt));
+    assert!(
+        verify_run(&reg, &rt).is_verified(),
+        "{:?}",
+        verify_run(&reg, &rt)
+    );
     // The idles replayed are the recorded ones: a longer one moves the game.
     edit_line(&rt, 5, |l| l["idle_ms"] = json!([5000]));
     let v = verify_run(&reg, &rt);
     assert_eq!(step_of(&v), Some(5), "{v:?}");
 
     let coop = dir.path().join("coop");
-    record("12_fireboy-and-watergirl+12_01+scripted,random", 1, &coop, false, 20);
-    assert!(verify_run(&reg, &coop).is_verified(), "{:?}", verify_run(&reg, &coop));
+    record(
+        "12_fireboy-and-watergirl+12_01+scripted,random",
+        1,
+        &coop,
+        false,
+        20,
+    );
+    assert!(
+        verify_run(&reg, &coop).is_verified(),
+        "{:?}",
+        verify_run(&reg, &coop)
+    );
     // One role's action changed: the step names it.
     let lines = jsonl(&coop.join("trajectory.jsonl"));
     let other = if lines[3]["proposed"]["fireboy"]["action"] == json!("move_left") {
@@ -156,7 +174,9 @@ fn realtime_and_cooperative_runs_verify() {
     } else {
         "move_left"
     };
-    edit_line(&coop, 4, |l| l["proposed"]["fireboy"] = json!({"action": other}));
+    edit_line(&coop, 4, |l| {
+        l["proposed"]["fireboy"] = json!({"action": other})
+    });
     let v = verify_run(&reg, &coop);
     assert_eq!(step_of(&v), Some(4), "{v:?}");
 }
@@ -166,7 +186,11 @@ fn a_folder_of_runs_verifies_each_run_and_finds_the_doctored_one() {
     let reg = registry();
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite");
-    let presets = ["01_2048+01_01+random", "05_breakout+05_01+scripted", "19_minesweeper+19_01+random"];
+    let presets = [
+        "01_2048+01_01+random",
+        "05_breakout+05_01+scripted",
+        "19_minesweeper+19_01+random",
+    ];
     for (i, p) in presets.iter().enumerate() {
         record(p, 1, &suite.join(format!("{p}/seed1-r{i}")), false, 15);
     }
@@ -182,7 +206,11 @@ fn a_folder_of_runs_verifies_each_run_and_finds_the_doctored_one() {
     assert_eq!(step_of(&bad[0].1), Some(9));
     let empty = dir.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    assert!(verify_all(&reg, &[empty], 1).unwrap_err().contains("holds no run"));
+    assert!(
+        verify_all(&reg, &[empty], 1)
+            .unwrap_err()
+            .contains("holds no run")
+    );
 }
 
 #[test]

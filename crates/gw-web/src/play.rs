@@ -502,7 +502,11 @@ fn cooperative_preset(
         }
     };
     let partner = req.partner.as_deref().map(str::trim).unwrap_or("scripted");
-    let partner = if partner.is_empty() { "scripted" } else { partner };
+    let partner = if partner.is_empty() {
+        "scripted"
+    } else {
+        partner
+    };
     if is_human_agent(partner) {
         return Err(bad_request(
             "the partner is an agent: a built-in (scripted, random, noop) or a model id",

@@ -113,8 +113,8 @@ pub async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
             for dir in runs {
                 let rel = relative(root, &dir).unwrap_or_default();
                 let result_path = dir.join("result.json");
-                let too_large = std::fs::metadata(&result_path)
-                    .is_ok_and(|m| m.len() > MAX_LISTED_RESULT);
+                let too_large =
+                    std::fs::metadata(&result_path).is_ok_and(|m| m.len() > MAX_LISTED_RESULT);
                 let r = if too_large {
                     None
                 } else {

@@ -731,7 +731,10 @@ fn wait_result(base: &str, id: &str) -> Value {
         if v["done"] == json!(true) {
             return v;
         }
-        assert!(t0.elapsed() < Duration::from_secs(30), "the play never ended: {v}");
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the play never ended: {v}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -806,14 +809,20 @@ fn plays_end_as_quit_or_left_and_verify() {
     .unwrap();
     let (_, list) = get(&format!("{base}/api/runs"));
     let rows = list["runs"].as_array().unwrap();
-    let broken = rows.iter().find(|r| r["path"] == "broken").expect("error row listed");
+    let broken = rows
+        .iter()
+        .find(|r| r["path"] == "broken")
+        .expect("error row listed");
     assert_eq!(broken["outcome"], "error");
     assert_eq!(broken["game_id"], "05_breakout");
     let quit = rows
         .iter()
         .find(|r| r["stop_reason"] == "player_quit")
         .unwrap();
-    assert_eq!((quit["game_id"].as_str(), quit["task_id"].as_str()), (Some("01_2048"), Some("01_01")));
+    assert_eq!(
+        (quit["game_id"].as_str(), quit["task_id"].as_str()),
+        (Some("01_2048"), Some("01_01"))
+    );
     assert_eq!(quit["outcome"], "fail");
 }
 
@@ -835,7 +844,11 @@ fn realtime_plays_start_on_the_first_input() {
     );
     assert_eq!(v["steps_done"], 1, "{v}");
     let (_, v) = http_delete(&format!("{base}/api/play/{id}"));
-    let traj = jsonl(&runs.join(v["run_dir"].as_str().unwrap()).join("trajectory.jsonl"));
+    let traj = jsonl(
+        &runs
+            .join(v["run_dir"].as_str().unwrap())
+            .join("trajectory.jsonl"),
+    );
     let idle: u64 = traj[0]["idle_ms"]
         .as_array()
         .unwrap()
@@ -864,12 +877,26 @@ fn a_person_plays_one_role_of_the_cooperative_game_with_an_agent() {
     assert_eq!(coop["cooperative"], true);
     assert_eq!(coop["roles"], json!(["watergirl", "fireboy"]));
     let (_, agents) = get(&format!("{base}/api/agents"));
-    assert!(agents["builtin"].as_array().unwrap().contains(&json!("scripted")));
+    assert!(
+        agents["builtin"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("scripted"))
+    );
 
     for (body, why) in [
-        (json!({"preset": "12_fireboy-and-watergirl+12_01", "role": "luigi"}), "not one of"),
-        (json!({"preset": "12_fireboy-and-watergirl+12_01", "partner": "nobody"}), "unknown partner"),
-        (json!({"preset": "12_fireboy-and-watergirl+12_01", "partner": "human"}), "partner is an agent"),
+        (
+            json!({"preset": "12_fireboy-and-watergirl+12_01", "role": "luigi"}),
+            "not one of",
+        ),
+        (
+            json!({"preset": "12_fireboy-and-watergirl+12_01", "partner": "nobody"}),
+            "unknown partner",
+        ),
+        (
+            json!({"preset": "12_fireboy-and-watergirl+12_01", "partner": "human"}),
+            "partner is an agent",
+        ),
     ] {
         let (status, v) = post(&format!("{base}/api/play"), body);
         assert_eq!(status, 400, "{v}");
@@ -882,9 +909,17 @@ fn a_person_plays_one_role_of_the_cooperative_game_with_an_agent() {
     );
     assert_eq!(status, 200, "{p}");
     assert_eq!(p["controls"]["role"], "fireboy");
-    assert_eq!(p["preset"], "12_fireboy-and-watergirl+12_01+scripted,human-ann");
+    assert_eq!(
+        p["preset"],
+        "12_fireboy-and-watergirl+12_01+scripted,human-ann"
+    );
     // Fireboy's keys, not Watergirl's.
-    assert!(p["controls"]["keys"].as_array().unwrap().contains(&json!("ArrowUp")));
+    assert!(
+        p["controls"]["keys"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("ArrowUp"))
+    );
     let id = p["id"].as_str().unwrap().to_string();
     for key in ["ArrowRight", "ArrowRight", "ArrowUp"] {
         let (status, v) = post(
@@ -900,12 +935,23 @@ fn a_person_plays_one_role_of_the_cooperative_game_with_an_agent() {
     let run_dir = runs.join(v["run_dir"].as_str().unwrap());
     let traj = jsonl(&run_dir.join("trajectory.jsonl"));
     assert_eq!(traj[0]["action"]["fireboy"]["key"], "ArrowRight");
-    assert!(!traj[0]["action"]["watergirl"].is_null(), "the partner acted too");
+    assert!(
+        !traj[0]["action"]["watergirl"].is_null(),
+        "the partner acted too"
+    );
     assert!(gw_runtime::verify::verify_run(&registry, &run_dir).is_verified());
 }
 
 /// Write a run folder by hand for the list (the list reads result.json only).
-fn fake_run(dir: &Path, game: &str, task: &str, model: &str, seed: u64, success: bool, progress: f64) {
+fn fake_run(
+    dir: &Path,
+    game: &str,
+    task: &str,
+    model: &str,
+    seed: u64,
+    success: bool,
+    progress: f64,
+) {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(
         dir.join("result.json"),
@@ -920,7 +966,9 @@ fn fake_run(dir: &Path, game: &str, task: &str, model: &str, seed: u64, success:
 #[test]
 fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
     let Some(chrome) = chromium() else {
-        eprintln!("note: chromium not installed (apt-get install chromium); the layout test is skipped");
+        eprintln!(
+            "note: chromium not installed (apt-get install chromium); the layout test is skipped"
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -928,26 +976,67 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
     let registry = Registry::load(&[project_registry()]).unwrap();
     // A real run with frames, one without, 120 listed runs, a suite with its report.
     let framed = runs.join("framed");
-    run_preset(&registry, &RunOptions { max_steps: Some(3), ..RunOptions::new("23_pacman+23_01+scripted", 1, &framed) }).unwrap();
+    run_preset(
+        &registry,
+        &RunOptions {
+            max_steps: Some(3),
+            ..RunOptions::new("23_pacman+23_01+scripted", 1, &framed)
+        },
+    )
+    .unwrap();
     let bare = runs.join("bare");
-    run_preset(&registry, &RunOptions { max_steps: Some(4), frames: false, ..RunOptions::new("05_breakout+05_01+noop", 1, &bare) }).unwrap();
+    run_preset(
+        &registry,
+        &RunOptions {
+            max_steps: Some(4),
+            frames: false,
+            ..RunOptions::new("05_breakout+05_01+noop", 1, &bare)
+        },
+    )
+    .unwrap();
     for i in 0..117u64 {
         let game = ["01_2048", "05_breakout", "29_tetris"][i as usize % 3];
         let task = format!("{}_0{}", &game[..2], 1 + i % 5);
-        fake_run(&runs.join(format!("many/{game}+{task}/seed-{i}")), game, &task, "random", i, i % 4 == 0, (i % 10) as f64 / 10.0);
+        fake_run(
+            &runs.join(format!("many/{game}+{task}/seed-{i}")),
+            game,
+            &task,
+            "random",
+            i,
+            i % 4 == 0,
+            (i % 10) as f64 / 10.0,
+        );
     }
     std::fs::create_dir_all(runs.join("many/running-one")).unwrap();
     std::fs::write(runs.join("many/running-one/trajectory.jsonl"), "").unwrap();
     std::fs::create_dir_all(runs.join("suite-done")).unwrap();
-    std::fs::write(runs.join("suite-done/suite.json"), json!({"suite": {"name": "done"}, "planned_runs": 0, "runs": []}).to_string()).unwrap();
-    std::fs::write(runs.join("suite-done/report.html"), "<html><body>report</body></html>").unwrap();
+    std::fs::write(
+        runs.join("suite-done/suite.json"),
+        json!({"suite": {"name": "done"}, "planned_runs": 0, "runs": []}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        runs.join("suite-done/report.html"),
+        "<html><body>report</body></html>",
+    )
+    .unwrap();
     let base = start_server(registry, &runs);
-    let (_, p) = post(&format!("{base}/api/play"), json!({"preset": "23_pacman+23_01", "seed": 1}));
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "23_pacman+23_01", "seed": 1}),
+    );
     let step_play = p["id"].as_str().unwrap().to_string();
-    let (_, p) = post(&format!("{base}/api/play"), json!({"preset": "13_flappy-bird+13_01", "seed": 1, "mode": "realtime"}));
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "13_flappy-bird+13_01", "seed": 1, "mode": "realtime"}),
+    );
     let rt_play = p["id"].as_str().unwrap().to_string();
 
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         use chromiumoxide::{Browser, BrowserConfig};
         use futures_util::StreamExt;

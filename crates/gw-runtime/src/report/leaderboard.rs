@@ -166,8 +166,9 @@ pub fn build(
             && verify_with.is_some()
         {
             b.verification = "differs".into();
-            b.first_difference
-                .get_or_insert_with(|| format!("{}: the run never started (error.json)", r.dir.display()));
+            b.first_difference.get_or_insert_with(|| {
+                format!("{}: the run never started (error.json)", r.dir.display())
+            });
         }
     }
     Ok(Board {

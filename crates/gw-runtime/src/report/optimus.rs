@@ -170,7 +170,9 @@ pub fn tables(rows: &[RunRow]) -> Vec<OptimusTable> {
     if !at.is_empty() {
         let extra = ["iron", "gold", "diamond", "redstone"];
         // The other four MGOA tasks have no published numbers.
-        let has_extra = at.values().any(|v| extra.iter().any(|c| v.contains_key(*c)));
+        let has_extra = at
+            .values()
+            .any(|v| extra.iter().any(|c| v.contains_key(*c)));
         out.push(OptimusTable {
             title: "Atomic tasks: average items obtained (Optimus-2 Table 2; published rows cover logs, seeds, dirt, stone)",
             cols: ATOMIC.to_vec(),
@@ -250,7 +252,11 @@ pub fn html(rows: &[RunRow]) -> String {
             let _ = write!(
                 o,
                 "<tr{}><td class=\"l\">{}</td>",
-                if published { " class=\"published\"" } else { "" },
+                if published {
+                    " class=\"published\""
+                } else {
+                    ""
+                },
                 esc(&label)
             );
             for c in cells {
