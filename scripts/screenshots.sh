@@ -75,7 +75,7 @@ shot play "$BASE/#/play/$ID"
 
 # The viewer: the Pac-Man expert's run, a few steps in.
 RUN=$(cd "$WORK/runs" && find shots -path '*23_pacman+23_01+scripted*' -name result.json | sort | head -n 1 | xargs dirname)
-shot viewer "$BASE/#/run?root=0&path=$RUN&step=12"
+shot viewer "$BASE/#/run?root=0&path=${RUN//+/%2B}&step=12"
 shot dashboard "$BASE/#/suite?root=0&path=shots"
 shot report "$BASE/report/shots/report.html?root=0" 2400
 curl -sf -X DELETE "$BASE/api/play/$ID" > /dev/null || true

@@ -221,8 +221,8 @@ fn pages_fit_a_1400_px_window() {
     assert_eq!(found["window"], 1400, "{found}");
     assert_eq!(
         found["rows"],
-        14 + 3,
-        "14 pairs, random, noop, hierarchical: {found}"
+        14 + 4,
+        "14 pairs, random, noop (both interfaces), hierarchical: {found}"
     );
     assert!(
         found["lb_scroll"].as_f64() <= found["lb_client"].as_f64(),

@@ -745,7 +745,7 @@ fn plays_end_as_quit_or_left_and_verify() {
     let runs = dir.path().join("runs");
     let registry = Registry::load(&[project_registry()]).unwrap();
     let state = Arc::new(gw_web::AppState::new(registry.clone(), &[runs.clone()]).unwrap());
-    state.plays.set_idle_limit(Duration::from_millis(400));
+    state.plays.set_idle_limit(Duration::from_millis(1500));
     let base = start_state(state);
     let start = |mode: &str| {
         let (status, p) = post(
@@ -1045,6 +1045,8 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
             .no_sandbox()
             .user_data_dir(dir.path().join("profile"))
             .window_size(1400, 1000)
+            // The window's own size, not chromiumoxide's 800 × 600 emulation.
+            .viewport(None)
             .args(["--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
             .build()
             .unwrap();
@@ -1083,24 +1085,24 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
         assert_eq!(icon, json!(true));
 
         // Real-time play: a visible countdown until the first key.
-        page.goto(format!("{base}/#/play/{rt_play}")).await.unwrap();
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/play/{rt_play}"))).await;
         let text = wait_for("(() => { const c = document.getElementById('countdown'); return c && !c.hidden && c.textContent; })()".into(), "the countdown").await;
         assert!(text.as_str().unwrap().contains("starts in"), "{text}");
-        page.find_element("body").await.unwrap().press_key("Space").await.unwrap();
+        page.find_element("body").await.unwrap().press_key(" ").await.unwrap();
         wait_for("document.getElementById('countdown').hidden && document.getElementById('play-status').textContent.startsWith('step 1')".into(), "the first step").await;
         let (_, v) = http_delete(&format!("{base}/api/play/{rt_play}"));
         assert_eq!(v["result"]["stop_reason"], "player_quit");
 
         // Viewer: detail panel beside the frame; a run without frames says so.
-        page.goto(format!("{base}/#/run?root=0&path=framed")).await.unwrap();
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/run?root=0&path=framed"))).await;
         let v = wait_for(beside("#run-frame", "#viewer-side"), "the viewer").await;
         assert_eq!(v["beside"], true, "{v}");
-        page.goto(format!("{base}/#/run?root=0&path=bare")).await.unwrap();
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/run?root=0&path=bare"))).await;
         let note = wait_for("(() => { const n = document.getElementById('no-frames'); return n && !n.hidden && n.textContent; })()".into(), "the no-frames note").await;
         assert!(note.as_str().unwrap().starts_with("No frames recorded"), "{note}");
 
         // Runs list: running first, 50 a page, next page, filter.
-        page.goto(format!("{base}/#/runs")).await.unwrap();
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/runs"))).await;
         let label = wait_for("document.getElementById('page-label') && document.getElementById('page-label').textContent".into(), "the runs list").await;
         assert_eq!(label, json!("page 1 of 3"));
         let rows = eval("document.querySelectorAll('#run-table tr.run-row').length".into()).await;
@@ -1123,7 +1125,7 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
         assert_eq!(top, json!("0.80"));
 
         // Dashboard: links to the suite's report.
-        page.goto(format!("{base}/#/suite?root=0&path=suite-done")).await.unwrap();
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/suite?root=0&path=suite-done"))).await;
         let href = wait_for("document.getElementById('suite-report') && document.getElementById('suite-report').getAttribute('href')".into(), "the report link").await;
         assert_eq!(href, json!("/report/suite-done/report.html?root=0"));
 

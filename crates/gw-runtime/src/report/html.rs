@@ -130,7 +130,8 @@ body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.5 -apple-system,
 header{background:linear-gradient(120deg,#1d2433,#34406b);color:#fff;padding:28px 40px 24px}
 header h1{margin:0 0 4px;font-size:26px;letter-spacing:.2px}
 header p{margin:0;color:#c9d1e6}
-main{max-width:1280px;margin:0 auto;padding:24px 32px 48px}
+main{max-width:1340px;margin:0 auto;padding:24px 24px 48px}
+#leaderboard th{white-space:normal}#leaderboard th,#leaderboard td{padding:6px 6px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;margin:-40px 0 20px}
 .card{background:var(--card);border-radius:12px;padding:14px 16px;box-shadow:0 1px 3px rgba(16,24,40,.08),0 1px 2px rgba(16,24,40,.04)}
 .card .v{font-size:24px;font-weight:650;font-variant-numeric:tabular-nums}
