@@ -80,6 +80,7 @@ pub(crate) fn round2(v: f64) -> f64 {
 /// Every native game id, in catalog order.
 pub const GAME_IDS: &[&str] = &[
     g01_2048::ID,
+    g02_another_gentlemans_adventure::ID,
     g03_astray::ID,
     g04_boxel_rebound::ID,
     g05_breakout::ID,
