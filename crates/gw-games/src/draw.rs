@@ -471,10 +471,13 @@ pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
 }
 
 /// Start a frame from the static layer `paint` draws: drawn once into `cell`
-/// (frame-sized) and copied after that; drawn directly when `pm` has
-/// another size.
+/// (frame-sized) and copied after that; drawn directly, over a cleared
+/// frame, when `pm` has another size.
 pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
     if scaled(pm) {
+        // As the cached layer does: start from a transparent frame, so that
+        // what `paint` leaves uncovered does not keep the last frame's pixels.
+        pm.fill(tiny_skia::Color::TRANSPARENT);
         paint(pm);
         return;
     }
@@ -484,6 +487,7 @@ pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(
         l
     });
     if !copy_frame(pm, layer) {
+        pm.fill(tiny_skia::Color::TRANSPARENT);
         paint(pm);
     }
 }
@@ -526,6 +530,7 @@ impl<K: PartialEq> KeyedLayer<K> {
         // A frame drawn scaled is painted directly (a layer of its own
         // would be drawn unscaled).
         if scaled(pm) {
+            pm.fill(tiny_skia::Color::TRANSPARENT);
             paint(pm);
             return true;
         }

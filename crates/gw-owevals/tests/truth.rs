@@ -368,7 +368,7 @@ fn every_eqa_and_caption_question_is_answerable_from_its_frame() {
     let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
     for i in 0..40u32 {
         let mut r = rng(3000 + i as u64);
-        let Some(a) = (0..20).find_map(|_| eqa::scene(&mut r, view, i)) else {
+        let Some(a) = (0..gw_owevals::set::ATTEMPTS).find_map(|_| eqa::scene(&mut r, view, i)) else {
             continue;
         };
         let w = &a.world;
@@ -502,7 +502,6 @@ fn icon_same(a: &str, b: &str, view: View) -> bool {
 }
 
 #[test]
-#[ignore = "open defect after merging the shared spawn rule (#33) with the new EQA scenes (#36): 'no world for question 4'"]
 fn eqa_answers_equal_the_state() {
     // Counts are drawn from 180 pixels a side; smaller sets ask no count.
     let view = View { w: 320, h: 180 };
@@ -510,7 +509,7 @@ fn eqa_answers_equal_the_state() {
     let mut seen_types = BTreeMap::new();
     for i in 0..15u32 {
         let mut r = rng(200 + i as u64);
-        let Some(a) = (0..20).find_map(|_| eqa::scene(&mut r, view, i)) else {
+        let Some(a) = (0..gw_owevals::set::ATTEMPTS).find_map(|_| eqa::scene(&mut r, view, i)) else {
             panic!("no world for question {i}");
         };
         let st = gw_world::state::privileged(&a.world);

@@ -40,7 +40,8 @@ def test_cli_dataset_reads_with_pyarrow_and_the_card_parses(tmp_path):
     assert rows[-1]["done"] and rows[-1]["progress"] == 1.0
     assert not any(r["done"] for r in rows[:-1])
     first = rows[0]
-    assert first["frame"]["bytes"][:8] == b"\x89PNG\r\n\x1a\n"
+    # JPEG by default (`--frame-format png` keeps PNG): a JFIF start of image.
+    assert first["frame"]["bytes"][:3] == b"\xff\xd8\xff"
     assert first["frame"]["path"] is None
     assert set(first["action"]) >= {"forward", "attack", "yaw", "pitch", "hotbar", "craft", "smelt"}
     assert 0 <= first["vpt_action"]["buttons"] < 8641 and 0 <= first["vpt_action"]["camera"] < 121

@@ -350,7 +350,6 @@ fn hostile_mobs_of_every_kind_spawn_in_the_dark() {
 /// its shots; a creeper next to the player explodes after its fuse,
 /// hurting the player and breaking blocks.
 #[test]
-#[ignore = "open defect: since the shared spawn rule (#33) puts noon(3)'s player beside trees, the creeper placed next to it does not explode within 40 ticks"]
 fn skeletons_shoot_and_creepers_explode() {
     let mut w = noon(3);
     let p = w.player.body.pos;
@@ -386,9 +385,19 @@ fn skeletons_shoot_and_creepers_explode() {
         [p[0], p[1] + 31.6, p[2] + 0.0]
     ));
 
-    // The creeper: on the ground next to the player.
+    // The creeper: on the ground next to the player, in a clearing (the
+    // spawn rule starts the player beside trees, which could stand between).
     let mut w = noon(3);
     let p = w.player.body.pos;
+    let (fx, fy, fz) = (p[0] as i32, libm::floor(p[1] + 0.01) as i32, p[2] as i32);
+    for x in fx - 4..=fx + 4 {
+        for z in fz - 4..=fz + 4 {
+            w.terrain.set(x, fy - 1, z, b::DIRT);
+            for y in fy..fy + 6 {
+                w.terrain.set(x, y, z, b::AIR);
+            }
+        }
+    }
     let cid = w.spawn_mob(MobKind::Creeper, [p[0] + 1.5, p[1], p[2]]);
     let ground = [p[0] as i32 + 1, p[1] as i32 - 1, p[2] as i32];
     let before = w.terrain.get(ground[0], ground[1], ground[2]);
