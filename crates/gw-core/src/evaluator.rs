@@ -18,6 +18,9 @@ pub enum StopReason {
     GameTerminal,
     /// The agent or provider failed mid-run; partial results were kept.
     AgentError,
+    /// The agent went away mid-run (an MCP client disconnected or stayed
+    /// silent too long); the steps played so far are kept.
+    AgentLeft,
 }
 
 impl StopReason {
@@ -28,6 +31,7 @@ impl StopReason {
             StopReason::EndField => "end_field",
             StopReason::GameTerminal => "game_terminal",
             StopReason::AgentError => "agent_error",
+            StopReason::AgentLeft => "agent_left",
         }
     }
 }

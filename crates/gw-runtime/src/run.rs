@@ -126,6 +126,10 @@ pub struct RunResult {
     /// SPEC counts and tokens above are these summed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roles: Option<Vec<RoleResult>>,
+    /// The program that drove the agent from outside (`gameworld mcp`: the
+    /// MCP client's `{name, version}` from its handshake).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<Value>,
 }
 
 /// One role's share of a cooperative run.
@@ -146,6 +150,9 @@ pub struct RoleResult {
     /// The role's own inference time, summed over its steps.
     #[serde(default)]
     pub latency_ms: u64,
+    /// The MCP client that played this role (see [`RunResult::client`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<Value>,
 }
 
 impl RoleResult {
@@ -393,6 +400,7 @@ pub fn run_preset_with_agent(
             role: p.role.name.clone(),
             model: a.id().to_string(),
             interface: a.interface().as_str().to_string(),
+            client: a.client(),
             ..Default::default()
         })
         .collect();
@@ -439,6 +447,7 @@ pub fn run_preset_with_agent(
         repeat: opts.repeat,
         error: None,
         roles: None,
+        client: if coop { None } else { agents[0].client() },
     };
 
     let frame_every = preset.game.frame_every.max(1);
@@ -482,6 +491,11 @@ pub fn run_preset_with_agent(
                         }
                     }
                     continue 'run;
+                }
+                Err(gw_agents::AgentError::Left(_)) => {
+                    // A client that went away ends the run like a budget
+                    // would: what was played counts, and it is no error.
+                    break 'run StopReason::AgentLeft;
                 }
                 Err(e) => {
                     result.error = Some(if coop {
