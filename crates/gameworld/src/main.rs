@@ -138,8 +138,11 @@ struct ServeArgs {
     /// anyone who reaches it can start plays and read every run).
     #[arg(long, value_name = "ADDR")]
     bind: Option<std::net::IpAddr>,
-    #[arg(long)]
-    allow_remote: bool,
+    /// Answer requests addressed to these host names too (comma-separated;
+    /// by default only localhost and loopback addresses are answered, a
+    /// guard against DNS rebinding). Without names: any host name.
+    #[arg(long, value_name = "HOSTS", num_args = 0..=1, default_missing_value = "", value_delimiter = ',')]
+    allow_remote: Option<Vec<String>>,
 }
 
 #[derive(Args)]
@@ -325,7 +328,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err((code, msg)) => {
             // Secrets masked, terminal escape sequences from provider text removed.
-            eprintln!("error: {}", gw_agents::secrets::terminal(&msg));
+            eprintln!("error: {}", gw_agents::secrets::error_text(&msg));
             ExitCode::from(code)
         }
     }
@@ -350,6 +353,23 @@ fn import_reference(args: ImportArgs) -> CmdResult {
         .map_err(config)?;
     for note in &report.notes {
         println!("note: {note}");
+    }
+    // Games whose folder is missing are left out; say so where errors go.
+    if !report.missing_games.is_empty() {
+        eprintln!(
+            "warning: {} catalog game(s) have no folder under {} and were not imported (nor their tasks): {}",
+            report.missing_games.len(),
+            args.games.display(),
+            report
+                .missing_games
+                .iter()
+                .map(|m| format!("{} ({} tasks; looked for {}/index.html)", m.id, m.tasks_skipped, m.folder))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for r in &report.rejected {
+        eprintln!("warning: not imported: {r}");
     }
     let report_path = args.out.join("import-report.json");
     let bytes = serde_json::to_vec_pretty(&report).expect("report serializes");
@@ -417,6 +437,10 @@ fn dispatch(cli: Cli) -> CmdResult {
             }
             if !problems.is_empty() {
                 return Err(config(problems.join("\n")));
+            }
+            // Not errors: only these games are unusable, the rest runs.
+            for w in reg.missing_game_folders() {
+                eprintln!("warning: {w}");
             }
             println!(
                 "registry ok: {} games, {} tasks, {} models, {suites} suites ({})",
@@ -747,7 +771,7 @@ fn list(reg: &Registry, args: ListArgs) -> CmdResult {
 fn serve(extra: &[PathBuf], args: ServeArgs) -> CmdResult {
     let ip = match args.bind {
         None => std::net::IpAddr::from([127, 0, 0, 1]),
-        Some(ip) if ip.is_loopback() || args.allow_remote => ip,
+        Some(ip) if ip.is_loopback() || args.allow_remote.is_some() => ip,
         Some(ip) => {
             return Err(config(format!(
                 "--bind {ip} would let other machines play and read every run; add --allow-remote to confirm, or leave --bind out to stay on 127.0.0.1"
@@ -758,7 +782,19 @@ fn serve(extra: &[PathBuf], args: ServeArgs) -> CmdResult {
     let runs: Vec<PathBuf> = args.runs.iter().map(PathBuf::from).collect();
     // An unusable --runs folder is the caller's to fix (exit 2); a port in
     // use or a server that stops is a runtime error (exit 1).
-    let state = gw_web::AppState::new(registry, &runs).map_err(config)?;
+    let mut state = gw_web::AppState::new(registry, &runs).map_err(config)?;
+    let mut hosts = gw_web::guard::HostPolicy::from_flag(args.allow_remote.as_deref());
+    match &mut hosts {
+        // The address it listens on is a name clients use.
+        gw_web::guard::HostPolicy::Also(names) if !ip.is_unspecified() => {
+            names.push(ip.to_string().to_ascii_lowercase())
+        }
+        gw_web::guard::HostPolicy::Any => eprintln!(
+            "warning: --allow-remote without host names answers requests under any host name (no DNS-rebinding guard); name the hosts to keep it"
+        ),
+        _ => {}
+    }
+    state.hosts = hosts;
     let addr = std::net::SocketAddr::new(ip, args.port);
     gw_web::serve_state(std::sync::Arc::new(state), addr).map_err(|e| (1, e))
 }

@@ -119,7 +119,8 @@ pub enum RewardKind {
     Exact,
     /// 1 when the plan matches the truth step for step (Optimus-3).
     Plan,
-    /// 1 under the released scorer's looser plan rule.
+    /// The released scorer's looser plan rule, graded by the share of the
+    /// true plan's items stated (a plan of only the last step earns 1/n).
     PlanLenient,
     /// The IoU of two boxes.
     Iou,

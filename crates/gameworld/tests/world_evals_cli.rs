@@ -69,6 +69,57 @@ fn evalset_then_score_and_rewards_on_the_command_line() {
     ]));
     assert_eq!(own["score"], 1.0);
     assert_eq!(own["mean_iou_density"], 1.0);
+    // The same boxes in 0-1000 coordinates, declared so, score the same;
+    // an unknown unit is refused.
+    let answers = jsonl(&set.join("answers.jsonl"));
+    let as_norm = |coords: &str| -> String {
+        answers
+            .iter()
+            .map(|r| {
+                let b: Vec<f64> = r["answer"]["bbox_2d"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        v.as_f64().unwrap() * 1000.0 / if i % 2 == 0 { 96.0 } else { 54.0 }
+                    })
+                    .collect();
+                let a = json!({"bbox_2d": b, "label": r["answer"]["label"], "coords": coords});
+                format!("{}\n", json!({"id": r["id"], "answer": a}))
+            })
+            .collect()
+    };
+    let norm_pred = dir.path().join("norm.jsonl");
+    std::fs::write(&norm_pred, as_norm("norm1000")).unwrap();
+    let n = ok(&gameworld(&[
+        "world",
+        "score",
+        "--kind",
+        "grounding",
+        "--set",
+        s(&set),
+        "--pred",
+        s(&norm_pred),
+    ]));
+    assert_eq!(n["score"], 1.0, "{n}");
+    std::fs::write(&norm_pred, as_norm("percent")).unwrap();
+    let o = gameworld(&[
+        "world",
+        "score",
+        "--kind",
+        "grounding",
+        "--set",
+        s(&set),
+        "--pred",
+        s(&norm_pred),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("\"coords\" must be \"pixels\" or \"norm1000\""),
+        "{err}"
+    );
     // Bad input: exit 2 with the cause.
     let o = gameworld(&[
         "world",

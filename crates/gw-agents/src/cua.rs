@@ -217,7 +217,11 @@ impl CuaNormalizer {
             }
         }
         for (key, keys) in [("coordinate", XY), ("start_coordinate", FROM_XY)] {
-            if let Some(p) = m.remove(key).as_ref().and_then(point_of) {
+            // A point that cannot be read stays as it was sent, so the
+            // action layer refuses it and the record shows it (it is never
+            // replaced by the pointer's last position).
+            if let Some(p) = m.get(key).and_then(point_of) {
+                m.remove(key);
                 put_point(m, keys, self.scale(p, space));
             }
         }
@@ -252,6 +256,7 @@ impl CuaNormalizer {
             "left_click" | "right_click" | "middle_click" | "double_click" | "triple_click"
             | "mouse_move" | "scroll" => {
                 if !m.contains_key("x")
+                    && !m.contains_key("coordinate")
                     && let Some(p) = self.pointer
                 {
                     put_point(&mut m, XY, p);
@@ -265,6 +270,7 @@ impl CuaNormalizer {
             }
             "left_click_drag" => {
                 if !m.contains_key("from_x")
+                    && !m.contains_key("start_coordinate")
                     && let Some(p) = self.pointer
                 {
                     put_point(&mut m, FROM_XY, p);

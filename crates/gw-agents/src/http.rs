@@ -11,12 +11,18 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// What came back over the wire.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct HttpResponse {
     pub status: u16,
     pub body: String,
     pub retry_after: Option<String>,
     pub latency_ms: u64,
+    /// A redirect's `Location` that was not followed (the status is 3xx):
+    /// the agent stops with an error naming it.
+    pub location: Option<String>,
+    /// The URLs of the same-origin 307/308 redirects that were followed,
+    /// in order (the response is the last one's).
+    pub followed: Vec<String>,
 }
 
 /// A request that got no HTTP response (timeout, refused connection…).
@@ -47,7 +53,105 @@ pub trait Transport: Send {
 }
 
 /// The network, through a blocking `ureq` agent with a whole-request timeout.
+///
+/// ureq would follow redirects itself (up to 10, turning a POST into a GET
+/// on 301–303) and strip only `Authorization` on the way, so another origin
+/// would receive `x-api-key` / `x-goog-api-key`. Redirects are therefore
+/// handled here: ureq follows none, a 307 or 308 to the same origin
+/// (scheme, host and port) is sent again with the same method, headers and
+/// body (at most [`MAX_SAME_ORIGIN_REDIRECTS`] times), and every other
+/// redirect comes back as it is, with its `Location`, for the agent to
+/// refuse.
 pub struct NetTransport;
+
+/// How many same-origin 307/308 redirects one call follows.
+pub const MAX_SAME_ORIGIN_REDIRECTS: usize = 5;
+
+/// One answer read off the wire, before any redirect decision.
+struct Wire {
+    status: u16,
+    body: String,
+    retry_after: Option<String>,
+    location: Option<String>,
+}
+
+fn send_once(
+    agent: &ureq::Agent,
+    url: &str,
+    req: &HttpRequest,
+    payload: &str,
+) -> Result<Wire, String> {
+    let mut builder = agent.post(url);
+    for h in &req.headers {
+        builder = builder.header(h.name.as_str(), h.value.as_str());
+    }
+    let mut resp = builder
+        .send(payload)
+        .map_err(|e| format!("request to {url} failed: {e}"))?;
+    let status = resp.status().as_u16();
+    let header = |name: &str| {
+        resp.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    // OpenAI's `retry-after-ms` is the more precise of its two headers;
+    // it travels on as seconds, the unit `Retry-After` uses.
+    let retry_after = header("retry-after-ms")
+        .and_then(|ms| ms.trim().parse::<f64>().ok())
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+        .map(|ms| format!("{}", ms / 1000.0))
+        .or_else(|| header("retry-after"));
+    let location = header("location");
+    let body = resp
+        .body_mut()
+        .with_config()
+        .limit(64 << 20)
+        .read_to_string()
+        .map_err(|e| format!("reading the response from {url} failed: {e}"))?;
+    Ok(Wire {
+        status,
+        body,
+        retry_after,
+        location,
+    })
+}
+
+/// `(scheme, host, port)` of an absolute http(s) URL, lower-cased, with
+/// the scheme's default port filled in.
+pub fn origin(url: &str) -> Option<(String, String, u16)> {
+    let uri: ureq::http::Uri = url.parse().ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let host = uri.host()?.to_ascii_lowercase();
+    let port = uri.port_u16().or(match scheme.as_str() {
+        "http" => Some(80),
+        "https" => Some(443),
+        _ => None,
+    })?;
+    Some((scheme, host, port))
+}
+
+/// A `Location` resolved against the URL that sent it: absolute,
+/// scheme-relative (`//host/p`), absolute-path (`/p`) or relative (`p`).
+pub fn resolve_location(base: &str, location: &str) -> Option<String> {
+    let location = location.trim();
+    if location.contains("://") {
+        return Some(location.to_string());
+    }
+    let (scheme, rest) = base.split_once("://")?;
+    if let Some(rel) = location.strip_prefix("//") {
+        return Some(format!("{scheme}://{rel}"));
+    }
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    if location.starts_with('/') {
+        return Some(format!("{scheme}://{authority}{location}"));
+    }
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let dir = if dir.is_empty() { "/" } else { dir };
+    Some(format!("{scheme}://{authority}{dir}{location}"))
+}
 
 impl Transport for NetTransport {
     fn send(
@@ -59,50 +163,49 @@ impl Transport for NetTransport {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(timeout))
             .http_status_as_error(false)
+            .max_redirects(0)
             .proxy(None)
             .build()
             .into();
         let started = Instant::now();
-        let mut builder = agent.post(&req.url);
-        for h in &req.headers {
-            builder = builder.header(h.name.as_str(), h.value.as_str());
-        }
         let elapsed = |s: Instant| s.elapsed().as_millis() as u64;
-        let mut resp = builder
-            .send(req.body.to_string())
-            .map_err(|e| TransportFailure {
-                message: format!("request to {} failed: {e}", req.url),
-                latency_ms: elapsed(started),
+        let payload = req.body.to_string();
+        let mut url = req.url.clone();
+        let mut followed = Vec::new();
+        loop {
+            let wire = send_once(&agent, &url, req, &payload).map_err(|message| {
+                TransportFailure {
+                    message,
+                    latency_ms: elapsed(started),
+                }
             })?;
-        let status = resp.status().as_u16();
-        let header = |name: &str| {
-            resp.headers()
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string)
-        };
-        // OpenAI's `retry-after-ms` is the more precise of its two headers;
-        // it travels on as seconds, the unit `Retry-After` uses.
-        let retry_after = header("retry-after-ms")
-            .and_then(|ms| ms.trim().parse::<f64>().ok())
-            .filter(|ms| ms.is_finite() && *ms >= 0.0)
-            .map(|ms| format!("{}", ms / 1000.0))
-            .or_else(|| header("retry-after"));
-        let body = resp
-            .body_mut()
-            .with_config()
-            .limit(64 << 20)
-            .read_to_string()
-            .map_err(|e| TransportFailure {
-                message: format!("reading the response from {} failed: {e}", req.url),
+            let redirect = (300..400).contains(&wire.status);
+            let target = wire
+                .location
+                .as_deref()
+                .filter(|_| redirect)
+                .and_then(|l| resolve_location(&url, l));
+            let same_origin = target
+                .as_deref()
+                .is_some_and(|t| origin(t).is_some() && origin(t) == origin(&url));
+            if let Some(next) = target.filter(|_| {
+                matches!(wire.status, 307 | 308)
+                    && same_origin
+                    && followed.len() < MAX_SAME_ORIGIN_REDIRECTS
+            }) {
+                followed.push(next.clone());
+                url = next;
+                continue;
+            }
+            return Ok(HttpResponse {
+                status: wire.status,
+                body: wire.body,
+                retry_after: wire.retry_after,
                 latency_ms: elapsed(started),
-            })?;
-        Ok(HttpResponse {
-            status,
-            body,
-            retry_after,
-            latency_ms: elapsed(started),
-        })
+                location: if redirect { wire.location } else { None },
+                followed,
+            });
+        }
     }
 }
 
@@ -120,15 +223,32 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
 /// [`crate::providers::body_retry_delay`]), capped at [`MAX_RETRY_AFTER`];
 /// else `base · 2^(attempt-1)` capped at 60 s.
 pub fn retry_delay(attempt: u32, base_s: f64, retry_after: Option<&str>) -> Duration {
+    retry_delay_capped(attempt, base_s, retry_after, MAX_RETRY_AFTER)
+}
+
+/// [`retry_delay`] with the cap on the server's wait given (a profile's
+/// `max_retry_wait_s`).
+pub fn retry_delay_capped(
+    attempt: u32,
+    base_s: f64,
+    retry_after: Option<&str>,
+    cap: Duration,
+) -> Duration {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs_f64())
         .unwrap_or(0.0);
-    retry_delay_at(attempt, base_s, retry_after, now)
+    retry_delay_at(attempt, base_s, retry_after, now, cap)
 }
 
-/// [`retry_delay`] with the current time (Unix seconds) given, for dates.
-pub fn retry_delay_at(attempt: u32, base_s: f64, retry_after: Option<&str>, now: f64) -> Duration {
+/// [`retry_delay_capped`] with the current time (Unix seconds) given, for dates.
+pub fn retry_delay_at(
+    attempt: u32,
+    base_s: f64,
+    retry_after: Option<&str>,
+    now: f64,
+    cap: Duration,
+) -> Duration {
     let asked = retry_after.and_then(|v| {
         let v = v.trim();
         match v.parse::<f64>() {
@@ -137,7 +257,7 @@ pub fn retry_delay_at(attempt: u32, base_s: f64, retry_after: Option<&str>, now:
         }
     });
     if let Some(secs) = asked.filter(|s| s.is_finite() && *s >= 0.0) {
-        return Duration::from_secs_f64(secs.min(MAX_RETRY_AFTER.as_secs_f64()));
+        return Duration::from_secs_f64(secs.min(cap.as_secs_f64()));
     }
     let base = if base_s.is_finite() {
         base_s.max(0.0)
@@ -286,6 +406,11 @@ impl Redactor {
     }
 }
 
+/// The largest response body a call record keeps whole (as parsed JSON);
+/// a larger one is recorded as clipped text (a replay of that call then
+/// reads the clipped text).
+pub const MAX_RECORDED_BODY: usize = 1 << 20;
+
 /// One `model_calls.jsonl` line.
 pub fn call_record(
     redactor: &Redactor,
@@ -309,15 +434,36 @@ pub fn call_record(
             rec["status"] = json!(resp.status);
             rec["retry_after"] = json!(resp.retry_after);
             rec["latency_ms"] = json!(resp.latency_ms);
-            match serde_json::from_str::<Value>(&resp.body) {
-                Ok(v) => rec["response"] = redactor.value(&v),
-                Err(_) => rec["response_text"] = json!(redactor.text(&resp.body)),
+            if let Some(location) = &resp.location {
+                rec["redirect_location"] = json!(redactor.text(location));
+            }
+            if !resp.followed.is_empty() {
+                rec["redirects_followed"] = json!(
+                    resp.followed
+                        .iter()
+                        .map(|u| redactor.text(u))
+                        .collect::<Vec<_>>()
+                );
+            }
+            // A body larger than a stored text is kept as clipped text
+            // (prefix, length, hash), parsed or not.
+            let parsed = (resp.body.len() <= MAX_RECORDED_BODY)
+                .then(|| serde_json::from_str::<Value>(&resp.body).ok())
+                .flatten();
+            match parsed {
+                Some(v) => rec["response"] = redactor.value(&v),
+                None => {
+                    rec["response_text"] = json!(crate::secrets::clip(
+                        &redactor.text(&resp.body),
+                        crate::secrets::MAX_STORED_TEXT
+                    ))
+                }
             }
         }
         Err(f) => {
             rec["status"] = Value::Null;
             rec["latency_ms"] = json!(f.latency_ms);
-            rec["error"] = json!(redactor.text(&f.message));
+            rec["error"] = json!(crate::secrets::message(&redactor.text(&f.message)));
         }
     }
     rec
@@ -345,11 +491,17 @@ mod tests {
         assert_eq!(http_date("soon"), None);
         let date = Some("Wed, 21 Oct 2015 07:28:00 GMT");
         assert_eq!(
-            retry_delay_at(3, 1.0, date, at - 7.0),
+            retry_delay_at(3, 1.0, date, at - 7.0, MAX_RETRY_AFTER),
             Duration::from_secs(7)
         );
-        assert_eq!(retry_delay_at(3, 1.0, date, at + 100.0), Duration::ZERO);
-        assert_eq!(retry_delay_at(1, 1.0, date, at - 1e9), MAX_RETRY_AFTER);
+        assert_eq!(
+            retry_delay_at(3, 1.0, date, at + 100.0, MAX_RETRY_AFTER),
+            Duration::ZERO
+        );
+        assert_eq!(
+            retry_delay_at(1, 1.0, date, at - 1e9, MAX_RETRY_AFTER),
+            MAX_RETRY_AFTER
+        );
         assert_eq!(retry_delay(3, 1.0, Some("garbage")), Duration::from_secs(4));
         assert_eq!(retry_delay(1, 1.0, Some("1e300")), MAX_RETRY_AFTER);
         assert_eq!(retry_delay(2, f64::INFINITY, None), Duration::ZERO);

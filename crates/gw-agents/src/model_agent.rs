@@ -8,7 +8,8 @@
 use crate::conversation::{Conversation, Image, ModelOutput, Part, ToolCall, Tools};
 use crate::cua::{CuaNormalizer, generic_tools};
 use crate::http::{
-    CallMeta, NetTransport, Redactor, Transport, call_record, retry_delay, retryable,
+    CallMeta, MAX_RETRY_AFTER, NetTransport, Redactor, Transport, call_record, retry_delay_capped,
+    retryable,
 };
 use crate::memory::{DEFAULT_ROUNDS, Memory, Round};
 use crate::prompt::{PromptBuilder, REASONING_ARG, semantic_tools};
@@ -174,8 +175,19 @@ impl Link {
             .build(&self.spec, conv, self.api_key.as_deref());
         let redactor = Redactor::new(conv.images(), &[self.api_key.as_deref().unwrap_or("")]);
         let timeout = timeout_of(&self.spec);
-        let max_retries = self.spec.max_retries.unwrap_or(DEFAULT_MAX_RETRIES);
+        // Validation keeps max_retries within MAX_RETRIES; a hand-built
+        // profile is held to it too (`max_retries + 1` must not wrap).
+        let max_retries = self
+            .spec
+            .max_retries
+            .unwrap_or(DEFAULT_MAX_RETRIES)
+            .min(gw_core::registry::MAX_RETRIES);
         let base = self.spec.retry_backoff_s.unwrap_or(DEFAULT_BACKOFF_S);
+        let wait_cap = self
+            .spec
+            .max_retry_wait_s
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map_or(MAX_RETRY_AFTER, |s| Duration::from_secs_f64(s.min(86_400.0)));
         let name = self.provider.name();
         let mut last_problem = String::new();
         for attempt in 1..=max_retries + 1 {
@@ -198,7 +210,8 @@ impl Link {
                             Ok(body) => {
                                 return self.provider.parse(&body).map_err(|e| {
                                     AgentError::Provider(format!(
-                                        "{name} answered step {step} in an unexpected shape: {e}"
+                                        "{name} answered step {step} in an unexpected shape: {}",
+                                        crate::secrets::message(&e)
                                     ))
                                 });
                             }
@@ -208,13 +221,31 @@ impl Link {
                                 None
                             }
                         }
+                    } else if (300..400).contains(&resp.status) {
+                        // Never retried: the same request gets the same redirect.
+                        let base = providers::base_url(&self.spec);
+                        return Err(AgentError::Provider(match &resp.location {
+                            Some(location) => crate::secrets::message(&format!(
+                                "{name} answered HTTP {} with a redirect to {location}; provider calls \
+                                 do not follow redirects to another origin or that change the method \
+                                 (only a same-origin 307/308 is followed), so the key is not sent there. \
+                                 Set base_url (now {base}) to the address that answers directly",
+                                resp.status
+                            )),
+                            None => format!(
+                                "{name} answered HTTP {} (a redirect) without a Location; check base_url {base}",
+                                resp.status
+                            ),
+                        }));
                     } else {
                         let parsed = serde_json::from_str::<Value>(&resp.body).ok();
+                        // Mask first, then cut: a key that straddles the cut
+                        // must not leave its first characters behind.
                         let message = parsed
                             .as_ref()
                             .and_then(providers::error_message)
-                            .unwrap_or_else(|| resp.body.chars().take(300).collect());
-                        let message = redactor.text(&message);
+                            .unwrap_or_else(|| resp.body.clone());
+                        let message = crate::secrets::message(&redactor.text(&message));
                         last_problem = format!("{name} returned HTTP {}: {message}", resp.status);
                         if !retryable(resp.status) {
                             let hint = match (resp.status, &self.spec.api_key_env) {
@@ -236,7 +267,7 @@ impl Link {
                 }
                 Err(f) => {
                     *latency += f.latency_ms;
-                    last_problem = f.message;
+                    last_problem = crate::secrets::message(&redactor.text(&f.message));
                     None
                 }
             };
@@ -244,7 +275,7 @@ impl Link {
                 // Waiting out a rate limit is part of the agent's time (the
                 // real-time clock runs on), and it is deterministic, so a
                 // replay that skips the wait still reports it.
-                let delay = retry_delay(attempt, base, retry_after.as_deref());
+                let delay = retry_delay_capped(attempt, base, retry_after.as_deref(), wait_cap);
                 *latency += delay.as_millis() as u64;
                 self.transport.pause(delay);
             }
@@ -424,6 +455,7 @@ impl Agent for ModelAgent {
         let (payload, parse_error) = match &reply.call {
             Some(call) => {
                 let (p, problem) = self.payload(call);
+                let p = crate::secrets::clip_value(&p, crate::secrets::MAX_STORED_TEXT);
                 (Some(p), problem.or(reply.note))
             }
             None => {
@@ -450,14 +482,19 @@ impl Agent for ModelAgent {
         };
         // The call record that produced this reply keeps the provider's
         // stated reason and the count of moves beyond the first.
+        let stated_reason = output.stated_reason.as_deref().map(crate::secrets::message);
         if let Some(last) = calls.last_mut().and_then(Value::as_object_mut) {
-            if let Some(r) = &output.stated_reason {
+            if let Some(r) = &stated_reason {
                 last.insert("stated_reason".into(), json!(r));
             }
             if output.extra_actions > 0 {
                 last.insert("extra_actions".into(), json!(output.extra_actions));
             }
         }
+        // Provider text kept per step is bounded (prefix, length, hash of
+        // the rest): the reasoning as a stored text, notes as messages.
+        let reasoning = reasoning.map(|r| crate::secrets::clip(&r, crate::secrets::MAX_STORED_TEXT));
+        let parse_error = parse_error.map(|e| crate::secrets::message(&e));
         let action_text = match &payload {
             Some(p) => p.to_string(),
             None => "none (the reply had no tool call)".to_string(),
@@ -476,7 +513,7 @@ impl Agent for ModelAgent {
             payload,
             parse_error,
             reasoning,
-            stated_reason: output.stated_reason,
+            stated_reason,
             usage: output.usage,
             cost_usd,
             latency_ms: latency,

@@ -111,11 +111,17 @@ impl Transport for ReplayTransport {
             .get("retry_after")
             .and_then(Value::as_str)
             .map(str::to_string);
+        let location = rec
+            .get("redirect_location")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         Ok(HttpResponse {
             status,
             body,
             retry_after,
             latency_ms,
+            location,
+            followed: Vec::new(),
         })
     }
 

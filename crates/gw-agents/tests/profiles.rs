@@ -49,7 +49,7 @@ impl Transport for Capture {
         _t: Duration,
     ) -> Result<HttpResponse, TransportFailure> {
         self.0.lock().unwrap().push(req.clone());
-        Ok(HttpResponse { status: 200, body: json!({"choices": [{"message": {"content": ""}}], "content": [], "candidates": [], "output": []}).to_string(), retry_after: None, latency_ms: 1 })
+        Ok(HttpResponse { status: 200, body: json!({"choices": [{"message": {"content": ""}}], "content": [], "candidates": [], "output": []}).to_string(), retry_after: None, latency_ms: 1, ..Default::default() })
     }
 }
 

@@ -16,6 +16,21 @@ pub struct ImportReport {
     pub models: usize,
     /// `file: field: note`, one per field that was not carried over as is.
     pub notes: Vec<String>,
+    /// Catalog games whose folder (`--games DIR/<id>/index.html`) is not
+    /// there: not imported, nor their tasks (an imported browser game would
+    /// replace a working game of the same id in the project's registry).
+    pub missing_games: Vec<MissingGame>,
+    /// Entries left out because the converted YAML would not load
+    /// (`file: why`), so that the registry written always loads.
+    pub rejected: Vec<String>,
+}
+
+/// A catalog game without its folder.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MissingGame {
+    pub id: String,
+    pub folder: String,
+    pub tasks_skipped: usize,
 }
 
 /// Genre and curriculum level for a game id, when the caller knows them
@@ -115,8 +130,21 @@ fn text(v: Option<&Value>) -> String {
     }
 }
 
+/// One converted file, held until the whole import is known to load.
+struct Entry {
+    /// `games/<id>.yaml`, `tasks/<game>/<id>.yaml` or `models/<id>.yaml`.
+    rel: String,
+    value: Value,
+    /// The game a game or task entry belongs to.
+    game: Option<String>,
+}
+
 /// Import `catalog` (holding `games/`, `tasks/`, `models/`) whose game
-/// folders live under `games_dir/<game_id>/`, writing a registry root at `out`.
+/// folders live under `games_dir/<game_id>/`, writing a registry root at
+/// `out`. Games whose folder is missing are left out (with their tasks) and
+/// listed in [`ImportReport::missing_games`]; nothing is written unless the
+/// converted files load as a registry, entries that would not are left out
+/// and listed in [`ImportReport::rejected`].
 pub fn import_catalog(
     catalog: &Path,
     games_dir: &Path,
@@ -135,6 +163,7 @@ pub fn import_catalog(
     let out_abs = out
         .canonicalize()
         .map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut entries = Vec::new();
     let mut game_ids = Vec::new();
     for file in &game_files {
         let id = file
@@ -143,14 +172,36 @@ pub fn import_catalog(
             .unwrap_or_default()
             .to_string();
         let src = read_yaml(file)?;
+        let by_url = matches!(src.get("url"), Some(Value::String(_)));
+        let folder = games_dir.join(&id);
+        if !by_url && !folder.join("index.html").is_file() {
+            report.missing_games.push(MissingGame {
+                id,
+                folder: folder.display().to_string(),
+                tasks_skipped: 0,
+            });
+            continue;
+        }
         let mut notes = Notes {
             file: file.display().to_string(),
             list: &mut report.notes,
         };
         let game = convert_game(&id, &src, games_dir, &out_abs, facts, &mut notes)?;
-        write_yaml(&out.join("games").join(format!("{id}.yaml")), &game)?;
+        entries.push(Entry {
+            rel: format!("games/{id}.yaml"),
+            value: game,
+            game: Some(id.clone()),
+        });
         game_ids.push(id);
-        report.games += 1;
+    }
+    if game_ids.is_empty() {
+        return Err(format!(
+            "none of the {} catalog games has its folder under {} (looked for {}/<game_id>/index.html); \
+             pass --games the folder that holds the game folders",
+            game_files.len(),
+            games_dir.display(),
+            games_dir.display()
+        ));
     }
     let mut task_dirs: Vec<PathBuf> = std::fs::read_dir(catalog.join("tasks"))
         .map(|rd| {
@@ -169,6 +220,10 @@ pub fn import_catalog(
             };
             let task = convert_task(&file, &src, &mut notes)?;
             let game_id = task["game_id"].as_str().unwrap_or_default().to_string();
+            if let Some(m) = report.missing_games.iter_mut().find(|m| m.id == game_id) {
+                m.tasks_skipped += 1;
+                continue;
+            }
             if !game_ids.contains(&game_id) {
                 notes.add(
                     "game_id",
@@ -177,11 +232,11 @@ pub fn import_catalog(
                 continue;
             }
             let id = task["id"].as_str().unwrap_or_default().to_string();
-            write_yaml(
-                &out.join("tasks").join(&game_id).join(format!("{id}.yaml")),
-                &task,
-            )?;
-            report.tasks += 1;
+            entries.push(Entry {
+                rel: format!("tasks/{game_id}/{id}.yaml"),
+                value: task,
+                game: Some(game_id),
+            });
         }
     }
     for file in yaml_files(&catalog.join("models")) {
@@ -192,10 +247,74 @@ pub fn import_catalog(
         };
         let model = convert_model(&file, &src, &mut notes);
         let id = model["id"].as_str().unwrap_or_default().to_string();
-        write_yaml(&out.join("models").join(format!("{id}.yaml")), &model)?;
-        report.models += 1;
+        entries.push(Entry {
+            rel: format!("models/{id}.yaml"),
+            value: model,
+            game: None,
+        });
+    }
+    keep_loadable(&mut entries, &out_abs, &mut report)?;
+    for e in &entries {
+        write_yaml(&out.join(&e.rel), &e.value)?;
+        match e.rel.split('/').next() {
+            Some("games") => report.games += 1,
+            Some("tasks") => report.tasks += 1,
+            _ => report.models += 1,
+        }
     }
     Ok(report)
+}
+
+/// Drop the entries the registry loader refuses (a game takes its tasks
+/// with it) until the rest loads; each one dropped is reported.
+fn keep_loadable(
+    entries: &mut Vec<Entry>,
+    root: &Path,
+    report: &mut ImportReport,
+) -> Result<(), String> {
+    loop {
+        let texts: Vec<(String, String)> = entries
+            .iter()
+            .map(|e| {
+                serde_saphyr::to_string(&e.value)
+                    .map(|t| (e.rel.clone(), t))
+                    .map_err(|err| format!("{}: {err}", e.rel))
+            })
+            .collect::<Result<_, _>>()?;
+        let files: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let Err(errors) = gw_core::registry::Registry::from_memory(root, &files) else {
+            return Ok(());
+        };
+        let before = entries.len();
+        for err in &errors.0 {
+            let Some(at) = entries.iter().position(|e| root.join(&e.rel) == err.file) else {
+                continue;
+            };
+            let gone = entries.remove(at);
+            report.rejected.push(format!("{}: {}", gone.rel, err));
+            if gone.rel.starts_with("games/") {
+                let game = gone.game.clone();
+                entries.retain(|e| {
+                    let dependent = e.game == game;
+                    if dependent {
+                        report.rejected.push(format!(
+                            "{}: its game {} was left out",
+                            e.rel,
+                            game.as_deref().unwrap_or("")
+                        ));
+                    }
+                    !dependent
+                });
+            }
+        }
+        if entries.len() == before {
+            // Errors that belong to no single entry: nothing safe to write.
+            return Err(format!("the imported registry would not load:\n{errors}"));
+        }
+    }
 }
 
 fn convert_game(
@@ -225,16 +344,8 @@ fn convert_game(
             g.insert("url".into(), json!(u));
         }
         _ => {
+            // Only games whose folder holds index.html get here.
             let folder = games_dir.join(id);
-            if !folder.join("index.html").is_file() {
-                notes.add(
-                    "path",
-                    format!(
-                        "{} has no index.html; the game will not run until it does",
-                        folder.display()
-                    ),
-                );
-            }
             let abs = folder
                 .canonicalize()
                 .unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join(&folder));

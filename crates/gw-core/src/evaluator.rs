@@ -3,6 +3,12 @@
 //! score q = the task's `score_field` (or the sum of `aggregate_score_fields`);
 //! progress = clamp((max_t q − start)/(target − start), 0, 1);
 //! success = max_t q ≥ target. Stop reasons are checked in the SPEC's order.
+//!
+//! A task with `field_targets` (one target per aggregate field, summing to
+//! `target`) counts each field only up to its own target, so q reaches
+//! `target` only in a state where every field has reached its own (e.g.
+//! Fireboy's red *and* Watergirl's blue diamonds). The plain sum, as the
+//! original evaluator scores it, is kept beside it as the reference outcome.
 
 use crate::state::{Outcome, as_number, is_truthy, lookup};
 use serde::{Deserialize, Serialize};
@@ -54,6 +60,18 @@ pub struct EvalSpec {
     pub end_field: Option<String>,
     pub max_steps: u32,
     pub continue_on_fail: bool,
+    /// Per-field targets (field path, target), empty for most tasks. When
+    /// set, each field counts at most its target towards the score.
+    pub field_targets: Vec<(String, f64)>,
+}
+
+/// The outcome the original evaluator gives a task with per-field targets:
+/// the plain sum of the fields against the task's start and target.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReferenceOutcome {
+    pub best_score: f64,
+    pub progress: f64,
+    pub success: bool,
 }
 
 /// One step's evaluation.
@@ -70,6 +88,8 @@ pub struct StepEval {
 pub struct Evaluator {
     spec: EvalSpec,
     best_score: Option<f64>,
+    /// Run-best plain sum (tasks with per-field targets only).
+    best_reference: Option<f64>,
 }
 
 impl Evaluator {
@@ -77,6 +97,7 @@ impl Evaluator {
         Evaluator {
             spec,
             best_score: None,
+            best_reference: None,
         }
     }
 
@@ -85,13 +106,43 @@ impl Evaluator {
     }
 
     /// The task score in a state: the score field, or the sum of the aggregate
-    /// fields. Missing or non-numeric fields count as 0.
+    /// fields, each capped at its own target when the task sets
+    /// `field_targets`. Missing or non-numeric fields count as 0.
     pub fn score_of(&self, state: &Value) -> f64 {
+        self.spec
+            .score_fields
+            .iter()
+            .map(|f| {
+                let v = lookup(state, f).and_then(as_number).unwrap_or(0.0);
+                match self.spec.field_targets.iter().find(|(k, _)| k == f) {
+                    Some(&(_, t)) => v.min(t),
+                    None => v,
+                }
+            })
+            .sum()
+    }
+
+    /// The plain sum of the score fields (the original evaluator's score).
+    pub fn reference_score_of(&self, state: &Value) -> f64 {
         self.spec
             .score_fields
             .iter()
             .map(|f| lookup(state, f).and_then(as_number).unwrap_or(0.0))
             .sum()
+    }
+
+    /// The run's outcome under the plain sum, for tasks with per-field
+    /// targets (`None` for every other task: there the two agree).
+    pub fn reference(&self) -> Option<ReferenceOutcome> {
+        if self.spec.field_targets.is_empty() {
+            return None;
+        }
+        let best = self.best_reference.unwrap_or(self.spec.start);
+        Some(ReferenceOutcome {
+            best_score: best,
+            progress: self.best_reference.map_or(0.0, |b| self.progress_of(b)),
+            success: self.best_reference.is_some_and(|b| b >= self.spec.target),
+        })
     }
 
     pub fn progress_of(&self, score: f64) -> f64 {
@@ -120,6 +171,10 @@ impl Evaluator {
     pub fn observe(&mut self, state: &Value) {
         let q = self.score_of(state);
         self.best_score = Some(self.best_score.map_or(q, |b| b.max(q)));
+        if !self.spec.field_targets.is_empty() {
+            let r = self.reference_score_of(state);
+            self.best_reference = Some(self.best_reference.map_or(r, |b| b.max(r)));
+        }
     }
 
     /// Evaluate the state after global step `step` (1-based).
@@ -186,6 +241,7 @@ mod tests {
             end_field: Some("terminal.isTerminal".into()),
             max_steps: 5,
             continue_on_fail: cof,
+            field_targets: vec![],
         }
     }
 
@@ -249,5 +305,31 @@ mod tests {
         });
         assert_eq!(e.score_of(&json!({"metrics": {"a": 2, "b": 3.5}})), 5.5);
         assert_eq!(e.score_of(&json!({"metrics": {"a": 2}})), 2.0);
+    }
+
+    #[test]
+    fn field_targets_need_every_field_in_one_state() {
+        let mut e = Evaluator::new(EvalSpec {
+            score_fields: vec!["d.red".into(), "d.blue".into()],
+            target: 7.0,
+            field_targets: vec![("d.red".into(), 3.0), ("d.blue".into(), 4.0)],
+            ..spec(true)
+        });
+        let s = |r: u32, b: u32| json!({"d": {"red": r, "blue": b}});
+        assert!(e.reference().is_some_and(|r| r.best_score == 0.0 && !r.success));
+        // 4 red and 3 blue sum to 7 but miss Watergirl's 4.
+        let r = e.evaluate_step(&s(4, 3), 1);
+        assert_eq!((r.score, r.decision), (6.0, Decision::Continue));
+        assert!(!e.success());
+        let reference = e.reference().unwrap();
+        assert_eq!((reference.best_score, reference.progress, reference.success), (7.0, 1.0, true));
+        // Extra red never makes up for missing blue.
+        assert_eq!(e.evaluate_step(&s(6, 0), 2).score, 3.0);
+        let r = e.evaluate_step(&s(3, 4), 3);
+        assert_eq!((r.score, r.progress), (7.0, 1.0));
+        assert_eq!(r.decision, Decision::Stop(StopReason::TargetReached));
+        assert!(e.success());
+        // Tasks without per-field targets have no separate reference outcome.
+        assert!(Evaluator::new(spec(true)).reference().is_none());
     }
 }

@@ -17,7 +17,7 @@ pub use action::{
     Action, InputEvent, InvalidKind, MouseButton, RoleControls, SemanticControl, SemanticMap,
 };
 pub use episode::{JointStepRecord, RoleStep, StepRecord, Stepper, merge_events};
-pub use evaluator::{Decision, EvalSpec, Evaluator, StepEval, StopReason};
+pub use evaluator::{Decision, EvalSpec, Evaluator, ReferenceOutcome, StepEval, StopReason};
 pub use game::{FixedStep, Game, GameConfig, TaskInfo};
 pub use registry::{AgentRef, GameSpec, ModelSpec, Player, Preset, Registry, RoleSpec, TaskSpec};
 pub use rng::Rng;

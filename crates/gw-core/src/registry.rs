@@ -204,6 +204,11 @@ pub struct TaskSpec {
     pub score_field: Option<String>,
     #[serde(default)]
     pub aggregate_score_fields: Option<Vec<String>>,
+    /// Per-field targets for an aggregate score (every aggregate field, the
+    /// targets summing to `target`): success then needs each field at its own
+    /// target in one state; the plain sum is kept as the reference outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field_targets: Option<BTreeMap<String, f64>>,
     pub start: f64,
     pub target: f64,
     #[serde(default)]
@@ -262,6 +267,12 @@ impl TaskSpec {
             end_field: self.end_field.clone(),
             max_steps: self.max_steps,
             continue_on_fail: self.continue_on_fail,
+            field_targets: self
+                .field_targets
+                .iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
         }
     }
 }
@@ -353,6 +364,11 @@ pub struct ModelSpec {
     /// Base delay of the exponential retry backoff, in seconds (default 1).
     #[serde(default)]
     pub retry_backoff_s: Option<f64>,
+    /// The longest wait before a retry that a server's `Retry-After` (or
+    /// `retry-after-ms`, or Gemini's `RetryInfo`) can ask for, in seconds
+    /// (default 120); a longer one is waited up to this.
+    #[serde(default)]
+    pub max_retry_wait_s: Option<f64>,
     /// Which endpoint of the provider to call: `chat` (default; OpenAI Chat
     /// Completions, Anthropic Messages, Gemini generateContent) or
     /// `responses` (the OpenAI Responses API, needed by `computer-use-preview`).
@@ -483,7 +499,96 @@ pub const MAX_TIMEOUT_S: f64 = 86_400.0;
 /// Highest price per million tokens, in USD.
 pub const MAX_PRICE: f64 = 1e6;
 
+/// What is wrong with a task's `field_targets`, in words: they must name
+/// every aggregate field and nothing else, with finite targets above
+/// `start` that sum to `target` (so the capped sum reaches `target` exactly
+/// when every field reaches its own).
+fn field_targets_problem(task: &TaskSpec, ft: &BTreeMap<String, f64>) -> Option<String> {
+    let Some(fields) = &task.aggregate_score_fields else {
+        return Some("field_targets needs aggregate_score_fields (one target per field)".into());
+    };
+    if let Some(k) = ft.keys().find(|k| !fields.contains(k)) {
+        return Some(format!(
+            "field_targets names \"{k}\", which is not one of the aggregate_score_fields"
+        ));
+    }
+    if let Some(f) = fields.iter().find(|f| !ft.contains_key(*f)) {
+        return Some(format!("field_targets lacks a target for \"{f}\""));
+    }
+    if let Some((k, problem)) = ft
+        .iter()
+        .find_map(|(k, &v)| bad_number(v, 0.0, MAX_SCORE).map(|p| (k, p)))
+    {
+        return Some(format!("the target of \"{k}\" {problem}"));
+    }
+    let sum: f64 = ft.values().sum();
+    if (sum - task.target).abs() > 1e-9 {
+        return Some(format!(
+            "field_targets sum to {sum} but target is {}; make them add up to target",
+            task.target
+        ));
+    }
+    None
+}
+
 /// What is wrong with a number that must lie in `lo..=hi`, in words.
+/// The most retries a model profile may ask for (`max_retries`).
+pub const MAX_RETRIES: u32 = 100;
+/// The most memory rounds a profile or suite may ask for: each round adds
+/// a screenshot to every request.
+pub const MAX_MEMORY_ROUNDS: u32 = 100;
+/// The largest `frame_every` a game may set.
+pub const MAX_FRAME_EVERY: u32 = 1_000_000;
+
+/// Why `url` cannot be a provider endpoint, or `None`: it must be an
+/// absolute http(s) URL with a host, an optional numeric port, no
+/// credentials (keys come from `api_key_env`) and no spaces or controls.
+pub fn url_problem(url: &str) -> Option<String> {
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Some("contains spaces or control characters".into());
+    }
+    let lower = url.to_ascii_lowercase();
+    let rest = if lower.starts_with("http://") {
+        &url[7..]
+    } else if lower.starts_with("https://") {
+        &url[8..]
+    } else {
+        return Some("is not a URL: it must start with http:// or https://".into());
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Some(
+            "holds credentials (user@host); keys come from the variable api_key_env names".into(),
+        );
+    }
+    let (host, port) = if let Some(v6) = authority.strip_prefix('[') {
+        match v6.split_once(']') {
+            Some((h, p)) => (h, p.strip_prefix(':')),
+            None => return Some("has an unclosed [IPv6] host".into()),
+        }
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        }
+    };
+    if host.is_empty() {
+        return Some("has no host".into());
+    }
+    if !host
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | ':'))
+    {
+        return Some(format!("has an invalid host \"{host}\""));
+    }
+    if let Some(p) = port
+        && !p.parse::<u16>().is_ok_and(|p| p > 0)
+    {
+        return Some(format!("has an invalid port \"{p}\" (1 to 65535)"));
+    }
+    None
+}
+
 fn bad_number(v: f64, lo: f64, hi: f64) -> Option<String> {
     if v.is_nan() {
         Some("is not a number (NaN)".into())
@@ -859,6 +964,22 @@ impl Registry {
         }
     }
 
+    /// Browser games whose folder has no `index.html`: they are in the
+    /// registry but cannot run until the folder is there. One entry per
+    /// game, pointing at its `path:` line.
+    pub fn missing_game_folders(&self) -> Vec<RegistryError> {
+        self.games
+            .values()
+            .filter(|g| g.value.backend == Backend::Browser && g.value.path.is_some())
+            .filter_map(|g| {
+                let dir = g.value.folder()?;
+                (!dir.join("index.html").is_file()).then(|| {
+                    g.err_at("path", missing_game_folder_message(&g.value.id, &dir))
+                })
+            })
+            .collect()
+    }
+
     /// Build a registry from files held in memory (a registry embedded in a
     /// binary, such as the Python extension): `(path, contents)` with paths
     /// laid out as in a root (`games/<id>.yaml`, `tasks/<game_id>/<id>.yaml`,
@@ -980,6 +1101,11 @@ impl Registry {
                     .push(t.err_at("aggregate_score_fields", "aggregate_score_fields is empty")),
                 _ => {}
             }
+            if let Some(ft) = &task.field_targets
+                && let Some(problem) = field_targets_problem(task, ft)
+            {
+                errors.push(t.err_at("field_targets", problem));
+            }
             for (key, v) in [("start", task.start), ("target", task.target)] {
                 if let Some(problem) = bad_number(v, f64::MIN, MAX_SCORE) {
                     errors.push(t.err_at(
@@ -1031,7 +1157,7 @@ impl Registry {
                     "model ids may not contain '+' (it separates preset parts)",
                 ));
             }
-            let limits: [(&str, Option<f64>, f64, f64, &str); 8] = [
+            let limits: [(&str, Option<f64>, f64, f64, &str); 9] = [
                 (
                     "timeout_s",
                     model.timeout_s,
@@ -1042,6 +1168,13 @@ impl Registry {
                 (
                     "retry_backoff_s",
                     model.retry_backoff_s,
+                    0.0,
+                    MAX_TIMEOUT_S,
+                    "seconds",
+                ),
+                (
+                    "max_retry_wait_s",
+                    model.max_retry_wait_s,
                     0.0,
                     MAX_TIMEOUT_S,
                     "seconds",
@@ -1097,6 +1230,38 @@ impl Registry {
                         ),
                     ));
                 }
+            }
+            for (key, value, hi, what) in [
+                (
+                    "max_retries",
+                    model.max_retries,
+                    MAX_RETRIES,
+                    "retries after the first attempt",
+                ),
+                (
+                    "memory_rounds",
+                    model.memory_rounds,
+                    MAX_MEMORY_ROUNDS,
+                    "earlier steps remembered",
+                ),
+            ] {
+                if let Some(v) = value.filter(|v| *v > hi) {
+                    errors.push(m.err_at(
+                        key,
+                        format!("{key} is {v}; it must be a whole number from 0 to {hi} ({what})"),
+                    ));
+                }
+            }
+            if let Some(url) = &model.base_url
+                && let Some(problem) = url_problem(url)
+            {
+                errors.push(m.err_at(
+                    "base_url",
+                    format!(
+                        "base_url \"{}\" {problem}; write the endpoint root, e.g. http://127.0.0.1:8000/v1 or https://api.openai.com/v1",
+                        url.escape_debug()
+                    ),
+                ));
             }
             if let Some(fields) = &model.memory_include_fields {
                 for f in fields {
@@ -1346,6 +1511,15 @@ impl Preset {
 
 fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
     let game = &g.value;
+    if game.frame_every == 0 || game.frame_every > MAX_FRAME_EVERY {
+        errors.push(g.err_at(
+            "frame_every",
+            format!(
+                "frame_every is {}; it must be a whole number from 1 to {MAX_FRAME_EVERY} (steps between stored frames)",
+                game.frame_every
+            ),
+        ));
+    }
     if stem(&g.file) != game.id {
         errors.push(g.err_at(
             "id",
@@ -1539,6 +1713,15 @@ fn validate_game(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
 
 /// A short text typed with allowed keys only (to probe `type` bindings).
 /// `backend`, `path` and `url` agree; a browser game's folder has its page.
+/// Why browser game `id` cannot run from `dir`, and what to do.
+pub fn missing_game_folder_message(id: &str, dir: &Path) -> String {
+    format!(
+        "browser game \"{id}\" cannot run: its folder {} has no index.html (path is relative to the registry root); \
+         copy the game's folder there, or re-run import-reference with --games pointing at the folder that holds it",
+        dir.display()
+    )
+}
+
 fn validate_backend(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
     let game = &g.value;
     match (game.backend, &game.path, &game.url) {
@@ -1554,18 +1737,10 @@ fn validate_backend(g: &Sourced<GameSpec>, errors: &mut Vec<RegistryError>) {
         (Backend::Browser, Some(_), Some(_)) => {
             errors.push(g.err_at("url", "set either path or url, not both"))
         }
-        (Backend::Browser, Some(_), None) => {
-            let dir = game.folder().unwrap_or_default();
-            if !dir.join("index.html").is_file() {
-                errors.push(g.err_at(
-                    "path",
-                    format!(
-                        "browser game folder {} has no index.html (path is relative to the registry root)",
-                        dir.display()
-                    ),
-                ));
-            }
-        }
+        // A folder that is missing (or lacks index.html) makes only that game
+        // unusable: the registry loads, and running the game says why
+        // (see [`Registry::missing_game_folders`]).
+        (Backend::Browser, Some(_), None) => {}
         (Backend::Browser, None, Some(u)) => {
             if !(u.starts_with("http://") || u.starts_with("https://") || u.starts_with("file://"))
             {

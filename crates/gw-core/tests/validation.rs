@@ -139,6 +139,46 @@ fn task_numbers_must_be_finite_sane_and_distinct() {
     assert!(errors_for(T, &task("start: 0\ntarget: 64\n")).is_empty());
 }
 
+/// A two-field aggregate task with `field_targets` lines appended.
+fn per_field(targets: &str) -> String {
+    format!(
+        "id: \"01_99\"\ngame_id: \"01_2048\"\ninstruction: both\naggregate_score_fields: [metrics.a, metrics.b]\nstart: 0\ntarget: 7\nfield_targets:\n{targets}"
+    )
+}
+
+#[test]
+fn field_targets_cover_the_aggregate_fields_and_sum_to_target() {
+    assert!(errors_for(T, &per_field("  metrics.a: 3\n  metrics.b: 4\n")).is_empty());
+    rejects(
+        T,
+        &per_field("  metrics.a: 3\n  metrics.b: 3\n"),
+        7,
+        1,
+        &["sum to 6", "target is 7"],
+    );
+    rejects(
+        T,
+        &per_field("  metrics.a: 7\n"),
+        7,
+        1,
+        &["lacks a target", "metrics.b"],
+    );
+    rejects(
+        T,
+        &per_field("  metrics.a: 3\n  metrics.b: 4\n  metrics.c: 0\n"),
+        7,
+        1,
+        &["metrics.c", "not one of the aggregate_score_fields"],
+    );
+    rejects(
+        T,
+        &task("start: 0\ntarget: 7\nfield_targets:\n  game_state.score: 7\n"),
+        7,
+        1,
+        &["field_targets needs aggregate_score_fields"],
+    );
+}
+
 const M: &str = "models/m1.yaml";
 
 fn model(extra: &str) -> String {

@@ -140,3 +140,50 @@ fn no_hud_shows_task_progress_or_distance_to_goal() {
         found.join("\n")
     );
 }
+
+/// Frames for a person to look at (ignored): each named game played with
+/// random keys from its role until its first terminal state (the end
+/// banner over the HUD), plus a few mid-play frames, written as PNGs under
+/// `REVIEW_DIR` (default `/tmp/review`).
+#[test]
+#[ignore = "writes PNGs for a person to look at"]
+fn save_review_frames() {
+    let dir = std::env::var("REVIEW_DIR").unwrap_or_else(|_| "/tmp/review".into());
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = std::env::var("REVIEW_GAMES").unwrap_or_else(|_| {
+        "04,06,09,10,11,20,21,22,24,26,28,31".into()
+    });
+    for id in crate::GAME_IDS {
+        if !games.split(',').any(|p| id.starts_with(p.trim())) {
+            continue;
+        }
+        let preset = crate::testkit::preset(id, &crate::testkit::task_ids(id)[4]);
+        let keys = preset.role.allowed_keys.clone();
+        let mut g = crate::create(id).unwrap();
+        g.init(&gw_core::GameConfig {
+            seed: 701,
+            level: preset.task.level,
+            options: preset.task.init.clone(),
+            ..Default::default()
+        });
+        g.reset(0);
+        let mut rng = gw_core::Rng::new(701, 5);
+        for step in 0..600 {
+            if !keys.is_empty() {
+                let key = keys[rng.index(keys.len())].clone();
+                g.handle_event(&gw_core::action::InputEvent::KeyDown { key: key.clone() });
+                g.advance(200);
+                g.handle_event(&gw_core::action::InputEvent::KeyUp { key });
+            } else {
+                g.advance(200);
+            }
+            if step % 25 == 5 && step < 80 {
+                crate::testkit::save_game_frame(g.as_ref(), &format!("{dir}/{id}-{step}.png"));
+            }
+            if g.state().terminal.is_terminal {
+                break;
+            }
+        }
+        crate::testkit::save_game_frame(g.as_ref(), &format!("{dir}/{id}-end.png"));
+    }
+}

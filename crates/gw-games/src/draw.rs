@@ -556,10 +556,12 @@ pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub:
 
 /// An end-of-episode banner (e.g. "GAME OVER"): one line in a dark strip
 /// over the top bar of the frame, so the board, the pieces and the side text
-/// that decided the outcome stay in view.
+/// that decided the outcome stay in view. The strip is opaque and covers the
+/// whole bar, so no piece of the HUD under it shows through (a half-hidden
+/// "oins: 0" reads as something else); say in `sub` what the HUD said.
 pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
     let w = pm.width() as f32;
-    rect(pm, 0.0, 0.0, w, 56.0, rgba(12, 12, 16, 245));
+    rect(pm, 0.0, 0.0, w, HUD_BAR_H as f32, rgb(12, 12, 16));
     rect(pm, 0.0, 53.0, w, 3.0, rgb(250, 214, 90));
     let line = if sub.is_empty() {
         msg.to_string()
@@ -585,6 +587,27 @@ pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Nothing of a HUD under a banner shows through: the strip looks the
+    /// same over a busy HUD as over an empty frame.
+    #[test]
+    fn a_banner_hides_the_hud_under_it_completely() {
+        let mut over_hud = Pixmap::new(1280, 720).unwrap();
+        clear(&mut over_hud, rgb(90, 140, 220));
+        hud(
+            &mut over_hud,
+            "Some Game - Level 3",
+            &[("Coins", "0/12".into()), ("Lives", "3".into())],
+        );
+        let mut plain = Pixmap::new(1280, 720).unwrap();
+        clear(&mut plain, rgb(90, 140, 220));
+        for pm in [&mut over_hud, &mut plain] {
+            banner(pm, "GAME OVER", "Score 0");
+        }
+        let row = 4 * 1280;
+        let bar = HUD_BAR_H as usize * row;
+        assert!(over_hud.data()[..bar] == plain.data()[..bar], "HUD shows through");
+    }
 
     #[test]
     fn end_banner_leaves_the_board_below_it_untouched() {

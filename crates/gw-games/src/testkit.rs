@@ -132,13 +132,34 @@ pub fn expert_step(s: &mut Stepper) -> Value {
         .state
 }
 
-/// Assert the expert solves every task of `game_id` in at least
-/// `min_successes` of seeds 1..=5, within the step budget.
+/// Tasks whose target no play can reach within the 100-step budget at the
+/// original game's score scale (the catalog's targets, kept): Chrome Dino
+/// scores about 10 points a second and a task holds 25 s of play; Doodle Jump
+/// scores at most one point per 60 fps frame, 12 per 0.2 s step. The expert
+/// checks leave them out; each game's tests bound what a play can score
+/// there instead. The README's chance-floor table lists them.
+pub const OUT_OF_REACH: &[(&str, &str)] = &[
+    ("07_chrome-dino", "07_03"),
+    ("07_chrome-dino", "07_04"),
+    ("07_chrome-dino", "07_05"),
+    ("10_doodle-jump", "10_03"),
+    ("10_doodle-jump", "10_04"),
+    ("10_doodle-jump", "10_05"),
+];
+
+/// Whether `task_id` of `game_id` is in [`OUT_OF_REACH`].
+pub fn out_of_reach(game_id: &str, task_id: &str) -> bool {
+    OUT_OF_REACH.contains(&(game_id, task_id))
+}
+
+/// Assert the expert solves every task of `game_id` (those in
+/// [`OUT_OF_REACH`] aside) in at least `min_successes` of seeds 1..=5,
+/// within the step budget.
 pub fn assert_expert_solves_all(game_id: &str, min_successes: usize) {
     let tasks: Vec<String> = registry().tasks_of(game_id).map(|t| t.id.clone()).collect();
     assert_eq!(tasks.len(), 5, "{game_id} should have five tasks");
     let mut failures = Vec::new();
-    for task in &tasks {
+    for task in tasks.iter().filter(|t| !out_of_reach(game_id, t)) {
         let results: Vec<PlayResult> = (1..=5)
             .map(|seed| play_expert(game_id, task, seed))
             .collect();
@@ -189,11 +210,15 @@ fn expert_wins(game_id: &str, tasks: &[String], seeds: &[u64]) -> (Vec<usize>, V
 }
 
 /// Assert the expert is a policy that generalises beyond seeds 1..=5: over
-/// every task of `game_id` and every seed in `seeds`, it wins at least
+/// every task of `game_id` ([`OUT_OF_REACH`] aside) and every seed in `seeds`, it wins at least
 /// `min_rate` of the plays, and every task wins at least one of its seeds.
 pub fn assert_expert_generalises(game_id: &str, seeds: &[u64], min_rate: f64) {
     let tasks = task_ids(game_id);
     assert_eq!(tasks.len(), 5, "{game_id} should have five tasks");
+    let tasks: Vec<String> = tasks
+        .into_iter()
+        .filter(|t| !out_of_reach(game_id, t))
+        .collect();
     let (per_task, lost) = expert_wins(game_id, &tasks, seeds);
     let task_without_win: Vec<&String> = tasks
         .iter()

@@ -88,6 +88,7 @@ impl Transport for Scripted {
             .to_string(),
             retry_after: None,
             latency_ms: 0,
+            ..Default::default()
         })
     }
 }

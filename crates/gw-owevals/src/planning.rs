@@ -163,8 +163,24 @@ pub fn parse(reply: &str) -> Value {
     json!({"steps": steps_of(&Value::String(a.to_string()))})
 }
 
-/// Per item: (exact, lenient, executable from the item's inventory).
-pub fn score_item(item: &Value, truth: &Value, pred: &Value) -> (f64, f64, f64) {
+/// One plan prediction scored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// 1 when the steps match the truth step for step (Optimus-3).
+    pub exact: f64,
+    /// Graded lenient credit ([`crate::reward::plan`]): the released
+    /// rule's verdict times the share of the truth's items stated.
+    pub lenient: f64,
+    /// The released scorer's rule alone, 1 or 0 (for comparison with
+    /// numbers reported under it).
+    pub released: f64,
+    /// 1 when the plan runs from the item's inventory and ends holding the
+    /// target (the world's craft and smelt macros).
+    pub executable: f64,
+}
+
+/// Score a plan prediction for an item.
+pub fn score_item(item: &Value, truth: &Value, pred: &Value) -> Scored {
     let t = steps_of(truth);
     let p = steps_of(pred);
     let inv: BTreeMap<String, u32> =
@@ -172,11 +188,13 @@ pub fn score_item(item: &Value, truth: &Value, pred: &Value) -> (f64, f64, f64) 
     let target = item["target"].as_str().unwrap_or("");
     let count = item["count"].as_u64().unwrap_or(1) as u32;
     let runs = !p.is_empty() && simulate(&p, &inv, target, count).is_ok();
-    (
-        crate::reward::plan(&p, &t, false),
-        crate::reward::plan(&p, &t, true),
-        if runs { 1.0 } else { 0.0 },
-    )
+    let one = |b: bool| if b { 1.0 } else { 0.0 };
+    Scored {
+        exact: crate::reward::plan(&p, &t, false),
+        lenient: crate::reward::plan(&p, &t, true),
+        released: one(gw_openworld::score::lenient(&p, &t)),
+        executable: one(runs),
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 
 use crate::text::norm;
 use gw_openworld::SubGoal;
+use std::collections::BTreeMap;
 
 /// A box `[x1, y1, x2, y2]` in pixels (x2 > x1, y2 > y1 for a non-empty box).
 pub type BBox = [f64; 4];
@@ -89,15 +90,49 @@ pub fn exact_match(pred: &str, truth: &str) -> f64 {
     if norm(pred) == norm(truth) { 1.0 } else { 0.0 }
 }
 
-/// The plan reward: 1 when the plan matches the truth — step for step
-/// (Optimus-3's metric) or, `lenient`, by the released scorer's rule.
+/// The plan reward. Exact: 1 when the plan matches the truth step for step
+/// (Optimus-3's metric), else 0. Lenient: 0 unless the plan passes the
+/// released scorer's rule (every predicted item is a true item with at
+/// least its true count, and the last item is the target), then the share
+/// of the truth's distinct items the plan states with at least their
+/// counts — so a plan naming only its final step earns 1/n of an n-item
+/// plan, not full credit.
 pub fn plan(pred: &[SubGoal], truth: &[SubGoal], lenient: bool) -> f64 {
-    let ok = if lenient {
-        gw_openworld::score::lenient(pred, truth)
-    } else {
-        gw_openworld::score::exact(pred, truth)
+    if !lenient {
+        return if gw_openworld::score::exact(pred, truth) {
+            1.0
+        } else {
+            0.0
+        };
+    }
+    if !gw_openworld::score::lenient(pred, truth) {
+        return 0.0;
+    }
+    let counts = |steps: &[SubGoal]| {
+        let mut m: BTreeMap<String, u32> = BTreeMap::new();
+        for s in steps {
+            let e = m.entry(canon(&s.item)).or_insert(0);
+            *e = (*e).max(s.count);
+        }
+        m
     };
-    if ok { 1.0 } else { 0.0 }
+    let (want, have) = (counts(truth), counts(pred));
+    if want.is_empty() {
+        return 1.0;
+    }
+    let covered = want
+        .iter()
+        .filter(|(item, n)| have.get(*item).is_some_and(|h| h >= *n))
+        .count();
+    covered as f64 / want.len() as f64
+}
+
+/// An item's name as the knowledge graph spells it (a wood species names
+/// its group).
+fn canon(item: &str) -> String {
+    gw_openworld::graph::world_graph()
+        .canonical(item)
+        .unwrap_or_else(|| item.trim().to_ascii_lowercase())
 }
 
 #[cfg(test)]
@@ -135,6 +170,43 @@ mod tests {
             eta: 1.0,
         };
         assert!(bad.checked().unwrap_err().contains("0 < beta < alpha < 1"));
+    }
+
+    #[test]
+    fn lenient_plan_credit_needs_the_plans_items_and_counts() {
+        use gw_openworld::plan::plan as make;
+        let truth = make("wooden_pickaxe", 1, &BTreeMap::new()).unwrap();
+        assert!(truth.len() >= 4, "{truth:?}");
+        assert_eq!(plan(&truth, &truth, true), 1.0);
+        assert_eq!(plan(&truth, &truth, false), 1.0);
+        // Only the final step: the released rule passes it, the credit is
+        // the one item of n.
+        let last = vec![truth.last().unwrap().clone()];
+        assert!(gw_openworld::score::lenient(&last, &truth));
+        let got = plan(&last, &truth, true);
+        assert!(got <= 0.5, "final step only earns {got}");
+        assert!((got - 1.0 / truth.len() as f64).abs() < 1e-9, "{got}");
+        assert_eq!(plan(&last, &truth, false), 0.0);
+        // Every item but one: (n - 1) / n.
+        let mut most = truth.clone();
+        most.remove(1);
+        let got = plan(&most, &truth, true);
+        assert!((got - (truth.len() - 1) as f64 / truth.len() as f64).abs() < 1e-9);
+        // Too few of an item fails the rule outright.
+        let mut short = truth.clone();
+        short[0].count = 0;
+        assert_eq!(plan(&short, &truth, true), 0.0);
+        // A two-item plan: the final step alone is half.
+        let step = |kind, item: &str, count| SubGoal {
+            kind,
+            item: item.into(),
+            count,
+        };
+        let two = vec![
+            step(gw_openworld::GoalKind::Mine, "oak_log", 1),
+            step(gw_openworld::GoalKind::Craft, "planks", 4),
+        ];
+        assert_eq!(plan(&two[1..], &two, true), 0.5);
     }
 
     #[test]

@@ -202,6 +202,11 @@ impl Seen {
             .collect()
     }
 
+    /// Pixels showing the sky.
+    pub fn sky_pixels(&self) -> usize {
+        self.picks.iter().filter(|p| **p == Pick::Sky).count()
+    }
+
     /// Pixels per block kind.
     pub fn block_pixels(&self, block: BlockId) -> usize {
         self.picks
@@ -213,8 +218,110 @@ impl Seen {
 
 /// The frame as PNG bytes.
 pub fn frame_png(w: &World, view: View) -> Vec<u8> {
-    let rgb = render_rgb(w, view.w, view.h, true);
-    gw_core::frame::encode_png(&rgb, view.w as u32, view.h as u32)
+    png_of(&frame_rgb(w, view), view)
+}
+
+/// The frame as RGB bytes.
+pub fn frame_rgb(w: &World, view: View) -> Vec<u8> {
+    render_rgb(w, view.w, view.h, true)
+}
+
+/// RGB bytes of a frame as PNG bytes.
+pub fn png_of(rgb: &[u8], view: View) -> Vec<u8> {
+    gw_core::frame::encode_png(rgb, view.w as u32, view.h as u32)
+}
+
+/// How far apart (in some channel, 0–255) two colours must be for a pixel
+/// to count as looking different.
+pub const DIFF_LEVEL: u8 = 24;
+
+/// Pixels where two RGB frames of one size look different (some channel
+/// apart by at least [`DIFF_LEVEL`]).
+pub fn changed_pixels(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(3)
+        .zip(b.chunks_exact(3))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) >= DIFF_LEVEL)
+        })
+        .count()
+}
+
+/// The fewest changed pixels that tell two hotbar icons apart.
+pub const HUD_MIN_CHANGE: usize = 4;
+
+/// Whether the frame tells the item in hotbar `slot` apart from each of
+/// `others`: the frame `base` (of `w` at `view`) changes visibly when that
+/// slot holds any of them instead, with the same count. Read from the
+/// pixels, so it holds for whatever icons the renderer draws.
+pub fn slot_item_distinct(
+    w: &World,
+    view: View,
+    base: &[u8],
+    slot: usize,
+    others: &[gw_world::ItemId],
+) -> bool {
+    let Some(st) = w.player.inventory.slots[slot] else {
+        return false;
+    };
+    others.iter().filter(|o| **o != st.item).all(|o| {
+        let mut v = w.clone();
+        if let Some(s) = v.player.inventory.slots[slot].as_mut() {
+            s.item = *o;
+            s.wear = 0;
+        }
+        changed_pixels(base, &frame_rgb(&v, view)) >= HUD_MIN_CHANGE
+    })
+}
+
+/// Whether the frame shows the count of the stack in hotbar `slot`: the
+/// frame changes visibly when the count does (digits next to each other
+/// may differ in a single pixel of their glyphs, so one pixel is enough).
+pub fn slot_count_shows(w: &World, view: View, base: &[u8], slot: usize) -> bool {
+    let mut v = w.clone();
+    let Some(s) = v.player.inventory.slots[slot].as_mut() else {
+        return false;
+    };
+    s.count = if s.count < 64 {
+        s.count + 1
+    } else {
+        s.count - 1
+    };
+    changed_pixels(base, &frame_rgb(&v, view)) >= 1
+}
+
+/// The other items in the hotbar (slots 0..9) than the one in `slot`.
+pub fn other_hotbar_items(w: &World, slot: usize) -> Vec<gw_world::ItemId> {
+    let mut out: Vec<gw_world::ItemId> = w.player.inventory.slots[..9]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != slot)
+        .filter_map(|(_, s)| s.map(|s| s.item))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether mob `id` looks like its own kind and none of `kinds`: the frame
+/// `base` changes visibly (in at least half [`View::min_visible`] pixels)
+/// when the mob is made each of them instead, with that kind's size.
+pub fn mob_kind_distinct(w: &World, view: View, base: &[u8], id: u32, kinds: &[MobKind]) -> bool {
+    let Some(own) = w.mobs.iter().find(|m| m.id == id).map(|m| m.kind) else {
+        return false;
+    };
+    let need = (view.min_visible() / 2).max(HUD_MIN_CHANGE);
+    kinds.iter().filter(|k| **k != own).all(|k| {
+        let mut v = w.clone();
+        if let Some(m) = v.mobs.iter_mut().find(|m| m.id == id) {
+            let (width, height, _) = k.size();
+            m.kind = *k;
+            m.body.width = width;
+            m.body.height = height;
+        }
+        changed_pixels(base, &frame_rgb(&v, view)) >= need
+    })
 }
 
 /// A few items for the hotbar: up to `n` distinct items with counts.

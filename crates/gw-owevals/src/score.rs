@@ -19,9 +19,12 @@ pub fn score_one(
     let mut m = Map::new();
     match kind {
         Kind::Caption => {
-            let (r, missed) = caption::score_item(truth, pred);
-            m.insert("score".into(), json!(r));
-            m.insert("missed".into(), json!(missed));
+            let c = caption::score_item(truth, pred);
+            m.insert("score".into(), json!(c.score));
+            m.insert("recall".into(), json!(c.recall));
+            m.insert("precision".into(), json!(c.precision));
+            m.insert("missed".into(), json!(c.missed));
+            m.insert("false_claims".into(), json!(c.false_claims));
         }
         Kind::Eqa => {
             let accept: Vec<String> =
@@ -34,16 +37,22 @@ pub fn score_one(
             m.insert("qtype".into(), json!(q));
         }
         Kind::Grounding => {
-            let (ok, u, r) = grounding::score_item(truth, pred, density);
-            m.insert("score".into(), json!(ok));
-            m.insert("iou".into(), json!(u));
-            m.insert("iou_density".into(), json!(r));
+            let (w, h) = (
+                item["width"].as_f64().unwrap_or(0.0),
+                item["height"].as_f64().unwrap_or(0.0),
+            );
+            let g = grounding::score_item(truth, pred, w, h, density);
+            m.insert("score".into(), json!(g.correct));
+            m.insert("iou".into(), json!(g.iou));
+            m.insert("iou_density".into(), json!(g.density));
+            m.insert("label_ok".into(), json!(g.labelled));
         }
         Kind::Planning => {
-            let (e, l, x) = planning::score_item(item, truth, pred);
-            m.insert("score".into(), json!(e));
-            m.insert("lenient".into(), json!(l));
-            m.insert("executable".into(), json!(x));
+            let p = planning::score_item(item, truth, pred);
+            m.insert("score".into(), json!(p.exact));
+            m.insert("lenient".into(), json!(p.lenient));
+            m.insert("lenient_released".into(), json!(p.released));
+            m.insert("executable".into(), json!(p.executable));
         }
         Kind::Reflection => {
             let (full, yn) = reflection::score_item(truth, pred);
@@ -108,7 +117,10 @@ pub fn score(
     s.insert("score".into(), json!(mean("score")));
     match kind {
         Kind::Grounding => {
-            s.insert("metric".into(), json!("IoU >= 0.5 accuracy"));
+            s.insert(
+                "metric".into(),
+                json!("IoU >= 0.5 accuracy, box under the true label"),
+            );
             s.insert("mean_iou".into(), json!(mean("iou")));
             s.insert("mean_iou_density".into(), json!(mean("iou_density")));
             s.insert(
@@ -119,6 +131,7 @@ pub fn score(
         Kind::Planning => {
             s.insert("metric".into(), json!("exact step match"));
             s.insert("lenient".into(), json!(mean("lenient")));
+            s.insert("lenient_released".into(), json!(mean("lenient_released")));
             s.insert("executable".into(), json!(mean("executable")));
         }
         Kind::Reflection => {
@@ -126,7 +139,12 @@ pub fn score(
             s.insert("continue_accuracy".into(), json!(mean("continue_correct")));
         }
         Kind::Caption => {
-            s.insert("metric".into(), json!("fact recall"));
+            s.insert(
+                "metric".into(),
+                json!("F1 of fact recall and claim precision"),
+            );
+            s.insert("recall".into(), json!(mean("recall")));
+            s.insert("precision".into(), json!(mean("precision")));
         }
         Kind::Eqa => {
             s.insert("metric".into(), json!("exact answer accuracy"));

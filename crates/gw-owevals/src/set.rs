@@ -216,6 +216,12 @@ pub fn score_files(
 ) -> Result<Value, String> {
     let set = read(dir, kind)?;
     let preds = read_preds(pred, &set)?;
+    if kind == Kind::Grounding {
+        for (id, p) in &preds {
+            grounding::check_coords(p)
+                .map_err(|e| format!("{}: id \"{id}\": {e}", pred.display()))?;
+        }
+    }
     let (summary, _) = crate::score::score(kind, &set.items, &set.answers, &preds, density);
     Ok(summary)
 }

@@ -19,6 +19,13 @@ pub fn create_game(preset: &Preset) -> Result<Box<dyn Game>, RunError> {
         }),
         Backend::Browser => {
             let source = match (spec.folder(), &spec.url) {
+                // Checked before Chromium starts: a missing folder makes this
+                // game unusable (exit 2), whatever else the machine has.
+                (Some(dir), _) if !dir.join("index.html").is_file() => {
+                    return Err(RunError::Config(
+                        gw_core::registry::missing_game_folder_message(&spec.id, &dir),
+                    ));
+                }
                 (Some(dir), _) => gw_browser::Source::Folder(dir),
                 (None, Some(url)) => gw_browser::Source::Url(url.clone()),
                 (None, None) => {

@@ -8,6 +8,7 @@ pub mod agents;
 pub mod bench;
 pub mod frames;
 pub mod games;
+pub mod plan_print;
 pub mod report;
 pub mod run;
 pub mod suite;

@@ -126,6 +126,11 @@ pub struct RunResult {
     /// SPEC counts and tokens above are these summed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roles: Option<Vec<RoleResult>>,
+    /// Tasks with per-field targets (`field_targets`): the run scored as the
+    /// original evaluator scores it, by the plain sum of the fields
+    /// (`best_score`, `progress`, `success`), comparable with its results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<gw_core::ReferenceOutcome>,
     /// The program that drove the agent from outside (`gameworld mcp`: the
     /// MCP client's `{name, version}` from its handshake).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -447,6 +452,7 @@ pub fn run_preset_with_agent(
         repeat: opts.repeat,
         error: None,
         roles: None,
+        reference: None,
         client: if coop { None } else { agents[0].client() },
     };
 
@@ -498,11 +504,11 @@ pub fn run_preset_with_agent(
                     break 'run StopReason::AgentLeft;
                 }
                 Err(e) => {
-                    result.error = Some(if coop {
+                    result.error = Some(gw_agents::secrets::error_text(&if coop {
                         format!("role {}: {e}", role_results[i].role)
                     } else {
                         e.to_string()
-                    });
+                    }));
                     // Keep the record of the calls that failed.
                     let calls = agent.take_unreported_calls();
                     write_calls(&mut calls_out[i], &calls_paths[i], &calls)?;
@@ -615,6 +621,7 @@ pub fn run_preset_with_agent(
     result.success = eval.success();
     result.progress = eval.best_progress();
     result.best_score = eval.best_score();
+    result.reference = eval.reference();
     result.stop_reason = stop.as_str().to_string();
     result.game_time_ms = stepper.state_value()["gameTimeMs"].as_u64().unwrap_or(0);
     // Every frame is on disk before the result that refers to them.

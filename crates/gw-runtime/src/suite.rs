@@ -133,7 +133,57 @@ pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
         let (line, col) = gw_core::registry::locate_key(&text, "name");
         format!("{}:{line}:{col}: {e}", path.display())
     })?;
+    check_memory_rounds(&spec, &text).map_err(|(line, col, e)| {
+        format!("{}:{line}:{col}: suite: {e}", path.display())
+    })?;
     Ok(spec)
+}
+
+/// Every memory_rounds value of a suite (its own and each case's sweep)
+/// within 0..=MAX_MEMORY_ROUNDS; else where the first bad one is written.
+fn check_memory_rounds(spec: &SuiteSpec, text: &str) -> Result<(), (usize, usize, String)> {
+    let max = gw_core::registry::MAX_MEMORY_ROUNDS;
+    let values = spec
+        .memory_rounds
+        .iter()
+        .chain(spec.cases.iter().flat_map(|c| c.memory_rounds.iter().flatten()));
+    for &v in values {
+        if v > max {
+            let (line, col) = locate_value(text, "memory_rounds", &v.to_string());
+            return Err((
+                line,
+                col,
+                format!("memory_rounds {v} is out of range; each value must be a whole number from 0 to {max}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Line and column (1-based) of the first `value` written as a whole token
+/// at or after a `key:` line; the key's own place when none is found.
+fn locate_value(text: &str, key: &str, value: &str) -> (usize, usize) {
+    let mut after_key = false;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start().trim_start_matches("- ");
+        if trimmed.starts_with(&format!("{key}:")) {
+            after_key = true;
+        }
+        if !after_key {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(at) = line[from..].find(value) {
+            let start = from + at;
+            let end = start + value.len();
+            let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+            if !digit(line[..start].chars().next_back()) && !digit(line[end..].chars().next()) {
+                return (i + 1, start + 1);
+            }
+            from = end;
+        }
+    }
+    gw_core::registry::locate_key(text, key)
 }
 
 fn select(sel: &Selection, all: Vec<String>, what: &str) -> Result<Vec<String>, String> {
@@ -537,6 +587,38 @@ impl Tally {
     }
 }
 
+/// A resume keeps finished results only when they were planned exactly as
+/// the suite file and registry now plan them; otherwise it stops (exit 2)
+/// naming what changed, before anything is written.
+fn check_resume(
+    opts: &SuiteOptions,
+    manifest_name: &str,
+    fingerprint: &serde_json::Value,
+    spec: &SuiteSpec,
+    mine: &[PlannedRun],
+) -> Result<(), RunError> {
+    let path = opts.out.join(manifest_name);
+    let Some(old) = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+    else {
+        return Ok(());
+    };
+    let done: Vec<PlannedRun> = mine
+        .iter()
+        .filter(|r| opts.out.join(&r.dir).join("result.json").is_file())
+        .cloned()
+        .collect();
+    match crate::plan_print::changes(&old, fingerprint, spec, &done) {
+        None => Ok(()),
+        Some(what) => Err(RunError::Config(format!(
+            "--resume {}: {what}. Their results would not match the plan; restore the suite file \
+             and registry, or run without --resume (or into a new --out) to redo them",
+            opts.out.display()
+        ))),
+    }
+}
+
 /// Run a suite. Configuration problems (bad plan, missing keys) fail before
 /// any run starts.
 pub fn run_suite(
@@ -560,16 +642,21 @@ pub fn run_suite(
     // One suite per output folder at a time: two would overwrite each
     // other's runs.
     let _lock = SuiteLock::acquire(&opts.out).map_err(RunError::Config)?;
+    let fingerprint = crate::plan_print::fingerprint(spec, registry, &mine);
+    let manifest_name = match opts.shard {
+        Some(s) => format!("suite.shard-{}-of-{}.json", s.index, s.count),
+        None => "suite.json".to_string(),
+    };
+    if opts.resume {
+        check_resume(opts, &manifest_name, &fingerprint, spec, &mine)?;
+    }
     let manifest = json!({
         "suite": spec,
         "shard": opts.shard.map(|s| format!("{}/{}", s.index, s.count)),
         "planned_runs": plan.len(),
         "runs": mine,
+        "fingerprint": fingerprint,
     });
-    let manifest_name = match opts.shard {
-        Some(s) => format!("suite.shard-{}-of-{}.json", s.index, s.count),
-        None => "suite.json".to_string(),
-    };
     write_atomic(
         &opts.out.join(manifest_name),
         &serde_json::to_vec_pretty(&gw_agents::secrets::value(&manifest))
@@ -700,11 +787,13 @@ pub fn run_suite(
                     }
                     Err(e) => {
                         // A run that wrote partial results keeps its result.json; one
-                        // that never started leaves an error row.
+                        // that never started leaves an error row. Its text is bounded
+                        // (masked first, then cut) wherever it goes.
+                        let e = gw_agents::secrets::error_text(&e.to_string());
                         let (game_id, rest) = run.preset.split_once('+').unwrap_or((&run.preset, ""));
                         let (task_id, model) = rest.split_once('+').unwrap_or((rest, ""));
                         let row = json!({"preset": run.preset, "game_id": game_id, "task_id": task_id, "model": model,
-                                         "seed": run.seed, "repeat": run.repeat, "dir": run.dir, "error": e.to_string()});
+                                         "seed": run.seed, "repeat": run.repeat, "dir": run.dir, "error": e});
                         if !dir.join("result.json").is_file() {
                             let bytes = serde_json::to_vec_pretty(&gw_agents::secrets::value(&row)).expect("row serializes");
                             let _ = write_atomic(&dir.join("error.json"), &bytes);
@@ -714,7 +803,7 @@ pub fn run_suite(
                         if let Ok(mut f) = error_log.file.lock() {
                             let _ = f.write_all(&json_line(&row));
                         }
-                        log.event("failed", run, json!({"error": e.to_string()}));
+                        log.event("failed", run, json!({"error": e}));
                         let mut t = tally.lock().expect("tally");
                         t.done += 1;
                         t.errors += 1;

@@ -338,6 +338,13 @@ async function viewer(params) {
     const kind = next.valid ? h("span", { class: "ok" }, "valid") :
       h("span", { class: "bad" }, next.invalid_kind === "no_tool_call" ? "NTC (no tool call)" : "OOS (out of action space)");
     const raw = (next.calls || []).map(c => h("pre", {}, JSON.stringify(c.response ?? c.response_text ?? c.error ?? c, null, 1)));
+    // /api/run attaches one page of calls; a step past it fetches its own.
+    if (!next.calls_loaded && !(next.calls || []).length && run.calls_page && run.calls_page.next != null) {
+      next.calls_loaded = true;
+      api("GET", `/api/run/calls?${q({ root, path, step: next.step })}`)
+        .then(r => { next.calls = r.calls; if (steps[idx] === next) go(idx); })
+        .catch(() => {});
+    }
     const prevState = idx > 0 ? steps[idx - 1].state : null;
     const diff = stateDiff(prevState, next.state).slice(0, 200)
       .map(([k, t]) => h("div", { class: k === "add" ? "diff-add" : (k === "del" ? "diff-del" : "") }, t));

@@ -147,6 +147,16 @@ pub async fn events(
     Query(q): Query<RunQuery>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let dir = suite_dir(&st, &q)?;
+    // One place per open stream; it is freed when the client goes away.
+    let slot = st.live.take(st.limits.max_live_updates).ok_or_else(|| {
+        ApiError(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{} live-update streams are open, the most this server keeps; close other dashboard tabs or reload later",
+                st.limits.max_live_updates
+            ),
+        )
+    })?;
     let stream = futures_util::stream::unfold(
         (dir, String::new(), true),
         |(dir, last, first)| async move {
@@ -168,5 +178,9 @@ pub async fn events(
             }
         },
     );
+    let stream = futures_util::StreamExt::map(stream, move |event| {
+        let _held = &slot;
+        event
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

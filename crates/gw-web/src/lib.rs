@@ -12,9 +12,12 @@
 //!   action layer ([`play`]): what they can do, how it is validated, scored
 //!   and written is exactly what an agent gets.
 //! - The page is served from this binary (no CDN, no network).
+//! - It answers only requests addressed to a loopback name unless told
+//!   otherwise, and bounds what a client can hold ([`guard`]).
 
 pub mod clip;
 pub mod dashboard;
+pub mod guard;
 pub mod paths;
 pub mod play;
 pub mod runs;
@@ -41,6 +44,12 @@ pub struct AppState {
     /// Canonical runs roots; plays are written under `roots[0]/plays`.
     pub roots: Vec<PathBuf>,
     pub plays: play::Plays,
+    /// Which `Host` names are answered (loopback only by default).
+    pub hosts: guard::HostPolicy,
+    /// Live-update (SSE) streams open now.
+    pub live: guard::LiveSlots,
+    /// Timeouts and caps of the server.
+    pub limits: guard::Limits,
 }
 
 impl AppState {
@@ -72,6 +81,9 @@ impl AppState {
             registry: Arc::new(registry),
             roots,
             plays: play::Plays::default(),
+            hosts: guard::HostPolicy::default(),
+            live: guard::LiveSlots::default(),
+            limits: guard::Limits::default(),
         })
     }
 }
@@ -118,13 +130,22 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play/{id}/frame.png", get(play::frame))
         .route("/api/runs", get(runs::list))
         .route("/api/run", get(runs::run))
+        .route("/api/run/calls", get(runs::calls))
         .route("/api/run/frame", get(runs::frame))
         .route("/api/run/clip.gif", get(clip::gif))
         .route("/api/suite", get(dashboard::snapshot))
         .route("/api/suite/events", get(dashboard::events))
         .route("/report/{*path}", get(report_file))
-        .layer(DefaultBodyLimit::max(64 * 1024))
+        .layer(DefaultBodyLimit::max(guard::MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::read_body_in_time,
+        ))
         .layer(axum::middleware::map_response(json_client_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::check_host,
+        ))
         .with_state(state)
 }
 
@@ -253,8 +274,14 @@ pub fn serve_state(state: Arc<AppState>, listen: SocketAddr) -> Result<(), Strin
         );
         println!("  play:      http://{addr}/#/play");
         println!("  runs:      http://{addr}/#/runs");
-        axum::serve(listener, router(state))
-            .await
-            .map_err(|e| format!("server stopped: {e}"))
+        serve_on(listener, state).await;
+        Err("server stopped".to_string())
     })
+}
+
+/// Serve the app on a bound listener until the process ends, with the
+/// state's limits (Host check, timeouts, connection caps).
+pub async fn serve_on(listener: tokio::net::TcpListener, state: Arc<AppState>) {
+    let limits = state.limits.clone();
+    guard::serve_connections(listener, router(state), limits).await
 }

@@ -37,6 +37,18 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
+/// A regular file opened for reading (FIFOs, devices and folders refused,
+/// as by [`read_regular`]), for reading as a stream.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    std::fs::File::open(path)
+}
+
 /// [`read_regular`] on a blocking thread (for async handlers): the bytes,
 /// or `None` when the file is missing, not regular or unreadable.
 pub async fn read_regular_off_thread(path: PathBuf) -> Option<Vec<u8>> {

@@ -9,7 +9,9 @@
 //! - [`world`]: the tick — player physics, health and hunger, mining and
 //!   placing, dropped items, mobs, day and night.
 //! - [`action`]: the factored action and its VPT discretisation.
-//! - [`render`]: the first-person ray-cast view with HUD.
+//! - [`light`]: sky and block light per cell, updated on every edit.
+//! - [`model`]: mob models (jointed boxes with skins).
+//! - [`render`]: the first-person ray-cast view with HUD and item icons.
 //! - [`state`]: the privileged state as JSON.
 //!
 //! No agents and no file I/O live here.
@@ -17,6 +19,8 @@
 pub mod action;
 pub mod data;
 pub mod inventory;
+pub mod light;
+pub mod model;
 pub mod noise;
 pub mod ray;
 pub mod render;
@@ -31,3 +35,5 @@ pub use world::{World, WorldConfig};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_light;

@@ -116,6 +116,10 @@ pub struct Chunk {
     pub tile_filled: [u128; 16],
     /// The greatest of `tops` (see [`Chunk::top`]), raised with them.
     top: u8,
+    /// Per cell (indexed as `blocks`): sky light in the high nibble, block
+    /// light in the low one ([`crate::light`]), set when the chunk loads
+    /// and kept by every edit through [`Terrain::set`].
+    pub light: Box<[u8]>,
 }
 
 /// Per block id: whether every texel of every face of the block is opaque
@@ -290,6 +294,7 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         water: [0; 256],
         tile_filled: [0; 16],
         top: 0,
+        light: vec![0; (CHUNK * CHUNK * HEIGHT) as usize].into_boxed_slice(),
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.
@@ -628,6 +633,32 @@ impl Terrain {
             None => Box::new(generate(self.seed, cx, cz)),
         };
         self.slots[s] = Some(c);
+        crate::light::light_chunk(self, cx, cz);
+    }
+
+    pub(crate) fn chunk_mut(&mut self, cx: i32, cz: i32) -> Option<&mut Chunk> {
+        match &mut self.slots[Self::slot(cx, cz)] {
+            Some(c) if c.cx == cx && c.cz == cz => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The same chunks (blocks as they are now) lit afresh, one after
+    /// another in slot order: what incremental updates must agree with.
+    #[cfg(test)]
+    pub(crate) fn relit(&self) -> Terrain {
+        let mut t = Terrain::new(self.seed);
+        for c in self.loaded() {
+            let (cx, cz) = (c.cx, c.cz);
+            t.slots[Self::slot(cx, cz)] = Some(Box::new(c.clone()));
+            crate::light::light_chunk(&mut t, cx, cz);
+        }
+        t
+    }
+
+    /// Sky and block light at a position (see [`crate::light::at`]).
+    pub fn light(&self, x: i32, y: i32, z: i32) -> (u8, u8) {
+        crate::light::at(self, x, y, z)
     }
 
     /// Load every chunk within `radius` chunks of block position `(x, z)`;
@@ -677,8 +708,12 @@ impl Terrain {
         let s = Self::slot(x >> 4, z >> 4);
         match &mut self.slots[s] {
             Some(c) if c.cx == x >> 4 && c.cz == z >> 4 => {
+                let old = c.get(x & 15, y, z & 15);
                 c.set(x & 15, y, z & 15, v);
                 c.dirty = true;
+                if old != v {
+                    crate::light::relight(self, [x, y, z], old);
+                }
                 true
             }
             _ => false,

@@ -26,7 +26,15 @@ const SNEAK: f64 = 1.31 / 20.0;
 pub const VIEW_CHUNKS: i32 = 3;
 /// Ticks between two blocks broken by holding attack (Minecraft's delay).
 const BREAK_DELAY: u32 = 5;
-const MAX_ZOMBIES: usize = 4;
+/// Hostile mobs alive at once, at most.
+const MAX_HOSTILE: usize = 4;
+/// A creeper's blast breaks blocks this far from its centre.
+const BLAST_RADIUS: f64 = 2.5;
+/// Hostile mobs spawn where the light level is at most this, and no block
+/// light reaches (Minecraft's rule since 1.18).
+pub const HOSTILE_MAX_LIGHT: u8 = 7;
+/// Passive mobs spawn on grass lit at least this much.
+pub const PASSIVE_MIN_LIGHT: u8 = 9;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
@@ -69,6 +77,12 @@ pub enum MobKind {
     Sheep,
     Chicken,
     Zombie,
+    Horse,
+    Wolf,
+    Rabbit,
+    Skeleton,
+    Spider,
+    Creeper,
 }
 
 impl MobKind {
@@ -79,9 +93,15 @@ impl MobKind {
             MobKind::Sheep => "sheep",
             MobKind::Chicken => "chicken",
             MobKind::Zombie => "zombie",
+            MobKind::Horse => "horse",
+            MobKind::Wolf => "wolf",
+            MobKind::Rabbit => "rabbit",
+            MobKind::Skeleton => "skeleton",
+            MobKind::Spider => "spider",
+            MobKind::Creeper => "creeper",
         }
     }
-    /// (width, height, max health)
+    /// (width, height, max health), Minecraft's.
     pub fn size(self) -> (f64, f64, f32) {
         match self {
             MobKind::Cow => (0.9, 1.4, 10.0),
@@ -89,35 +109,87 @@ impl MobKind {
             MobKind::Sheep => (0.9, 1.3, 8.0),
             MobKind::Chicken => (0.4, 0.7, 4.0),
             MobKind::Zombie => (0.6, 1.95, 20.0),
+            MobKind::Horse => (1.4, 1.6, 22.0),
+            MobKind::Wolf => (0.6, 0.85, 8.0),
+            MobKind::Rabbit => (0.4, 0.5, 3.0),
+            MobKind::Skeleton => (0.6, 1.99, 20.0),
+            MobKind::Spider => (1.4, 0.9, 16.0),
+            MobKind::Creeper => (0.6, 1.7, 20.0),
         }
     }
     pub fn hostile(self) -> bool {
-        self == MobKind::Zombie
+        MobKind::HOSTILE.contains(&self)
     }
-    pub const ALL: [MobKind; 5] = [
+    /// Every kind: the four farm animals first (older callers draw from
+    /// `ALL[..4]`), then the zombie, then the rest.
+    pub const ALL: [MobKind; 11] = [
         MobKind::Cow,
         MobKind::Pig,
         MobKind::Sheep,
         MobKind::Chicken,
         MobKind::Zombie,
+        MobKind::Horse,
+        MobKind::Wolf,
+        MobKind::Rabbit,
+        MobKind::Skeleton,
+        MobKind::Spider,
+        MobKind::Creeper,
+    ];
+    /// The kinds that never attack (Optimus-3's passive grounding targets).
+    pub const PASSIVE: [MobKind; 7] = [
+        MobKind::Cow,
+        MobKind::Pig,
+        MobKind::Sheep,
+        MobKind::Chicken,
+        MobKind::Horse,
+        MobKind::Wolf,
+        MobKind::Rabbit,
+    ];
+    /// The kinds that spawn in the dark and attack the player.
+    pub const HOSTILE: [MobKind; 4] = [
+        MobKind::Zombie,
+        MobKind::Skeleton,
+        MobKind::Spider,
+        MobKind::Creeper,
     ];
     /// The items a kill may drop (the loot rolled in `attack_mob`).
     pub fn loot(self) -> &'static [&'static str] {
         match self {
             MobKind::Cow => &["beef", "leather"],
+            MobKind::Horse => &["leather"],
             MobKind::Pig => &["porkchop"],
             MobKind::Sheep => &["mutton", "white_wool"],
             MobKind::Chicken => &["chicken", "feather"],
             MobKind::Zombie => &["rotten_flesh"],
+            MobKind::Rabbit => &["leather"],
+            MobKind::Wolf | MobKind::Skeleton | MobKind::Spider | MobKind::Creeper => &[],
         }
     }
+    /// The kind's main colour (its body).
     pub fn color(self) -> [u8; 3] {
+        let parts = crate::model::parts(self);
+        let body = parts
+            .iter()
+            .max_by(|a, b| {
+                let v = |p: &crate::model::Part| p.size[0] * p.size[1] * p.size[2];
+                v(a).total_cmp(&v(b))
+            })
+            .expect("a model has parts");
+        body.color
+    }
+    /// The biomes whose surface it spawns on: farm animals on grassland,
+    /// horses on the plains, wolves in forests and taiga, rabbits in
+    /// deserts, plains and taiga (Minecraft's rules; there is no savanna
+    /// here). Hostile kinds spawn by light, anywhere.
+    pub fn biomes(self) -> &'static [Biome] {
         match self {
-            MobKind::Cow => [80, 60, 45],
-            MobKind::Pig => [240, 160, 160],
-            MobKind::Sheep => [235, 235, 235],
-            MobKind::Chicken => [250, 250, 250],
-            MobKind::Zombie => [60, 130, 70],
+            MobKind::Cow | MobKind::Pig | MobKind::Sheep | MobKind::Chicken => {
+                &[Biome::Plains, Biome::Forest, Biome::Taiga, Biome::Mountains]
+            }
+            MobKind::Horse => &[Biome::Plains],
+            MobKind::Wolf => &[Biome::Forest, Biome::Taiga],
+            MobKind::Rabbit => &[Biome::Desert, Biome::Plains, Biome::Taiga],
+            _ => &[],
         }
     }
 }
@@ -164,7 +236,12 @@ pub struct Mob {
     pub wander_ticks: u32,
     pub walking: bool,
     pub attack_cooldown: u32,
+    /// A creeper's fuse: ticks lit (it explodes at [`CREEPER_FUSE`]).
+    pub fuse: u32,
 }
+
+/// Ticks a creeper's fuse burns before it explodes (1.5 s).
+pub const CREEPER_FUSE: u32 = 30;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ItemEntity {
@@ -713,7 +790,7 @@ impl World {
         self.hunger_tick();
         self.update_entities();
         if self.config.hostile_mobs {
-            self.spawn_zombies();
+            self.spawn_hostile();
         }
     }
 
@@ -829,6 +906,9 @@ impl World {
                     loot.push((d.item("feather"), r.below(3)));
                 }
                 MobKind::Zombie => loot.push((d.item("rotten_flesh"), r.below(3))),
+                MobKind::Horse => loot.push((d.item("leather"), r.below(3))),
+                MobKind::Rabbit => loot.push((d.item("leather"), r.below(2))),
+                MobKind::Wolf | MobKind::Skeleton | MobKind::Spider | MobKind::Creeper => {}
             }
             for (item, n) in loot {
                 if n > 0 {
@@ -1065,23 +1145,68 @@ impl World {
         let night = self.is_night();
         let mut mobs = std::mem::take(&mut self.mobs);
         let ppos = self.player.body.pos;
-        let mut damage: Vec<f32> = Vec::new();
+        let mut damage: Vec<(f32, &'static str)> = Vec::new();
+        let mut blasts: Vec<[f64; 3]> = Vec::new();
         for m in mobs.iter_mut() {
             let (dx, dz) = (ppos[0] - m.body.pos[0], ppos[2] - m.body.pos[2]);
             let dist = libm::hypot(dx, dz);
             let mut speed = 0.0;
             if m.kind.hostile() && !self.player.dead && dist < 32.0 {
                 m.yaw = libm::atan2(-dx, dz).to_degrees();
-                speed = if dist > 0.8 { 0.07 } else { 0.0 };
                 if m.attack_cooldown > 0 {
                     m.attack_cooldown -= 1;
                 }
                 let dy = (ppos[1] - m.body.pos[1]).abs();
-                if dist < 1.3 && dy < 1.5 && m.attack_cooldown == 0 {
-                    m.attack_cooldown = 20;
-                    damage.push(3.0);
+                match m.kind {
+                    MobKind::Skeleton => {
+                        // Keeps its distance and shoots while it sees the
+                        // player (an arrow hits at once).
+                        speed = if dist > 10.0 {
+                            0.06
+                        } else if dist < 5.0 {
+                            -0.05
+                        } else {
+                            0.0
+                        };
+                        if dist < 15.0 && m.attack_cooldown == 0 {
+                            let from = [m.body.pos[0], m.body.pos[1] + 1.6, m.body.pos[2]];
+                            let to = [ppos[0], ppos[1] + EYE, ppos[2]];
+                            if line_of_sight(&self.terrain, from, to) {
+                                m.attack_cooldown = 40;
+                                damage.push((2.0 + self.rng.below(3) as f32, "skeleton"));
+                            }
+                        }
+                    }
+                    MobKind::Creeper => {
+                        // Walks up, hisses within 3 blocks and explodes when
+                        // its fuse has burnt down; the fuse cools when the
+                        // player gets away.
+                        speed = if dist > 2.0 { 0.06 } else { 0.0 };
+                        if dist < 3.0 && dy < 2.0 {
+                            m.fuse += 1;
+                        } else {
+                            m.fuse = m.fuse.saturating_sub(1);
+                        }
+                        if m.fuse >= CREEPER_FUSE {
+                            blasts.push([m.body.pos[0], m.body.pos[1] + 0.85, m.body.pos[2]]);
+                            m.health = 0.0;
+                        }
+                    }
+                    _ => {
+                        let (fast, hit) = if m.kind == MobKind::Spider {
+                            (0.09, 2.0)
+                        } else {
+                            (0.07, 3.0)
+                        };
+                        speed = if dist > 0.8 { fast } else { 0.0 };
+                        if dist < 1.3 && dy < 1.5 && m.attack_cooldown == 0 {
+                            m.attack_cooldown = 20;
+                            damage.push((hit, m.kind.name()));
+                        }
+                    }
                 }
             } else {
+                m.fuse = m.fuse.saturating_sub(1);
                 if m.wander_ticks == 0 {
                     m.wander_ticks = 40 + self.rng.below(80);
                     m.walking = self.rng.chance(0.5);
@@ -1103,12 +1228,13 @@ impl World {
                 m.body.vel[2] = m.body.vel[2] * 0.5 + vz;
             }
             let mut body = m.body.clone();
-            let fall = self.physics(&mut body, false, (speed > 0.0).then_some([vx, vz]));
+            let fall = self.physics(&mut body, false, (speed != 0.0).then_some([vx, vz]));
             m.body = body;
             if fall > 3.0 {
                 m.health -= (fall - 3.0) as f32;
             }
-            if m.kind.hostile() && !night && self.tick.is_multiple_of(20) {
+            let burns = matches!(m.kind, MobKind::Zombie | MobKind::Skeleton);
+            if burns && !night && self.tick.is_multiple_of(20) {
                 let (x, y, z) = (
                     libm::floor(m.body.pos[0]) as i32,
                     libm::floor(m.body.pos[1] + 1.0) as i32,
@@ -1127,8 +1253,43 @@ impl World {
             m.health > 0.0 && !(m.kind.hostile() && far) && m.body.pos[1] > -32.0
         });
         self.mobs = mobs;
-        for dmg in damage {
-            self.hurt_player(dmg, "zombie");
+        for (dmg, cause) in damage {
+            self.hurt_player(dmg, cause);
+        }
+        for at in blasts {
+            self.explode(at);
+        }
+    }
+
+    /// A creeper's explosion at `at`: blocks within [`BLAST_RADIUS`] break
+    /// (not bedrock, water or lava; nothing drops), and the player takes
+    /// up to 22 damage, falling off to none at 6 blocks.
+    fn explode(&mut self, at: [f64; 3]) {
+        let r = BLAST_RADIUS;
+        let c = at.map(|v| libm::floor(v) as i32);
+        let n = r.ceil() as i32;
+        for x in c[0] - n..=c[0] + n {
+            for y in (c[1] - n).max(1)..=(c[1] + n).min(HEIGHT - 1) {
+                for z in c[2] - n..=c[2] + n {
+                    let d2 = (x as f64 + 0.5 - at[0]).powi(2)
+                        + (y as f64 + 0.5 - at[1]).powi(2)
+                        + (z as f64 + 0.5 - at[2]).powi(2);
+                    let v = self.terrain.get(x, y, z);
+                    if d2 <= r * r
+                        && ![b::AIR, b::BEDROCK, b::WATER, b::LAVA, UNLOADED].contains(&v)
+                    {
+                        self.terrain.set(x, y, z, b::AIR);
+                        self.furnaces.remove(&[x, y, z]);
+                    }
+                }
+            }
+        }
+        let p = self.player.body.pos;
+        let d = libm::sqrt(
+            (p[0] - at[0]).powi(2) + (p[1] + 0.9 - at[1]).powi(2) + (p[2] - at[2]).powi(2),
+        );
+        if d < 6.0 {
+            self.hurt_player((22.0 * (1.0 - d / 6.0)) as f32, "creeper");
         }
     }
 
@@ -1153,12 +1314,24 @@ impl World {
             wander_ticks: 0,
             walking: false,
             attack_cooldown: 0,
+            fuse: 0,
         });
         self.next_mob_id += 1;
         self.next_mob_id - 1
     }
 
-    /// Herds of cows, pigs, sheep and chickens on grass in loaded chunks.
+    /// The light level at a cell as spawning reads it (block light or the
+    /// sky's light less the night's darkening; see [`crate::light::level`]).
+    pub fn light_level(&self, p: [i32; 3]) -> u8 {
+        crate::light::level(&self.terrain, p, self.daylight())
+    }
+
+    /// Herds in loaded chunks at world creation: per chunk (one in four) a
+    /// kind that lives in the biome there (farm animals on grassland,
+    /// horses on the plains, wolves in forests and taiga, rabbits in
+    /// deserts, plains and taiga), a few of them on its ground (grass;
+    /// sand or grass for rabbits) where the light is at least
+    /// [`PASSIVE_MIN_LIGHT`].
     fn spawn_passive_mobs(&mut self) {
         let p = self.player.body.pos;
         let (pcx, pcz) = (
@@ -1170,16 +1343,21 @@ impl World {
                 if !self.rng.chance(0.25) {
                     continue;
                 }
-                let kind = [MobKind::Cow, MobKind::Pig, MobKind::Sheep, MobKind::Chicken]
-                    [self.rng.index(4)];
+                let biome = self.terrain.biome(cx * CHUNK + 8, cz * CHUNK + 8);
+                let kinds: Vec<MobKind> = MobKind::PASSIVE
+                    .into_iter()
+                    .filter(|k| k.biomes().contains(&biome))
+                    .collect();
+                if kinds.is_empty() {
+                    continue;
+                }
+                let kind = kinds[self.rng.index(kinds.len())];
                 let n = 2 + self.rng.below(3);
                 for _ in 0..n {
                     let x = cx * CHUNK + self.rng.range_i32(1, 14);
                     let z = cz * CHUNK + self.rng.range_i32(1, 14);
                     if let Some(y) = self.terrain.surface_y(x, z)
-                        && self.terrain.get(x, y, z) == b::GRASS_BLOCK
-                        && self.terrain.get(x, y + 1, z) == b::AIR
-                        && self.terrain.get(x, y + 2, z) == b::AIR
+                        && self.passive_can_spawn(kind, [x, y + 1, z])
                     {
                         self.spawn_mob(kind, [x as f64 + 0.5, y as f64 + 1.0, z as f64 + 0.5]);
                     }
@@ -1188,12 +1366,49 @@ impl World {
         }
     }
 
-    /// At night, zombies appear on dark surface spots 20–40 blocks away.
-    fn spawn_zombies(&mut self) {
-        if !self.is_night() || !self.tick.is_multiple_of(40) {
+    /// Whether a passive mob of `kind` may spawn with its feet in cell
+    /// `p`: the right ground for the kind and biome, two cells of air, and
+    /// light at least [`PASSIVE_MIN_LIGHT`].
+    pub fn passive_can_spawn(&self, kind: MobKind, p: [i32; 3]) -> bool {
+        let [x, y, z] = p;
+        let ground = self.terrain.get(x, y - 1, z);
+        let ground_ok = ground == b::GRASS_BLOCK || (kind == MobKind::Rabbit && ground == b::SAND);
+        ground_ok
+            && kind.biomes().contains(&self.terrain.biome(x, z))
+            && self.terrain.get(x, y, z) == b::AIR
+            && self.terrain.get(x, y + 1, z) == b::AIR
+            && self.light_level(p) >= PASSIVE_MIN_LIGHT
+    }
+
+    /// Whether a hostile mob may spawn with its feet in cell `p`: solid
+    /// ground (not water, lava or leaves), two cells of air, no block light
+    /// and a light level of at most [`HOSTILE_MAX_LIGHT`] (at night on the
+    /// surface, in caves at any time).
+    pub fn hostile_can_spawn(&self, p: [i32; 3]) -> bool {
+        let [x, y, z] = p;
+        let ground = self.terrain.get(x, y - 1, z);
+        data().block(ground).solid
+            && !matches!(
+                ground,
+                b::WATER | b::LAVA | b::OAK_LEAVES | b::BIRCH_LEAVES | b::SPRUCE_LEAVES
+            )
+            && ground != UNLOADED
+            && self.terrain.get(x, y, z) == b::AIR
+            && self.terrain.get(x, y + 1, z) == b::AIR
+            && self.terrain.light(x, y, z).1 == 0
+            && self.light_level(p) <= HOSTILE_MAX_LIGHT
+    }
+
+    /// Every 40 ticks, while fewer than [`MAX_HOSTILE`] are about, a try at
+    /// a hostile mob 20–40 blocks away: on the surface there, or in a cave
+    /// under it (a random height, then down to the first floor), where
+    /// [`World::hostile_can_spawn`] allows. Zombies are the most common,
+    /// then skeletons, spiders and creepers.
+    pub(crate) fn spawn_hostile(&mut self) {
+        if !self.tick.is_multiple_of(40) {
             return;
         }
-        if self.mobs.iter().filter(|m| m.kind.hostile()).count() >= MAX_ZOMBIES {
+        if self.mobs.iter().filter(|m| m.kind.hostile()).count() >= MAX_HOSTILE {
             return;
         }
         let ang = self.rng.range_f64(0.0, std::f64::consts::TAU);
@@ -1201,18 +1416,32 @@ impl World {
         let p = self.player.body.pos;
         let x = libm::floor(p[0] + libm::cos(ang) * r) as i32;
         let z = libm::floor(p[2] + libm::sin(ang) * r) as i32;
-        if let Some(y) = self.terrain.surface_y(x, z) {
-            let ground = self.terrain.get(x, y, z);
-            if data().block(ground).solid
-                && ground != b::WATER
-                && self.terrain.get(x, y + 1, z) == b::AIR
-                && self.terrain.get(x, y + 2, z) == b::AIR
-            {
-                self.spawn_mob(
-                    MobKind::Zombie,
-                    [x as f64 + 0.5, y as f64 + 1.0, z as f64 + 0.5],
-                );
-            }
+        let roll = self.rng.below(20);
+        let cave = self.rng.chance(0.5);
+        let kind = match roll {
+            0..=7 => MobKind::Zombie,
+            8..=12 => MobKind::Skeleton,
+            13..=16 => MobKind::Spider,
+            _ => MobKind::Creeper,
+        };
+        let Some(top) = self.terrain.surface_y(x, z) else {
+            return;
+        };
+        let mut y = top + 1;
+        if cave && top > 4 {
+            // A cave floor below the surface: down from a random height
+            // to the first air cell over a solid block.
+            let start = self.rng.range_i32(2, top);
+            y = (1..=start)
+                .rev()
+                .find(|&yy| {
+                    self.terrain.get(x, yy, z) == b::AIR
+                        && data().block(self.terrain.get(x, yy - 1, z)).solid
+                })
+                .unwrap_or(top + 1);
+        }
+        if self.hostile_can_spawn([x, y, z]) {
+            self.spawn_mob(kind, [x as f64 + 0.5, y as f64, z as f64 + 0.5]);
         }
     }
 
@@ -1299,6 +1528,32 @@ pub fn raycast_blocks(t: &Terrain, o: [f64; 3], d: [f64; 3], reach: f64) -> Opti
         }
         normal = [0; 3];
         normal[k] = -walk.step[k];
+    }
+}
+
+/// Whether no solid, opaque block lies between `from` and `to` (a
+/// skeleton's shot; leaves, glass, plants and torches stop nothing).
+pub fn line_of_sight(t: &Terrain, from: [f64; 3], to: [f64; 3]) -> bool {
+    let d = [to[0] - from[0], to[1] - from[1], to[2] - from[2]];
+    let n = libm::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if n < 1e-9 {
+        return true;
+    }
+    let mut walk = crate::ray::VoxelWalk::new(from, d.map(|v| v / n));
+    let blocks = &data().blocks;
+    loop {
+        let c = walk.cell;
+        let v = t.get(c[0], c[1], c[2]);
+        if let Some(def) = blocks.get(v as usize)
+            && def.solid
+            && !def.transparent
+        {
+            return false;
+        }
+        let (_, at) = walk.advance();
+        if at > n {
+            return true;
+        }
     }
 }
 

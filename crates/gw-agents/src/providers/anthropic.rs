@@ -48,7 +48,8 @@ impl Provider for Anthropic {
             }
             Tools::ComputerUse { display, .. } => {
                 // The tool version and its beta flag follow the model
-                // (providers::COMPUTER_TOOLS), unless the profile sets them.
+                // (family and version: providers::anthropic_tool_row), unless the
+                // profile pins them.
                 let tool = computer_tool(model);
                 if let Some(beta) = &tool.beta {
                     headers.push(Header::plain("anthropic-beta", beta));

@@ -75,7 +75,29 @@ impl Provider for Gemini {
     }
 
     fn parse(&self, body: &Value) -> Result<ModelOutput, String> {
-        let candidate = body.get("candidates").and_then(|c| c.get(0));
+        // A reply in another shape is an error (as with the other
+        // providers), not an empty reply that would burn the step budget.
+        if !body.is_object() {
+            return Err("the response is not a JSON object".into());
+        }
+        let candidates = match body.get("candidates") {
+            None | Some(Value::Null) if body.get("promptFeedback").is_some() => None,
+            None | Some(Value::Null) => {
+                return Err("the response has neither candidates nor promptFeedback".into());
+            }
+            Some(Value::Array(c)) => Some(c),
+            Some(_) => return Err("candidates is not a list".into()),
+        };
+        let candidate = candidates.and_then(|c| c.first());
+        if let Some(c) = candidate {
+            if !c.is_object() {
+                return Err("candidates[0] is not an object".into());
+            }
+            match c.pointer("/content/parts") {
+                None | Some(Value::Null) | Some(Value::Array(_)) => {}
+                Some(_) => return Err("candidates[0].content.parts is not a list".into()),
+            }
+        }
         let usage = Usage {
             input_tokens: u64_at(body, &["usageMetadata", "promptTokenCount"]),
             output_tokens: u64_at(body, &["usageMetadata", "candidatesTokenCount"])

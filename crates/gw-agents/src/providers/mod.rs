@@ -103,58 +103,77 @@ const ANTHROPIC_2025_11: ToolRow = ("computer_20251124", Some("computer-use-2025
 const ANTHROPIC_2025_01: ToolRow = ("computer_20250124", Some("computer-use-2025-01-24"));
 const ANTHROPIC_2024_10: ToolRow = ("computer_20241022", Some("computer-use-2024-10-22"));
 
-/// Which computer tool each model supports: (provider, a fragment of the
-/// model name with dots written as dashes, tool, beta). The first matching
-/// row wins, so more specific names come first; a model that matches no row
-/// gets its provider's newest tool (the last row of that provider).
+/// Which computer tool each Claude family gets from which version on:
+/// (family, lowest `(major, minor)`, tool). Rows of a family go newest
+/// first; the first row whose version the model's reaches wins. A Claude
+/// name whose family or version cannot be read, a family not listed, or a
+/// version above every row's gets [`ANTHROPIC_NEWEST`]: names newer than
+/// this table get the newest tool.
+pub const ANTHROPIC_COMPUTER_TOOLS: &[(&str, (u32, u32), ToolRow)] = &[
+    ("opus", (4, 5), ANTHROPIC_2025_11),
+    ("opus", (3, 7), ANTHROPIC_2025_01),
+    ("opus", (0, 0), ANTHROPIC_2024_10),
+    ("sonnet", (4, 6), ANTHROPIC_2025_11),
+    ("sonnet", (3, 7), ANTHROPIC_2025_01),
+    ("sonnet", (0, 0), ANTHROPIC_2024_10),
+    ("haiku", (4, 6), ANTHROPIC_2025_11),
+    ("haiku", (0, 0), ANTHROPIC_2025_01),
+];
+
+/// Anthropic's newest computer tool.
+pub const ANTHROPIC_NEWEST: ToolRow = ANTHROPIC_2025_11;
+
+/// The family and `(major, minor)` version of a Claude model name, in
+/// either naming scheme: `claude-opus-4-7`, `claude-sonnet-4-5-20250929`,
+/// `claude-sonnet-4-20250514` (minor 0), `claude-opus-4.5`, and the older
+/// `claude-3-5-sonnet-20241022`, `claude-3-7-sonnet-latest`. Dates (8
+/// digits) and tags (`latest`, `v1`…) are not versions.
+pub fn claude_version(model: &str) -> Option<(String, (u32, u32))> {
+    let name = model.to_ascii_lowercase().replace(['.', '_', '@', ':'], "-");
+    let tokens: Vec<&str> = name.split(['-', '/']).filter(|t| !t.is_empty()).collect();
+    let at = tokens
+        .iter()
+        .position(|t| ["opus", "sonnet", "haiku"].contains(t))?;
+    let numbers = |ts: &[&str]| -> Vec<u32> {
+        ts.iter()
+            .take_while(|t| t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit()))
+            .filter_map(|t| t.parse().ok())
+            .collect()
+    };
+    // New scheme: the version follows the family; old: it precedes it.
+    let mut version = numbers(&tokens[at + 1..]);
+    if version.is_empty() {
+        let before: Vec<&str> = tokens[..at]
+            .iter()
+            .rev()
+            .take_while(|t| t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit()))
+            .copied()
+            .collect();
+        version = numbers(&before.into_iter().rev().collect::<Vec<_>>());
+    }
+    let major = *version.first()?;
+    Some((
+        tokens[at].to_string(),
+        (major, version.get(1).copied().unwrap_or(0)),
+    ))
+}
+
+/// The computer tool row for a Claude model name (see
+/// [`ANTHROPIC_COMPUTER_TOOLS`]).
+pub fn anthropic_tool_row(model: &str) -> ToolRow {
+    let Some((family, version)) = claude_version(model) else {
+        return ANTHROPIC_NEWEST;
+    };
+    ANTHROPIC_COMPUTER_TOOLS
+        .iter()
+        .filter(|(f, _, _)| *f == family)
+        .find(|(_, from, _)| version >= *from)
+        .map_or(ANTHROPIC_NEWEST, |(_, _, row)| *row)
+}
+
+/// The computer tool of the other providers: (provider, a fragment of the
+/// model name, tool). The first matching row wins.
 pub const COMPUTER_TOOLS: &[(ProviderKind, &str, ToolRow)] = &[
-    (
-        ProviderKind::Anthropic,
-        "claude-3-5-sonnet",
-        ANTHROPIC_2024_10,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-3-7-sonnet",
-        ANTHROPIC_2025_01,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-sonnet-4-5",
-        ANTHROPIC_2025_01,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-haiku-4-5",
-        ANTHROPIC_2025_01,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-opus-4-1",
-        ANTHROPIC_2025_01,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-opus-4-5",
-        ANTHROPIC_2025_11,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-opus-4-6",
-        ANTHROPIC_2025_11,
-    ),
-    (
-        ProviderKind::Anthropic,
-        "claude-sonnet-4-6",
-        ANTHROPIC_2025_11,
-    ),
-    (ProviderKind::Anthropic, "claude-opus-4", ANTHROPIC_2025_01),
-    (
-        ProviderKind::Anthropic,
-        "claude-sonnet-4",
-        ANTHROPIC_2025_01,
-    ),
-    (ProviderKind::Anthropic, "", ANTHROPIC_2025_11),
     (
         ProviderKind::Openai,
         "computer-use-preview",
@@ -172,14 +191,18 @@ pub fn anthropic_beta_for(tool: &str) -> Option<String> {
 }
 
 /// The computer tool for a profile: its `computer_tool` / `computer_beta`
-/// when set, else the row of [`COMPUTER_TOOLS`] its model name matches.
+/// when set (a pin), else the one its model's family and version get
+/// ([`anthropic_tool_row`], or the row of [`COMPUTER_TOOLS`] its name matches).
 pub fn computer_tool(model: &ModelSpec) -> ComputerTool {
     let name = model.model.to_ascii_lowercase().replace('.', "-");
-    let (tool, beta) = COMPUTER_TOOLS
-        .iter()
-        .find(|(p, fragment, _)| *p == model.provider && name.contains(fragment))
-        .map(|(_, _, row)| *row)
-        .unwrap_or(("computer", None));
+    let (tool, beta) = match model.provider {
+        ProviderKind::Anthropic => anthropic_tool_row(&model.model),
+        _ => COMPUTER_TOOLS
+            .iter()
+            .find(|(p, fragment, _)| *p == model.provider && name.contains(fragment))
+            .map(|(_, _, row)| *row)
+            .unwrap_or(("computer", None)),
+    };
     match &model.computer_tool {
         Some(custom) => ComputerTool {
             tool: custom.clone(),
@@ -403,6 +426,27 @@ mod conformance_tests {
             beta: Some("computer-use-2025-01-24".into()),
         };
         assert_eq!(t("anthropic", "claude-sonnet-4-6"), newest);
+        // Newer names than any row, and unreadable ones, get the newest tool.
+        assert_eq!(t("anthropic", "claude-opus-4-7"), newest);
+        assert_eq!(t("anthropic", "claude-opus-4.7-20260115"), newest);
+        assert_eq!(t("anthropic", "claude-sonnet-5"), newest);
+        assert_eq!(t("anthropic", "claude-haiku-4-6"), newest);
+        assert_eq!(t("anthropic", "claude-nova-1"), newest);
+        assert_eq!(t("anthropic", "claude-haiku-4-5-20251001"), jan);
+        assert_eq!(t("anthropic", "claude-opus-4-1-20250805"), jan);
+        assert_eq!(t("anthropic", "claude-opus-4-20250514"), jan);
+        assert_eq!(
+            claude_version("claude-3-5-sonnet-latest"),
+            Some(("sonnet".into(), (3, 5)))
+        );
+        assert_eq!(
+            claude_version("claude-sonnet-4-20250514"),
+            Some(("sonnet".into(), (4, 0)))
+        );
+        assert_eq!(
+            claude_version("anthropic/claude-opus-4.7"),
+            Some(("opus".into(), (4, 7)))
+        );
         assert_eq!(t("anthropic", "claude-sonnet-4.6"), newest);
         assert_eq!(t("anthropic", "claude-opus-4-5-20251101"), newest);
         assert_eq!(t("anthropic", "claude-sonnet-4-5-20250929"), jan);

@@ -45,7 +45,10 @@ impl Provider for OpenAiResponses {
             Tools::None => {}
             Tools::Functions(f) => {
                 let tools: Vec<Value> =
-                    f.iter().map(|t| json!({"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters})).collect();
+                    // `strict` defaults to true on this API, which demands
+                    // every property be required; the action schemas have
+                    // optional ones, so it is sent, and false.
+                    f.iter().map(|t| json!({"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters, "strict": false})).collect();
                 body["tools"] = json!(tools);
             }
             Tools::ComputerUse { display, .. } => {

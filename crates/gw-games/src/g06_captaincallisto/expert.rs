@@ -13,7 +13,7 @@
 //! rules), so the copy only sees what the game has already drawn. The plan
 //! is cached and re-checked against the game every step.
 
-use super::{COLS, EXIT_POINTS, TICK_MS, World};
+use super::{COLS, TICK_MS, World};
 use crate::planner::{self, Search};
 
 /// One semantic action: id, keys pressed, duration in ms (the role's
@@ -63,7 +63,7 @@ pub fn play(w: &mut World, act: &Act) -> bool {
 
 /// Plan from `w` to the next coin (while coins are still needed) or out.
 fn search(w: &World, target: f64) -> Vec<(World, usize)> {
-    let need = target - EXIT_POINTS as f64 - w.coins as f64;
+    let need = target - w.coins as f64;
     let coins = w.map.find_all(b'c');
     let want_coin = need > 0.0 && !coins.is_empty();
     let have = w.coins;

@@ -22,7 +22,7 @@ fn five_levels_parse_with_start_exit_and_coins() {
     let st = g.state().to_value();
     assert_eq!(st["game_state"]["level"], 2);
     assert_eq!(st["metrics"]["lives"], START_LIVES);
-    assert_eq!(st["metrics"]["coins_total"], 5);
+    assert_eq!(st["metrics"]["coins_total"], 8);
     assert_eq!(st["game_state"]["score"], 0);
     let xs = |g: &CaptainCallisto| -> Vec<i64> {
         g.world()
@@ -62,7 +62,7 @@ fn jump_height_and_coin_pickup() {
     }
     assert!((y0 - top - 2.44).abs() < 0.1, "{}", y0 - top);
     // Walk right along the floor: the coin at (12, 10) sits on a block; the
-    // floor coin route reaches the exit for 5 points.
+    // floor route reaches the exit, which ends the level and scores nothing.
     let mut w = World::new(1, Vec::new());
     w.keys.right = true;
     for _ in 0..2000 {
@@ -76,7 +76,24 @@ fn jump_height_and_coin_pickup() {
         }
     }
     assert!(w.exited);
-    assert!(w.score() >= EXIT_POINTS);
+    assert_eq!(w.score(), w.coins);
+}
+
+/// Each level holds exactly the coins its task asks for ("collect all 12"
+/// means the level has 12), and only coins score: the exit adds nothing.
+#[test]
+fn each_level_holds_the_coins_its_task_names_and_only_coins_score() {
+    for task in testkit::registry().tasks_of(ID) {
+        let level = task.level.unwrap();
+        let total = levels()[level as usize - 1].coins_total;
+        assert_eq!(total as f64, task.target, "{}: level {level}", task.id);
+        let text = task.instruction.replace('\n', " ");
+        assert!(text.contains(&format!("{total} coins")), "{}: {text}", task.id);
+    }
+    let mut w = World::new(1, Vec::new());
+    w.coins = 3;
+    w.exited = true;
+    assert_eq!(w.score(), 3);
 }
 
 #[test]
@@ -216,7 +233,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "a0452e43af586452c4ffe266f71b68b80807233f988c1f9390624792e63eefa5"
+        "63b0d90e6884d067fe37fcf71c6cc8e0d7640667beca562a3a866c79be959194"
     );
 }
 

@@ -5,14 +5,16 @@
 //! left at a speed that grows with the distance run. Space or ArrowUp jumps
 //! (on key-down, only from the ground) and also starts a run from the ready
 //! screen; holding ArrowDown ducks on the ground or drops faster in the air.
-//! Cactus groups stand on the ground; from a score of [`BIRD_SCORE`] birds fly
+//! Cactus groups stand on the ground; from [`BIRD_DISTANCE`] px on birds fly
 //! at three heights (low: jump; middle: jump or duck; high: run under, but
 //! not jump into). Touching anything ends the run (`Outcome::Fail`).
 //!
-//! Score = distance / 10 px. Tuned for decisions every 0.25 s: the run starts
-//! at 420 px/s (42 points/s) and gains 0.03 px/s per pixel run, so 800 points
-//! take about 15 s (61 steps) where the original needs about a minute — a
-//! documented deviation so that the reference targets fit 100 steps.
+//! Score = distance / 40 px, the original's rate (it adds 0.025 points per
+//! pixel run, about 9–10 points a second at its starting speed): the run
+//! starts at 420 px/s (10.5 points/s) and gains 0.03 px/s per pixel run, so
+//! 100 points take about 9 s (36 steps of 0.25 s) and the 100 steps of a task
+//! hold at most about 390 — the reference targets 400, 600 and 800 lie
+//! beyond any 100-step run, as in the original.
 //!
 //! State: `game_state.score`, `game_state.player`, obstacles in
 //! `game_state.entities`, `metrics.{distance, speed, attempts, high_score}`.
@@ -59,10 +61,10 @@ pub const DROP_GRAVITY: f64 = 4000.0;
 pub const START_SPEED: f64 = 420.0;
 pub const SPEED_GAIN: f64 = 0.03;
 pub const MAX_SPEED: f64 = 1000.0;
-/// Pixels per point of score.
-pub const PX_PER_POINT: f64 = 10.0;
-/// Birds join the obstacles from this score on.
-pub const BIRD_SCORE: u32 = 150;
+/// Pixels per point of score (the original's 0.025 points per pixel).
+pub const PX_PER_POINT: f64 = 40.0;
+/// Birds join the obstacles once the run has covered this many pixels.
+pub const BIRD_DISTANCE: f64 = 1500.0;
 /// Where the first obstacle stands when a run starts.
 const FIRST_OBSTACLE_X: f64 = 800.0;
 
@@ -279,7 +281,7 @@ impl ChromeDino {
 
     /// A new obstacle group right of `x_min`, chosen from the seeded stream.
     fn draw_obstacle(&mut self, x: f64) -> Obstacle {
-        let birds = self.world.score() >= BIRD_SCORE;
+        let birds = self.world.distance >= BIRD_DISTANCE;
         let roll = self.rng.below(100);
         if birds && roll < 25 {
             let bottom = [BIRD_LOW, BIRD_MID, BIRD_HIGH][self.rng.index(3)];

@@ -439,6 +439,43 @@ pub fn camera(g: &Cubefield) -> Camera {
     cam
 }
 
+/// Width of the dark rim around each visible face of a cube, world units.
+pub const CUBE_RIM: f64 = 0.06;
+
+/// A cube whose visible faces (front, top, sides) carry a dark rim: the
+/// box in a darkened colour with each such face's inner part in `base`
+/// just in front of it, so cubes of one colour that overlap on screen stay
+/// separate shapes instead of merging into one blob.
+fn outlined_cube(s: &mut Scene, x: f64, z: f64, base: Rgb) {
+    let h = CUBE_HALF;
+    let (lo, hi) = (v3(x - h, 0.0, z - h), v3(x + h, 2.0 * h, z + h));
+    s.cuboid1(lo, hi, mix(base, rgb(0, 0, 0), 0.55));
+    let (e, m) = (0.004, CUBE_RIM);
+    let (x0, x1, y0, y1, z0, z1) = (lo.x + m, hi.x - m, lo.y + m, hi.y - m, lo.z + m, hi.z - m);
+    // Front (towards the ship), top, left and right faces.
+    let faces = [
+        (
+            [v3(x0, y0, lo.z - e), v3(x1, y0, lo.z - e), v3(x1, y1, lo.z - e), v3(x0, y1, lo.z - e)],
+            v3(0.0, 0.0, -1.0),
+        ),
+        (
+            [v3(x0, hi.y + e, z0), v3(x1, hi.y + e, z0), v3(x1, hi.y + e, z1), v3(x0, hi.y + e, z1)],
+            v3(0.0, 1.0, 0.0),
+        ),
+        (
+            [v3(lo.x - e, y0, z0), v3(lo.x - e, y1, z0), v3(lo.x - e, y1, z1), v3(lo.x - e, y0, z1)],
+            v3(-1.0, 0.0, 0.0),
+        ),
+        (
+            [v3(hi.x + e, y0, z0), v3(hi.x + e, y1, z0), v3(hi.x + e, y1, z1), v3(hi.x + e, y0, z1)],
+            v3(1.0, 0.0, 0.0),
+        ),
+    ];
+    for (corners, n) in faces {
+        s.quad(corners, n, base, Shade::Lit);
+    }
+}
+
 fn render(g: &Cubefield, pm: &mut Pixmap) {
     let pal = palette(g.level());
     let cam = camera(g);
@@ -481,12 +518,7 @@ fn render(g: &Cubefield, pm: &mut Pixmap) {
         if c.z < cam.pos.z || c.z - cam.pos.z > FOG_END + 1.0 {
             continue;
         }
-        let base = palette(c.level).cube;
-        s.cuboid1(
-            v3(c.x - CUBE_HALF, 0.0, c.z - CUBE_HALF),
-            v3(c.x + CUBE_HALF, 2.0 * CUBE_HALF, c.z + CUBE_HALF),
-            base,
-        );
+        outlined_cube(&mut s, c.x, c.z, palette(c.level).cube);
     }
     // The ship: a flat dark arrowhead with a lighter spine, just above the ground.
     let (x, z) = (g.ship_x, g.ship_z);

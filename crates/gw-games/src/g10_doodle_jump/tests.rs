@@ -181,7 +181,52 @@ fn generation_keeps_platforms_just_above_the_view_only() {
             "no platform far above the view"
         );
     }
-    assert!(g.world().score() > 1000, "{}", g.world().score());
+    assert!(g.world().height() > 1000, "{}", g.world().height());
+}
+
+/// The original's scale: one point per frame (60 a second) that scrolls
+/// the view, so a 0.2 s step adds at most 12.
+#[test]
+fn score_counts_scrolled_frames_at_60_fps() {
+    let mut g = game(700);
+    let mut last = 0;
+    for _ in 0..60 {
+        g.advance(200);
+        let score = g.world().score();
+        assert!(score <= last + 12, "{last} -> {score} in one step");
+        last = score;
+    }
+    // A doodle that climbs 1000 px scrolled the view in roughly
+    // 1000 / (a few px per frame) frames: far fewer points than pixels.
+    let mut w = world_with(vec![plat(COL_W / 2.0 - PLAT_W / 2.0, 0.0, Kind::Normal)]);
+    w.vy = -SPRING_SPEED;
+    for _ in 0..400 {
+        w.tick();
+    }
+    assert!(w.height() > 1000, "{}", w.height());
+    let frames_rising = (SPRING_SPEED / GRAVITY * 60.0).ceil() as u32;
+    assert!(w.score() > 0 && w.score() <= frames_rising, "{}", w.score());
+    // Left alone the doodle climbs only while platforms happen to lie in its
+    // own column: noop seldom reaches 200, and never within 16 steps.
+    let mut noop_wins = 0;
+    for seed in 700..720 {
+        let r = testkit::play(ID, "10_01", seed, |_| Some(serde_json::json!({"action": "wait"})));
+        assert!(r.steps > 16, "seed {seed}: 200 points in {} steps", r.steps);
+        noop_wins += r.success as u32;
+    }
+    assert!(noop_wins <= 4, "noop solved 10_01 on {noop_wins} of 20 seeds");
+}
+
+/// 10_03–10_05 lie beyond 100 steps at the original's scale: no play, not
+/// even the expert's, scores more than 12 points a step.
+#[test]
+fn out_of_reach_tasks_are_bounded_by_the_frame_clock() {
+    for task in ["10_03", "10_04", "10_05"] {
+        assert!(testkit::out_of_reach(ID, task));
+        let target = testkit::preset(ID, task).task.target;
+        let r = testkit::play_expert(ID, task, 700);
+        assert!(r.best_score <= 12.0 * r.steps as f64 && r.best_score < target);
+    }
 }
 
 #[test]
@@ -233,9 +278,9 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), expert2.as_str(), random.as_str()],
         [
-            "10e80f3dde08c955c70e07910bada1fced004f10c060fa571bb23bed63e928e9",
-            "646fe1d277376830b0228bfa1405f280d6bdb01a6e7c41a6ffe10748828a1799",
-            "c6efdf91a80ef5ef25de4a6fdf07ce36d0eb489b628a581eb41b3f2db6b9f438",
+            "e7ad729e63c096615d75d1109c7ada543d9a957ab4bb589d393499c2da355088",
+            "980aaa6451ea96cfa1f942fa99d7878c626f129f6799b9a69d6083a95b58c325",
+            "3a8f12ad8f00d646457620ad5f23855578188dea86bab127525398fef7dd6c0a",
         ]
     );
 }
@@ -244,7 +289,7 @@ fn golden_frames_over_whole_plays() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "6a8f1f6661a2eccb888b2f9025866bc7111f722f4a7f050346e790e64b07758e"
+        "de35a589b1c67285bb9464608b124dbe252b1efbf0abf639bd0625e6e04e2e28"
     );
 }
 

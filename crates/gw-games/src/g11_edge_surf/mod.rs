@@ -41,6 +41,8 @@ pub const SURFER_SCREEN_Y: f64 = 210.0;
 pub const SURFER_W: f64 = 28.0;
 pub const SURFER_H: f64 = 40.0;
 pub const PX_PER_M: f64 = 5.0;
+/// Least gap, px, between any two obstacles or items as laid out.
+pub const SPACING: f64 = 12.0;
 
 pub const BASE_SPEED: f64 = 450.0;
 pub const SPEED_GAIN: f64 = 0.012;
@@ -339,6 +341,26 @@ impl EdgeSurf {
         &self.world
     }
 
+    /// Put a `kind` at world row `y`, at a seeded x where it keeps
+    /// [`SPACING`] px clear of everything already laid out (a few draws; a
+    /// thing with no room left is not placed), so no two ever overlap.
+    fn place(&mut self, kind: Kind, y: f64) {
+        for _ in 0..8 {
+            let cx = self.rng.range_f64(BANK_L + 20.0, BANK_R - 20.0).round();
+            let t = Thing::new(kind, cx, y);
+            let clear = self.world.things.iter().rev().take(16).all(|o| {
+                t.x + t.w + SPACING <= o.x
+                    || o.x + o.w + SPACING <= t.x
+                    || t.y + t.h + SPACING <= o.y
+                    || o.y + o.h + SPACING <= t.y
+            });
+            if clear {
+                self.world.things.push(t);
+                return;
+            }
+        }
+    }
+
     /// Lay out rows of obstacles and items down to 700 px below the bottom
     /// of the screen, so a look-ahead never needs one not yet drawn.
     fn spawn(&mut self) {
@@ -354,8 +376,7 @@ impl EdgeSurf {
                     5..7 => Kind::Log,
                     _ => Kind::Buoy,
                 };
-                let cx = self.rng.range_f64(BANK_L + 20.0, BANK_R - 20.0).round();
-                self.world.things.push(Thing::new(kind, cx, y));
+                self.place(kind, y);
             }
             if self.rng.chance(0.35) {
                 let kind = match self.rng.below(10) {
@@ -363,12 +384,8 @@ impl EdgeSurf {
                     6..9 => Kind::ShieldItem,
                     _ => Kind::Heart,
                 };
-                let cx = self.rng.range_f64(BANK_L + 20.0, BANK_R - 20.0).round();
-                self.world.things.push(Thing::new(
-                    kind,
-                    cx,
-                    y + self.rng.range_f64(60.0, 110.0).round(),
-                ));
+                let dy = self.rng.range_f64(60.0, 110.0).round();
+                self.place(kind, y + dy);
             }
             self.next_row += self.rng.range_f64(140.0, 200.0).round();
             // Keep the list sorted by y (items sit a little below their row).

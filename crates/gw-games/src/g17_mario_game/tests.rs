@@ -273,3 +273,17 @@ fn expert_holds_on_untuned_seeds() {
     testkit::assert_expert_wins(ID, "17_04", 700..720, 18);
     testkit::assert_expert_wins(ID, "17_05", 700..720, 16);
 }
+
+/// The task texts state the goal as the original does — points to earn in
+/// World 1-1 — with no strategy hint (where points come from, what pays most).
+#[test]
+fn task_texts_state_the_goal_without_strategy_hints() {
+    for task in testkit::registry().tasks_of(ID) {
+        let text = task.instruction.replace('\n', " ");
+        let goal = format!("Earn {} points in World 1-1.", task.target);
+        assert!(text.starts_with(&goal), "{}: {text}", task.id);
+        for hint in ["(", "coin", "block", "flagpole", "pays", "stomp"] {
+            assert!(!text.contains(hint), "{}: hint {hint:?} in {text}", task.id);
+        }
+    }
+}

@@ -788,6 +788,26 @@ fn corn_stalk(cx: f32, cy: f32, k: usize) -> (f32, f32) {
     )
 }
 
+/// The station labels for `key`: text, centre x and top y. They are drawn
+/// over everything else in the frame (people and stock included), so no
+/// one walking past hides them.
+fn labels(key: LayerKey) -> Vec<(String, f32, f32)> {
+    let mut out = Vec::new();
+    if !key.apples {
+        let c = CROP[Product::Apple.idx()];
+        out.push(("apple tree (locked)".into(), c.x as f32, c.y as f32 - 10.0));
+    }
+    for &p in &PRODUCTS {
+        if p == Product::Apple && !key.apples {
+            continue;
+        }
+        let s = SHELF[p.idx()];
+        out.push((format!("{} shelf", p.name()), s.x as f32, s.y as f32 + 26.0));
+    }
+    out.push(("counter".into(), COUNTER.x as f32, COUNTER.y as f32 + 64.0));
+    out
+}
+
 /// Height of the HUD strip across the top of the frame.
 const HUD_H: u32 = 56;
 
@@ -909,8 +929,8 @@ fn draw_slot(pm: &mut Pixmap, slot: usize, n: u32) {
 
 /// Everything in a frame that stays put while `key` holds: the floor, the
 /// trees and corn stalks, the shelves, the counter, the serving ring, the
-/// labels, the cashier once hired, the unlock pads and the HUD bar with the
-/// title. Drawn in the order of a whole frame; what [`MonkeyMart::render`]
+/// cashier once hired, the unlock pads and the HUD bar with the title (the
+/// station labels go on top of each frame: [`labels`]). Drawn in the order of a whole frame; what [`MonkeyMart::render`]
 /// adds on top (produce, stock, cash, people, HUD values) never lies under a
 /// later part of this layer, so the frame is the same as drawing everything
 /// in one pass.
@@ -921,7 +941,6 @@ fn draw_static(pm: &mut Pixmap, key: LayerKey) {
         let (c, s) = (CROP[p.idx()], SHELF[p.idx()]);
         let (cx, cy) = (c.x as f32, c.y as f32);
         if p == Product::Apple && !key.apples {
-            label(pm, "apple tree (locked)", cx, cy - 10.0);
             continue;
         }
         if p == Product::Corn {
@@ -949,12 +968,10 @@ fn draw_static(pm: &mut Pixmap, key: LayerKey) {
             rgb(150, 104, 62),
         );
         draw::rect(pm, sx - 74.0, sy - 16.0, 148.0, 32.0, rgb(190, 140, 90));
-        label(pm, &format!("{} shelf", p.name()), sx, sy + 26.0);
     }
     let (kx, ky) = (COUNTER.x as f32, COUNTER.y as f32);
     draw::rounded_rect(pm, kx - 40.0, ky - 60.0, 80.0, 120.0, 8.0, rgb(90, 90, 110));
     draw::rect(pm, kx - 30.0, ky - 50.0, 60.0, 40.0, rgb(40, 40, 50));
-    label(pm, "counter", kx, ky + 64.0);
     let (sx, sy) = (SERVE.x as f32, SERVE.y as f32);
     draw::ring(pm, sx, sy, 30.0, 3.0, rgba(60, 60, 160, 160));
     if key.cashier {
@@ -1275,16 +1292,22 @@ impl Game for MonkeyMart {
         draw::copy_frame(pm, &layer.frame);
         self.draw_stock(pm, layer);
         self.draw_people(pm);
+        for (text, x, y) in labels(key) {
+            label(pm, &text, x, y);
+        }
         draw::copy_layer(pm, &layer.hud, 0, layer.hud.width(), 0, 0);
         let carrying = match self.carrying {
             Some((p, n)) => format!("{n} {}", p.name()),
             None => "nothing".into(),
         };
+        // Earned is the score (all money ever taken); cash is what is on
+        // hand to spend on unlocks.
         draw::hud_items(
             pm,
             &[
                 ("Carrying", carrying),
-                ("Money", format!("${}", self.money)),
+                ("Cash", format!("${}", self.money)),
+                ("Earned", format!("${}", self.earned)),
             ],
         );
     }

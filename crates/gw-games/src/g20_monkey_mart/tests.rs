@@ -205,7 +205,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "c1f5b8d82be418b59a226c53bcb4ca5ba5fbd506e4406e61d58b64b3bee3beb8"
+        "1f86c98f7962e15babb4cb2eb1d28c4d8324be7b6088fe430491154cd002b8a7"
     );
 }
 
@@ -297,9 +297,9 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), random.as_str(), apples.as_str()],
         [
-            "e7059c182e532343e1675b6bf10b276dc150f961959a634edd1f6504672bb5bf",
-            "9c465afa6d87c843fd6457805ed689e43cf72b19e041633a3338bbb79fa64bb5",
-            "519ed34e5454421410c3e99c051eefbbe0979e16dad8e70aa27dd65f5970ac3e",
+            "b116dbc708080a2d4f5a9242e436d43036e4dda0beb6c8e817cc7634fe6bf95c",
+            "62a67796072704adc6ab94826b2c6bd417184af92a1e6fb62253266a9ec94da8",
+            "3ebacd2acebd985c3c0a79a9d7d29dff440d3e9f38c9d1d48475ecb461cb37e2",
         ]
     );
 }
@@ -360,5 +360,48 @@ fn trace() {
             gs["stations"][1]["shelf"],
             gs["assistant"]["asleep"],
         );
+    }
+}
+
+/// The top bar shows the scored earnings beside the cash on hand, which
+/// spending lowers and earnings do not.
+#[test]
+fn the_hud_shows_earnings_as_well_as_cash() {
+    let mut g = game(700);
+    g.earned = 57;
+    g.money = 12;
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    let texts = draw::record_texts(|| g.render(&mut pm));
+    assert!(texts.iter().any(|t| t == "Earned: $57"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "Cash: $12"), "{texts:?}");
+}
+
+/// Station labels stay readable with the monkey standing on them: every
+/// white glyph pixel of the counter's label is still white.
+#[test]
+fn people_never_cover_the_station_labels() {
+    let (lx, ly) = (COUNTER.x, COUNTER.y + 64.0);
+    let glyphs = |g: &MonkeyMart| {
+        let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+        g.render(&mut pm);
+        let mut white = Vec::new();
+        for y in ly as usize..ly as usize + 26 {
+            for x in lx as usize - 40..lx as usize + 40 {
+                let i = (y * 1280 + x) * 4;
+                white.push(pm.data()[i..i + 3].iter().map(|&c| c as u32).sum::<u32>());
+            }
+        }
+        white
+    };
+    let mut g = game(700);
+    let clear = glyphs(&g);
+    // Glyph cores: white whatever lies under the label's translucent box.
+    let core = |v: u32| v >= 3 * 250;
+    assert!(clear.iter().filter(|&&v| core(v)).count() > 20);
+    g.x = lx;
+    g.y = ly + 13.0;
+    let covered = glyphs(&g);
+    for (i, (&a, &b)) in clear.iter().zip(&covered).enumerate() {
+        assert!(!core(a) || b >= 3 * 235, "glyph pixel {i} of the label hidden by the monkey");
     }
 }

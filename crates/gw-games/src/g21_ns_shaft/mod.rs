@@ -566,6 +566,9 @@ fn render_player(pm: &mut Pixmap, w: &World) {
     draw::rect(pm, x + eye, y + 6.0, 3.0, 3.0, rgb(20, 20, 20));
 }
 
+/// Colour of the ceiling spikes.
+const SPIKE_COLOR: draw::Rgb = rgb(220, 220, 230);
+
 fn render(g: &NsShaft, pm: &mut Pixmap) {
     let w = &g.world;
     draw::clear(pm, rgb(18, 20, 30));
@@ -580,7 +583,13 @@ fn render(g: &NsShaft, pm: &mut Pixmap) {
     // Side pillars.
     draw::rect(pm, l - 24.0, 56.0, 24.0, 664.0, rgb(90, 80, 70));
     draw::rect(pm, r, 56.0, 24.0, 664.0, rgb(90, 80, 70));
-    // Ceiling spikes.
+    for p in &w.platforms {
+        if p.y < BOTTOM_Y && p.y + PLATFORM_H > 56.0 {
+            render_platform(pm, p, w.time_ms as f64);
+        }
+    }
+    render_player(pm, w);
+    // Ceiling spikes, in front of whatever rises into them.
     draw::rect(pm, l, 56.0, r - l, 16.0, rgb(110, 110, 120));
     let n = ((r - l) / 20.0) as i32;
     for i in 0..n {
@@ -588,15 +597,9 @@ fn render(g: &NsShaft, pm: &mut Pixmap) {
         draw::polygon(
             pm,
             &[(sx, 72.0), (sx + 20.0, 72.0), (sx + 10.0, CEILING_Y as f32)],
-            rgb(220, 220, 230),
+            SPIKE_COLOR,
         );
     }
-    for p in &w.platforms {
-        if p.y < BOTTOM_Y && p.y + PLATFORM_H > 56.0 {
-            render_platform(pm, p, w.time_ms as f64);
-        }
-    }
-    render_player(pm, w);
 
     // Side panels: life bar, floor, time, legend.
     let px = 40.0;

@@ -193,7 +193,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 30),
-        "2d598d974e4b49f0ed7df830eebb66126dd8cbe3430764479cd2d1aaaa48c8d4"
+        "c37b56d50822521c586d7d8ccf98fd5badc90f4d8ab8d80120aaad2fe5c67d43"
     );
 }
 
@@ -212,4 +212,26 @@ fn save_sample_frames() {
     let mut g = game(1);
     g.advance(20_000);
     testkit::save_game_frame(&g, "/tmp/shaft_over.png");
+}
+
+/// A platform rising into the ceiling passes behind the spikes: the spike
+/// tips stay drawn over it.
+#[test]
+fn the_ceiling_spikes_are_drawn_over_a_rising_platform() {
+    let mut g = game(700);
+    g.world.platforms.push(Platform {
+        id: 999,
+        kind: Kind::Normal,
+        x: FIELD_L,
+        y: 70.0,
+        crumble_ms: None,
+    });
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    g.render(&mut pm);
+    // Inside the first two spikes, a little above their tips.
+    for x in [FIELD_L + 10.0, FIELD_L + 30.0] {
+        let i = (84 * 1280 + x as usize) * 4;
+        let px = &pm.data()[i..i + 3];
+        assert_eq!(px, [SPIKE_COLOR.0, SPIKE_COLOR.1, SPIKE_COLOR.2], "at x {x}");
+    }
 }

@@ -671,6 +671,10 @@ fn camera(w: &World) -> Camera {
         w.map.width() as f64,
         ROWS as f64,
     );
+    // Whole pixels: every tile edge then lands on a pixel boundary and
+    // neighbouring tiles meet without a 1-px seam.
+    cam.x = (cam.x * TILE_PX).round() / TILE_PX;
+    cam.y = (cam.y * TILE_PX).round() / TILE_PX;
     cam
 }
 

@@ -209,7 +209,7 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 20),
-        "8c3c01f3160e86ef6f9d48584d2669e3de36dcc764f1285995cfdf7d68d17079"
+        "0ed885ece2ad2d4a8e01c62a8f58eab236a231bb29060ae66ccdbae6c6c008c4"
     );
 }
 
@@ -225,4 +225,40 @@ fn report_scores() {
 fn save_sample_frames() {
     testkit::save_frame_after(ID, "22_03", 1, 0, "/tmp/ovo_start.png");
     testkit::save_frame_after(ID, "22_03", 2, 25, "/tmp/ovo_mid.png");
+}
+
+/// Neighbouring wall tiles meet without a seam wherever the camera stands:
+/// both pixel columns at every shared edge are wall, at any sub-tile
+/// scroll.
+#[test]
+fn wall_tiles_meet_without_seams() {
+    let wall = [40u8, 44, 52];
+    let mut g = game(700, 1);
+    let mut pm = tiny_skia::Pixmap::new(1280, 720).unwrap();
+    let mut checked = 0;
+    for k in 0..12 {
+        g.world.body.aabb.x += 0.37 + k as f64 * 0.011;
+        g.world.body.aabb.y -= 0.013;
+        g.render(&mut pm);
+        let cam = camera(&g.world);
+        let (x0, y0, x1, y1) = cam.visible_tiles();
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if g.world.map.at(x, y, b'.') != b'#' || g.world.map.at(x + 1, y, b'.') != b'#' {
+                    continue;
+                }
+                let (sx, sy) = cam.to_screen((x + 1) as f64, y as f64 + 0.5);
+                let (px, py) = (sx.round() as i64, sy.round() as i64);
+                if !(1..1279).contains(&px) || !(60..719).contains(&py) {
+                    continue;
+                }
+                for col in [px - 1, px] {
+                    let i = ((py * 1280 + col) * 4) as usize;
+                    assert_eq!(&pm.data()[i..i + 3], wall, "seam at tile ({x}, {y}), column {col}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "{checked}");
 }

@@ -747,6 +747,12 @@ pub fn camera(g: &Run3) -> Camera {
     cam
 }
 
+/// The controls hint (x, y, width, height): top left, just under the HUD
+/// bar, where the tunnel's far ceiling is; the runner is drawn in the lower
+/// half of the view (and, while the view rolls onto a wall, beside its
+/// middle), never up here.
+pub const HINT_BOX: (f32, f32, f32, f32) = (14.0, VIEW_TOP as f32 + 8.0, 640.0, 34.0);
+
 fn render(g: &Run3, pm: &mut Pixmap) {
     let w = &g.world;
     let cam = camera(g);
@@ -886,12 +892,13 @@ fn render(g: &Run3, pm: &mut Pixmap) {
             ("Stars", w.stars.to_string()),
         ],
     );
-    draw::rounded_rect(pm, 14.0, 676.0, 640.0, 34.0, 8.0, rgba(0, 0, 0, 150));
+    let (hx, hy, hw, hh) = HINT_BOX;
+    draw::rounded_rect(pm, hx, hy, hw, hh, 8.0, rgba(0, 0, 0, 150));
     draw::text(
         pm,
         "Left / Right: strafe (walk onto a wall to make it the floor)   Up: jump",
-        24.0,
-        683.0,
+        hx + 10.0,
+        hy + 7.0,
         18.0,
         rgb(235, 235, 245),
         Align::Left,

@@ -237,8 +237,8 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [
-            "d2405a5210ecee60846aee634d110371413e67e4db35922791ffdbf28d626653",
-            "5039d816982221622317157db44c1f466cd5074ae2dc341b22cefabf9178f36d",
+            "e6d039a4df0fe3cfeaa5b0ed96aef81e7567cfa8a8c4d592751002aa6c8f5b17",
+            "40ab5b4a72fe96190921888656dd931b7e6babf73cc8dcfce1c3f2ccf239aff7",
         ]
     );
     // The same frames with every band drawn in order on this thread (the

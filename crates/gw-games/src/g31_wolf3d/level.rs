@@ -4,6 +4,11 @@
 //! rest open archways. Each room has its own wall material and sometimes a
 //! pillar. The player starts in the middle of one room; guards stand in the
 //! others; ammo and health lie about.
+//!
+//! [`generate_ambush`] builds the original game's opening on the same kind
+//! of floor: the player stands at one wall of a room facing a door, two
+//! guards stand in front of him in that room, and four more wait behind the
+//! door in the next room — six guards in all.
 
 use super::art;
 use crate::raycast::{Cell, Grid};
@@ -13,6 +18,9 @@ pub const ROOMS_PER_SIDE: usize = 3;
 pub const ROOM: usize = 6;
 pub const SIZE: usize = ROOMS_PER_SIDE * (ROOM + 1) + 1;
 pub const GUARDS: usize = 10;
+/// Guards of the original opening ([`generate_ambush`]): two in front of
+/// the player, four behind the door he faces.
+pub const AMBUSH_GUARDS: usize = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PickupKind {
@@ -51,6 +59,18 @@ pub struct Layout {
     /// Guard spawns: tile and facing angle.
     pub guards: Vec<(usize, usize, f64)>,
     pub pickups: Vec<(PickupKind, usize, usize)>,
+    /// The doors (not archways) between rooms, sorted by room pair.
+    pub links: Vec<DoorLink>,
+}
+
+/// A door between two neighbouring rooms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DoorLink {
+    /// The rooms it joins: `rooms.0` is west of (or above) `rooms.1`.
+    pub rooms: (usize, usize),
+    pub tile: (usize, usize),
+    /// A door in a wall between rooms side by side (east–west passage).
+    pub horizontal: bool,
 }
 
 /// Top-left interior tile of room `i` (rooms numbered row by row).
@@ -127,6 +147,7 @@ pub fn generate(rng: &mut Rng) -> Layout {
     rng.shuffle(&mut edges);
     let mut parent: Vec<usize> = (0..n).collect();
     let mut doors = Vec::new();
+    let mut links = Vec::new();
     for &(a, b, horizontal) in &edges {
         let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
         let tree = ra != rb;
@@ -153,10 +174,16 @@ pub fn generate(rng: &mut Rng) -> Layout {
                 },
             );
             doors.push((c, r));
+            links.push(DoorLink {
+                rooms: (a, b),
+                tile: (c, r),
+                horizontal,
+            });
         } else {
             grid.set(c, r, Cell::Empty);
         }
     }
+    links.sort();
     doors.sort();
     let start_room = rng.index(n);
     let (sc, sr) = room_origin(start_room);
@@ -218,9 +245,102 @@ pub fn generate(rng: &mut Rng) -> Layout {
     Layout {
         grid,
         doors,
+        links,
         start_room,
         start,
         guards,
         pickups,
     }
+}
+
+/// The original game's opening on a seeded floor: one door between two
+/// rooms is picked; the player stands against the far wall of one room,
+/// on the door's line and facing it; two guards stand three tiles in front
+/// of him, one either side of that line, facing him; four guards wait in
+/// the room behind the door, two rows of two beside the line. The two
+/// rooms lose their pillars; the rest of the floor (rooms, doors, pickups)
+/// is [`generate`]'s.
+pub fn generate_ambush(rng: &mut Rng) -> Layout {
+    // A floor whose links are all archways (about 1 in 60,000) is redrawn.
+    let mut l = generate(rng);
+    while l.links.is_empty() {
+        l = generate(rng);
+    }
+    let link = l.links[rng.index(l.links.len())];
+    let (a, b) = link.rooms;
+    let (start_room, behind) = if rng.chance(0.5) { (a, b) } else { (b, a) };
+    for room in [start_room, behind] {
+        let (c0, r0) = room_origin(room);
+        for r in r0..r0 + ROOM {
+            for c in c0..c0 + ROOM {
+                l.grid.set(c, r, Cell::Empty);
+            }
+        }
+    }
+    // Tile of room `room` at `along` tiles from the door's wall (0 = the
+    // tile beside the door) and `side` tiles across from the door's line.
+    let (dc, dr) = link.tile;
+    let at = |room: usize, along: usize, side: i64| -> (usize, usize) {
+        let (c0, r0) = room_origin(room);
+        let cross = if link.horizontal { dr } else { dc } as i64 + side;
+        let (first, last) = if link.horizontal {
+            (c0, c0 + ROOM - 1)
+        } else {
+            (r0, r0 + ROOM - 1)
+        };
+        let door_side = if link.horizontal { dc } else { dr };
+        let pos = if door_side < first { first + along } else { last - along };
+        if link.horizontal {
+            (pos, cross as usize)
+        } else {
+            (cross as usize, pos)
+        }
+    };
+    // The direction from the start room towards the door.
+    let facing = match (link.horizontal, start_room == a) {
+        (true, true) => FACINGS[0],
+        (true, false) => FACINGS[2],
+        (false, true) => FACINGS[1],
+        (false, false) => FACINGS[3],
+    };
+    let back = match (link.horizontal, start_room == a) {
+        (true, true) => FACINGS[2],
+        (true, false) => FACINGS[0],
+        (false, true) => FACINGS[3],
+        (false, false) => FACINGS[1],
+    };
+    let (pc, pr) = at(start_room, ROOM - 1, 0);
+    l.start = (pc as f64 + 0.5, pr as f64 + 0.5, facing);
+    l.start_room = start_room;
+    let mut guards = Vec::with_capacity(AMBUSH_GUARDS);
+    for side in [-1, 1] {
+        let (c, r) = at(start_room, ROOM - 4, side);
+        guards.push((c, r, back));
+    }
+    for along in [1, 3] {
+        for side in [-1, 1] {
+            let (c, r) = at(behind, along, side);
+            guards.push((c, r, FACINGS[rng.index(4)]));
+        }
+    }
+    l.guards = guards;
+    // Pickups never share a tile with a guard or the player.
+    let busy = |c: usize, r: usize, l: &Layout| {
+        (c, r) == (pc, pr) || l.guards.iter().any(|g| (g.0, g.1) == (c, r))
+    };
+    for i in 0..l.pickups.len() {
+        let (kind, c, r) = l.pickups[i];
+        if busy(c, r, &l) {
+            let (c0, r0) = room_origin(behind);
+            let spot = (0..ROOM * ROOM)
+                .map(|k| (c0 + k % ROOM, r0 + k / ROOM))
+                .find(|&(c, r)| {
+                    !busy(c, r, &l) && !l.pickups.iter().any(|p| (p.1, p.2) == (c, r))
+                });
+            if let Some((c, r)) = spot {
+                l.pickups[i] = (kind, c, r);
+            }
+        }
+    }
+    l
 }

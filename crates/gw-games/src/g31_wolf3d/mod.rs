@@ -5,7 +5,9 @@
 //! (see [`level`]). The player turns and walks with the arrow keys, fires the
 //! pistol with `x` (8 bullets to start; with none left the attack is a knife
 //! stab at arm's length) and opens the door in front with Space. Ten guards
-//! stand in the other rooms. A guard notices the player when it sees him in
+//! stand in the other rooms; with the task option `start: ambush` (31_05)
+//! the game opens as the original does instead: the player faces two guards
+//! in his room and a door with four more behind it, six in all. A guard notices the player when it sees him in
 //! front of it, hears a shot nearby (sound travels through open tiles, not
 //! through closed doors) or is hit; it then chases along the shortest path
 //! (opening doors on the way) and, whenever it has a clear line of fire,
@@ -179,6 +181,9 @@ pub struct Player {
 pub struct Wolf3d {
     seed: u64,
     episode: u32,
+    /// The original opening (task option `init: {start: ambush}`): two
+    /// guards in front, four behind the door ahead ([`level::generate_ambush`]).
+    ambush: bool,
     rng: Rng,
     layout: Layout,
     grid: Grid,
@@ -228,6 +233,7 @@ impl Wolf3d {
         let mut g = Wolf3d {
             seed: 0,
             episode: 0,
+            ambush: false,
             rng,
             grid: layout.grid.clone(),
             layout,
@@ -268,7 +274,11 @@ impl Wolf3d {
 
     fn build(&mut self) {
         let mut rng = Rng::new(self.seed, 0x3100_0000 + self.episode as u64);
-        self.layout = level::generate(&mut rng);
+        self.layout = if self.ambush {
+            level::generate_ambush(&mut rng)
+        } else {
+            level::generate(&mut rng)
+        };
         self.rng = rng;
         self.grid = self.layout.grid.clone();
         let (x, y, angle) = self.layout.start;
@@ -977,6 +987,7 @@ impl Game for Wolf3d {
 
     fn init(&mut self, config: &GameConfig) {
         self.seed = config.seed;
+        self.ambush = config.options.get("start").and_then(Value::as_str) == Some("ambush");
         self.max_kills = 0;
         self.game_time_ms = 0;
         self.reset(0);

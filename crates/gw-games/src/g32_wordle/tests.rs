@@ -334,9 +334,9 @@ fn golden_frames_over_whole_plays() {
             random.as_str()
         ],
         [
-            "25b515f34962aae1f2271af2c67a726d959c944a5bdd325e82ccaf9301209a2a",
-            "72a7b702704663bbf753612274194186a6a41d1364981a4cc3a73455afcbc689",
-            "c1abea97a2430d2157fa73140ba481e5e0abeccf8e39cf95d3acf9a0ea3447e1",
+            "3ee6be5841518f460afd618e313363e1d12d86c18b3f630828b4673e793c2bb1",
+            "0f1575fc6ba1dc7a07ca20bed13ab301ca2d0019d7e500605192e04588193c95",
+            "e4c5b0443e51290aa8140411d472e04a432db3825731d01f6199ef2d946cfba8",
             "5d4eb18dcf345e76195fedafdf7db54ccf3baaeb23db87ddf40646e353cd451a",
         ]
     );

@@ -20,7 +20,7 @@ use crate::graph::{CRAFTING_TABLE, FURNACE, Source, world_graph};
 use crate::plan::inventory_map;
 use gw_world::data::{BlockId, b, data};
 use gw_world::terrain::{Biome, CHUNK, HEIGHT, column};
-use gw_world::world::{Event, MobKind};
+use gw_world::world::Event;
 use gw_world::{Action, World};
 use motor::{Cell, add, approach, equip_and_mine, feet, hotbar_slot, in_reach, place_nearby};
 use std::collections::BTreeSet;
@@ -490,7 +490,7 @@ pub fn attack_mob(w: &World, m: &gw_world::world::Mob) -> Option<Action> {
         yaw: dy,
         pitch: dp,
         attack: on && w.tick.is_multiple_of(2),
-        back: m.kind == MobKind::Zombie && dist < 1.2,
+        back: m.kind.hostile() && dist < 1.2,
         ..Default::default()
     })
 }

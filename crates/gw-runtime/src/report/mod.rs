@@ -242,7 +242,9 @@ fn read_run(dir: &Path, rel_dir: String) -> RunRow {
                 row.interface = r.interface.clone();
                 row.seed = r.seed;
                 row.repeat = r.repeat;
-                row.error = r.error.clone();
+                // Bounded however the file was written (an older run's error
+                // may hold a whole provider body).
+                row.error = r.error.as_deref().map(gw_agents::secrets::error_text);
                 row.result = Some(r);
             }
             Err(e) => {
@@ -284,11 +286,11 @@ fn fill_from_error(row: &mut RunRow, v: &Value) {
     row.interface = s("interface");
     row.seed = v["seed"].as_u64().unwrap_or(0);
     row.repeat = v["repeat"].as_u64().unwrap_or(0) as u32;
-    row.error = Some(match &v["error"] {
+    row.error = Some(gw_agents::secrets::error_text(&match &v["error"] {
         Value::String(s) => s.clone(),
         Value::Null => "unknown error".to_string(),
         other => other.to_string(),
-    });
+    }));
     if row.game_id.is_empty() || row.model.is_empty() {
         let preset = row.preset.clone();
         split_preset(row, &preset);
@@ -363,15 +365,22 @@ pub fn write_report_with_baselines(
     let summary = stats::summarize_with_baselines(&rows, &baseline_rows);
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let links = html::run_links(&rows, out);
-    let write = |name: &str, bytes: &[u8]| {
+    let write_bytes = |name: &str, bytes: &[u8]| {
         let p = out.join(name);
-        // The one redaction point for report files: no secret in any of them.
-        let text = gw_agents::secrets::text(&String::from_utf8_lossy(bytes));
-        gw_core::frame::write_atomic(&p, text.as_bytes())
+        gw_core::frame::write_atomic(&p, bytes)
             .map_err(|e| format!("cannot write {}: {e}", p.display()))
     };
-    let json = serde_json::to_vec_pretty(&summary).map_err(|e| e.to_string())?;
-    write("summary.json", &json)?;
+    // The redaction point for report files: no secret and no terminal
+    // control sequence in any of them. Text files are cleaned as text; the
+    // JSON file as a value, so masking cannot break its syntax.
+    let write = |name: &str, bytes: &[u8]| {
+        let text = gw_agents::secrets::terminal(&String::from_utf8_lossy(bytes));
+        write_bytes(name, text.as_bytes())
+    };
+    let json = serde_json::to_value(&summary).map_err(|e| e.to_string())?;
+    let json = serde_json::to_vec_pretty(&gw_agents::secrets::value(&json))
+        .map_err(|e| e.to_string())?;
+    write_bytes("summary.json", &json)?;
     write("runs.csv", text::runs_csv(&rows).as_bytes())?;
     write("by_model.csv", text::by_model_csv(&summary).as_bytes())?;
     let mut md = text::markdown(&summary, &rows, &links);

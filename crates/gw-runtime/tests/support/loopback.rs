@@ -58,6 +58,7 @@ impl Scripted {
 /// One request as received.
 #[derive(Clone, Debug)]
 pub struct Received {
+    pub method: String,
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
@@ -152,6 +153,7 @@ fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
+    let method = line.split_whitespace().next().unwrap_or("").to_string();
     let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
     let mut headers = Vec::new();
     let mut length = 0usize;
@@ -178,6 +180,10 @@ fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
     let reason = match reply.status {
         200 => "OK",
         429 => "Too Many Requests",
+        301 => "Moved Permanently",
+        302 => "Found",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
         500 => "Internal Server Error",
         _ => "Status",
     };
@@ -195,6 +201,7 @@ fn serve(stream: TcpStream, reply: &Scripted) -> Option<Received> {
     stream.write_all(out.as_bytes()).ok()?;
     stream.flush().ok()?;
     Some(Received {
+        method,
         path,
         headers,
         body,

@@ -13,7 +13,9 @@
 //! [`draw_over`] copies them in after applying the only view-dependent
 //! parts (the darkening and the inverted crosshair).
 
+use super::icons::{ICON, icon};
 use super::item_color;
+use crate::data::ItemId;
 use crate::inventory::{HOTBAR, SLOTS, Stack};
 use crate::world::World;
 use std::cell::RefCell;
@@ -130,6 +132,34 @@ impl Canvas<'_> {
         }
     }
 
+    /// Item `item`'s icon with its top left corner at (`x`, `y`), each
+    /// icon pixel `s` × `s` screen pixels; see-through pixels leave what is
+    /// under them.
+    fn icon(&mut self, item: ItemId, x: i64, y: i64, s: i64) {
+        let ic = icon(item);
+        for iy in 0..ICON {
+            // One rectangle per run of equal opaque pixels along the row.
+            let mut ix = 0;
+            while ix < ICON {
+                let p = ic[iy * ICON + ix];
+                let mut end = ix + 1;
+                while end < ICON && ic[iy * ICON + end] == p {
+                    end += 1;
+                }
+                if p[3] != 0 {
+                    self.rect(
+                        x + ix as i64 * s,
+                        y + iy as i64 * s,
+                        (end - ix) as i64 * s,
+                        s,
+                        [p[0], p[1], p[2]],
+                    );
+                }
+                ix = end;
+            }
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn slot(&mut self, world: &World, i: usize, x: i64, y: i64, size: i64, s: i64, selected: bool) {
         let border = if selected {
@@ -147,11 +177,10 @@ impl Canvas<'_> {
             [139, 139, 139],
         );
         if let Some(st) = world.player.inventory.slots[i] {
-            let c = item_color(st.item);
-            let m = size / 4;
-            self.rect(x + m, y + m, size - 2 * m, size - 2 * m, c);
-            let dark = [c[0] / 2, c[1] / 2, c[2] / 2];
-            self.rect(x + m, y + size - m - s, size - 2 * m, s, dark);
+            // The 16×16 icon at one screen pixel per `s`, centred.
+            let m = (size - ICON as i64 * s) / 2;
+            self.icon(st.item, x + m, y + m, s);
+            let m = m.max(s);
             if st.count > 1 {
                 self.number(st.count as u32, x + size - s, y + size - s, s.max(1));
             }
@@ -372,19 +401,13 @@ fn paint(world: &World, c: &mut Canvas) {
         c.shade(0, 0, w as i64, h as i64, 200);
     }
 
-    // Held item: a block in the lower right, like a hand holding it.
+    // Held item: its icon's shape, large, in the lower right, like a hand
+    // holding it.
     if let Some(st) = pl.inventory.slots[pl.selected] {
-        let col = item_color(st.item);
-        let size = (h as i64 / 5).max(4);
-        let (x, y) = (w as i64 - size * 2, h as i64 - size - size / 3);
-        c.rect(x, y, size, size, col);
-        c.rect(
-            x,
-            y + size - size / 4,
-            size,
-            size / 4,
-            [col[0] / 2, col[1] / 2, col[2] / 2],
-        );
+        let px = (h as i64 / 64).max(1);
+        let size = ICON as i64 * px;
+        let (x, y) = (w as i64 - size - size / 2, h as i64 - size - size / 6);
+        c.icon(st.item, x, y, px);
     } else {
         let size = (h as i64 / 6).max(3);
         c.rect(

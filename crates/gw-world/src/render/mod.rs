@@ -148,9 +148,12 @@
 //! code generation alone, so small gains need both sizes measured.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
+use crate::light;
+use crate::model::{self, Placed};
 use crate::noise::unit;
-use crate::ray::{VoxelWalk, floor_i32, ray_aabb};
+use crate::ray::{VoxelWalk, floor_i32};
 use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain};
+use crate::world::MobKind;
 use crate::world::{Body, World};
 use rayon::prelude::*;
 use std::sync::OnceLock;
@@ -298,48 +301,10 @@ fn texel(
     }
 }
 
-/// A colour for an item icon: its block's colour, or a hue from its name.
+/// One colour for an item (dropped items' boxes, the compact HUD's
+/// slots): the mean of its icon's opaque pixels.
 pub fn item_color(item: ItemId) -> [u8; 3] {
-    let d = data();
-    let def = d.item_def(item);
-    if let Some(bl) = def.places {
-        let bd = d.block(bl);
-        return if bd.pattern == Pattern::Ore {
-            bd.ore_color
-        } else {
-            bd.color
-        };
-    }
-    let name = &def.name;
-    let named = [
-        ("diamond", [93, 236, 245]),
-        ("golden", [250, 220, 60]),
-        ("gold", [250, 220, 60]),
-        ("iron", [216, 216, 216]),
-        ("stone_", [125, 125, 125]),
-        ("wooden", [162, 130, 78]),
-        ("stick", [120, 90, 50]),
-        ("coal", [30, 30, 30]),
-        ("charcoal", [50, 40, 30]),
-        ("redstone", [200, 20, 20]),
-        ("lapis", [30, 60, 180]),
-        ("beef", [200, 70, 60]),
-        ("pork", [240, 150, 150]),
-        ("leather", [150, 90, 50]),
-        ("wool", [240, 240, 240]),
-    ];
-    for (k, c) in named {
-        if name.contains(k) {
-            return c;
-        }
-    }
-    let h = unit(
-        name.len() as u64,
-        name.bytes().map(|x| x as i32).sum(),
-        0,
-        0,
-    );
-    [(80.0 + 170.0 * h) as u8, (200.0 - 120.0 * h) as u8, 140]
+    icons::mean_color(item)
 }
 
 /// Camera basis for a yaw/pitch (degrees).
@@ -357,10 +322,67 @@ fn basis(yaw: f64, pitch: f64) -> ([f64; 3], [f64; 3], [f64; 3]) {
     (f, r, u)
 }
 
-/// A mob or dropped item: box corners, colour, the pixel rectangle
-/// `[x0, x1, y0, y1]` (inclusive) outside which no ray can meet it, and
-/// what it is (for [`pick`]).
-type ScreenBox = ([f64; 3], [f64; 3], [u8; 3], [i32; 4], Pick);
+/// One box of a mob's model or a dropped item, as the renderer tests
+/// rays against it: where it is, the pixel rectangle `[x0, x1, y0, y1]`
+/// (inclusive) outside which no ray can meet it, what it is (for
+/// [`pick`]) and how it is coloured.
+struct ScreenBox {
+    shape: Placed,
+    rect: [i32; 4],
+    who: Pick,
+    paint: Paint,
+    /// The light on it ([`light::brightness`] where it stands).
+    bright: f32,
+}
+
+/// How a [`ScreenBox`] is coloured.
+#[derive(Clone, Copy)]
+enum Paint {
+    /// One colour (dropped items), shaded per world axis.
+    Flat([u8; 3]),
+    /// Part `part` of a mob of `kind`'s model, with its skin; `tint`
+    /// mixes in red (hurt) or white (a creeper's lit fuse).
+    Mob {
+        kind: MobKind,
+        part: usize,
+        tint: Option<[f32; 3]>,
+    },
+}
+
+impl ScreenBox {
+    /// Whether pixel (`px`, `py`) lies in the box's rectangle.
+    #[inline]
+    fn holds(&self, px: i32, py: i32) -> bool {
+        let rc = &self.rect;
+        px >= rc[0] && px <= rc[1] && py >= rc[2] && py <= rc[3]
+    }
+
+    /// The colour where the ray along `d` entered the box across box axis
+    /// `axis` (`far` side) at box coordinates `at`, before fog.
+    fn color(&self, d: [f64; 3], axis: usize, far: bool, at: [f64; 3]) -> [f32; 3] {
+        let (c, s) = match self.paint {
+            Paint::Flat(c) => (c, face_shade(axis, d)),
+            Paint::Mob { kind, part, .. } => {
+                let p = &model::parts(kind)[part];
+                let n = self.shape.axes[axis].map(|v| if far { v } else { -v });
+                let s = (0.78 + 0.22 * n[1] + 0.06 * n[0]).clamp(0.4, 1.0) as f32;
+                (model::texel(kind, p, axis, far, at), s)
+            }
+        };
+        let s = s * self.bright;
+        let mut rgb = [
+            c[0] as f32 / 255.0 * s,
+            c[1] as f32 / 255.0 * s,
+            c[2] as f32 / 255.0 * s,
+        ];
+        if let Paint::Mob { tint: Some(t), .. } = self.paint {
+            for k in 0..3 {
+                rgb[k] = rgb[k] * 0.45 + t[k] * 0.55 * self.bright.max(0.3);
+            }
+        }
+        rgb
+    }
+}
 
 /// What one pixel of the first-person view shows: the thing its ray ends
 /// on (water is looked through, as drawn), or the HUD drawn over it.
@@ -879,23 +901,42 @@ impl<'a> Scene<'a> {
         let sky_horizon = mix([0.05, 0.06, 0.12], [0.75, 0.85, 1.0], dayness);
         let eye = world.eye();
         let near = |bd: &Body| libm::hypot(bd.pos[0] - eye[0], bd.pos[2] - eye[2]) < VIEW_DISTANCE;
-        let mut corners = Vec::new();
+        let daylight = world.daylight();
+        let bright_at = |p: [f64; 3]| {
+            let (sky, bl) = light::at(
+                &world.terrain,
+                floor_i32(p[0]),
+                floor_i32(p[1]),
+                floor_i32(p[2]),
+            );
+            light::brightness(sky, bl, daylight)
+        };
+        let mut corners: Vec<(Placed, Pick, Paint, f32)> = Vec::new();
         for m in world.mobs.iter().filter(|m| near(&m.body)) {
-            let hw = m.body.width / 2.0;
-            let mut c = m.kind.color();
-            if m.hurt_ticks > 50 {
-                c = [230, 60, 60];
+            let bright = bright_at([
+                m.body.pos[0],
+                m.body.pos[1] + m.body.height / 2.0,
+                m.body.pos[2],
+            ]);
+            let tint = if m.hurt_ticks > 50 {
+                Some([0.9, 0.15, 0.15])
+            } else if m.fuse > 0 && (m.fuse / 4) % 2 == 1 {
+                Some([1.0, 1.0, 1.0])
+            } else {
+                None
+            };
+            for (part, shape) in model::posed(m, world.tick).into_iter().enumerate() {
+                corners.push((
+                    shape,
+                    Pick::Mob(m.id),
+                    Paint::Mob {
+                        kind: m.kind,
+                        part,
+                        tint,
+                    },
+                    bright,
+                ));
             }
-            corners.push((
-                [m.body.pos[0] - hw, m.body.pos[1], m.body.pos[2] - hw],
-                [
-                    m.body.pos[0] + hw,
-                    m.body.pos[1] + m.body.height,
-                    m.body.pos[2] + hw,
-                ],
-                c,
-                Pick::Mob(m.id),
-            ));
         }
         for (i, it) in world
             .items
@@ -905,10 +946,14 @@ impl<'a> Scene<'a> {
         {
             let p = it.body.pos;
             corners.push((
-                [p[0] - 0.125, p[1], p[2] - 0.125],
-                [p[0] + 0.125, p[1] + 0.25, p[2] + 0.125],
-                item_color(it.item),
+                Placed {
+                    corner: [p[0] - 0.125, p[1], p[2] - 0.125],
+                    axes: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                    size: [0.25; 3],
+                },
                 Pick::Item(i),
+                Paint::Flat(item_color(it.item)),
+                bright_at([p[0], p[1] + 0.125, p[2]]),
             ));
         }
         // The pixel rectangle each box can cover: its projected corners,
@@ -946,8 +991,17 @@ impl<'a> Scene<'a> {
         };
         let boxes = corners
             .into_iter()
-            .map(|(lo, hi, c, who)| (lo, hi, c, rect(lo, hi), who))
-            .filter(|(_, _, _, rc, _)| on_view(rc))
+            .map(|(shape, who, paint, bright)| {
+                let (lo, hi) = shape.bounds();
+                ScreenBox {
+                    shape,
+                    rect: rect(lo, hi),
+                    who,
+                    paint,
+                    bright,
+                }
+            })
+            .filter(|bx| on_view(&bx.rect))
             .collect();
         let top = world.terrain.loaded().map(|c| c.top()).max().unwrap_or(0);
         // Chunks holding a cell a ray enters at distance ≤ VIEW_DISTANCE:
@@ -1478,13 +1532,9 @@ impl<'a> Scene<'a> {
     /// rays that miss it on the raster's shortcuts.
     #[inline]
     fn box_on_ray(&self, d: [f64; 3], px: i32, py: i32) -> bool {
-        self.boxes.iter().any(|(lo, hi, _, rc, _)| {
-            px >= rc[0]
-                && px <= rc[1]
-                && py >= rc[2]
-                && py <= rc[3]
-                && ray_aabb(self.eye, d, *lo, *hi).is_some()
-        })
+        self.boxes
+            .iter()
+            .any(|bx| bx.holds(px, py) && bx.shape.hit(self.eye, d).is_some())
     }
 
     fn sky(&self, d: [f64; 3]) -> [f32; 3] {
@@ -1501,18 +1551,18 @@ impl<'a> Scene<'a> {
     fn trace(&self, d: [f64; 3], px: i32, py: i32, t0: f64) -> ([u8; 3], Pick) {
         let o = self.eye;
         // Nearest box (mob or item) along the ray.
-        let mut box_hit: Option<(f64, usize, usize)> = None;
-        for (i, (lo, hi, _, rc, _)) in self.boxes.iter().enumerate() {
-            if px < rc[0] || px > rc[1] || py < rc[2] || py > rc[3] {
+        let mut box_hit: Option<(f64, usize, usize, bool, [f64; 3])> = None;
+        for (i, bx) in self.boxes.iter().enumerate() {
+            if !bx.holds(px, py) {
                 continue;
             }
-            if let Some((t, axis)) = ray_aabb(o, d, *lo, *hi)
-                && box_hit.is_none_or(|(bt, _, _)| t < bt)
+            if let Some((t, axis, far, at)) = bx.shape.hit(o, d)
+                && box_hit.is_none_or(|h| t < h.0)
             {
-                box_hit = Some((t, i, axis));
+                box_hit = Some((t, i, axis, far, at));
             }
         }
-        let box_t = box_hit.map_or(f64::INFINITY, |(bt, _, _)| bt);
+        let box_t = box_hit.map_or(f64::INFINITY, |h| h.0);
         // Only air up to the view distance and no box: the walk would end
         // in fully fogged sky (past the view distance, or at once by
         // `sky_floor`), as here.
@@ -1541,16 +1591,10 @@ impl<'a> Scene<'a> {
             // if any, lies ahead.
             let clear = cell[1] >= self.top && step[1] >= 0;
             if (box_t <= t || clear)
-                && let Some((_, i, ax)) = box_hit
+                && let Some((_, i, ax, far, at)) = box_hit
             {
-                let c = self.boxes[i].2;
-                hit = self.boxes[i].4;
-                let s = face_shade(ax, d);
-                break [
-                    c[0] as f32 / 255.0 * s,
-                    c[1] as f32 / 255.0 * s,
-                    c[2] as f32 / 255.0 * s,
-                ];
+                hit = self.boxes[i].who;
+                break self.boxes[i].color(d, ax, far, at);
             }
             if clear {
                 // Fogged as far as the ray's way out of the world's top.
@@ -1771,7 +1815,12 @@ impl<'a> Scene<'a> {
         d: [f64; 3],
     ) -> [f32; 3] {
         let tx = self.tex.texels[v as usize * 3 + face][tv * TEX + tu];
-        let mut s = face_shade(axis, d) * self.light;
+        // Lit by the cell in front of the face (the side the ray comes
+        // from).
+        let mut n = cell;
+        n[axis] -= if d[axis] > 0.0 { 1 } else { -1 };
+        let (sky, bl) = light::at(self.terrain, n[0], n[1], n[2]);
+        let mut s = face_shade(axis, d) * light::brightness(sky, bl, self.light);
         if let Some((bp, prog)) = self.breaking
             && bp == cell
         {
@@ -2114,6 +2163,7 @@ fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
 }
 
 pub mod hud;
+pub mod icons;
 
 #[cfg(test)]
 mod tests {
@@ -2234,6 +2284,125 @@ mod tests {
         out
     }
 
+    /// The pick buffer is exact for every mob kind: with nothing in the
+    /// way, a pixel shows the mob exactly where its ray meets a box of the
+    /// mob's posed model (not its collision box: the gaps between the legs
+    /// show the sky); behind a stone wall, exactly where the model is met
+    /// before the wall. The fast paths give the plain walk's picks.
+    #[test]
+    fn pick_buffer_is_exact_for_every_mob_kind_with_and_without_occlusion() {
+        use crate::world::MobKind;
+        let (wd, ht) = (200usize, 120usize);
+        let base = World::new(WorldConfig {
+            seed: 6,
+            passive_mobs: false,
+            hostile_mobs: false,
+            day_cycle: false,
+            start_time: 6000,
+            ..Default::default()
+        });
+        for (k, &kind) in MobKind::ALL.iter().enumerate() {
+            for occluded in [false, true] {
+                let mut w = base.clone();
+                // High in open air, looking along +z and a little down.
+                // The eye just left of a cell boundary across the view,
+                // where the mob stands: the wall's cells to the right of
+                // the boundary cover the rays to its right half.
+                let p = w.player.body.pos;
+                w.player.body.pos = [libm::floor(p[0]) + 0.05, 108.0, p[2]];
+                w.player.yaw = 0.0;
+                w.player.pitch = 8.0;
+                let eye = w.eye();
+                let dist = if kind == MobKind::Horse || kind == MobKind::Spider {
+                    4.5
+                } else {
+                    3.2
+                };
+                // Its centre on a cell boundary across, so the wall (the cells
+                // to the right of it) hides about half of it.
+                let mx = libm::floor(eye[0]);
+                let id = w.spawn_mob(kind, [mx, eye[1] - 1.3, eye[2] + dist]);
+                let m = w.mobs.iter_mut().find(|m| m.id == id).expect("spawned");
+                m.yaw = 30.0 + 47.0 * k as f64;
+                m.body.vel = [0.05, 0.0, 0.0];
+                w.tick = 11 + k as u64;
+                let wall: Vec<[i32; 3]> = if occluded {
+                    let (ex, ey, ez) = (floor_i32(eye[0]), floor_i32(eye[1]), floor_i32(eye[2]));
+                    (ey - 4..ey + 2)
+                        .flat_map(|y| (ex - 4..ex).map(move |x| [x, y, ez + 1]))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                for c in &wall {
+                    w.terrain.set(c[0], c[1], c[2], b::STONE);
+                }
+                let fast = pick(&w, wd, ht, false);
+                assert_eq!(
+                    fast,
+                    pick_with(&w, wd, ht, false, Paths::PLAIN),
+                    "{kind:?}: fast = plain"
+                );
+                let m = w.mobs.iter().find(|m| m.id == id).expect("spawned");
+                let parts = model::posed(m, w.tick);
+                let scene = Scene::new(&w, wd, ht);
+                let hw = m.body.width / 2.0;
+                let (clo, chi) = (
+                    [m.body.pos[0] - hw, m.body.pos[1], m.body.pos[2] - hw],
+                    [
+                        m.body.pos[0] + hw,
+                        m.body.pos[1] + m.body.height,
+                        m.body.pos[2] + hw,
+                    ],
+                );
+                let (mut shown, mut gaps, mut hidden) = (0, 0, 0);
+                for y in 0..ht {
+                    for x in 0..wd {
+                        let got = fast[y * wd + x];
+                        if got == Pick::Hud {
+                            continue;
+                        }
+                        let d =
+                            scene.dir(screen_x(x, wd, scene.tan_x), screen_y(y, ht, scene.tan_y));
+                        let t_mob = parts
+                            .iter()
+                            .filter_map(|pp| pp.hit(scene.eye, d).map(|h| h.0))
+                            .fold(f64::INFINITY, f64::min);
+                        let t_wall = wall
+                            .iter()
+                            .filter_map(|c| {
+                                let lo = c.map(|v| v as f64);
+                                crate::ray::ray_aabb(scene.eye, d, lo, lo.map(|v| v + 1.0))
+                                    .map(|h| h.0)
+                            })
+                            .fold(f64::INFINITY, f64::min);
+                        let want = t_mob.is_finite() && t_mob < t_wall;
+                        assert_eq!(
+                            got == Pick::Mob(id),
+                            want,
+                            "{kind:?} occluded {occluded}: pixel ({x}, {y}) shows {got:?}, model at {t_mob}, wall at {t_wall}"
+                        );
+                        shown += want as usize;
+                        hidden += (t_mob.is_finite() && !want) as usize;
+                        if !t_mob.is_finite()
+                            && crate::ray::ray_aabb(scene.eye, d, clo, chi).is_some()
+                        {
+                            gaps += 1;
+                        }
+                    }
+                }
+                assert!(shown > 60, "{kind:?}: {shown} pixels show it");
+                assert!(gaps > 0, "{kind:?}: the model is not its collision box");
+                if occluded {
+                    assert!(
+                        hidden > 20,
+                        "{kind:?}: the wall hides part of it ({hidden})"
+                    );
+                }
+            }
+        }
+    }
+
     /// Every ray of the view that meets a mob's or item's box lies in the
     /// box's screen rectangle (the renderer tests boxes only there): boxes
     /// all round the eye, at the feet, overhead, behind, some nearer than
@@ -2262,14 +2431,15 @@ mod tests {
                 w.player.pitch = pitch;
                 let scene = Scene::new(&w, wd, ht);
                 let whole = [0, wd as i32 - 1, 0, ht as i32 - 1];
-                small += scene.boxes.iter().filter(|b| b.3 != whole).count();
+                small += scene.boxes.iter().filter(|b| b.rect != whole).count();
                 for y in 0..ht {
                     for x in 0..wd {
                         let sx = screen_x(x, wd, scene.tan_x);
                         let sy = screen_y(y, ht, scene.tan_y);
                         let d = scene.dir(sx, sy);
-                        for (lo, hi, _, rc, _) in &scene.boxes {
-                            if ray_aabb(scene.eye, d, *lo, *hi).is_some() {
+                        for bx in &scene.boxes {
+                            let rc = bx.rect;
+                            if bx.shape.hit(scene.eye, d).is_some() {
                                 met += 1;
                                 let (px, py) = (x as i32, y as i32);
                                 assert!(
@@ -2281,7 +2451,11 @@ mod tests {
                     }
                 }
                 // Boxes off the view are dropped: none holds a ray then.
-                let all = w.items.len() + w.mobs.len();
+                let all = w.items.len()
+                    + w.mobs
+                        .iter()
+                        .map(|m| model::parts(m.kind).len())
+                        .sum::<usize>();
                 assert!(scene.boxes.len() <= all);
             }
         }
