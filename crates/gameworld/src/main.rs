@@ -363,7 +363,10 @@ fn import_reference(args: ImportArgs) -> CmdResult {
             report
                 .missing_games
                 .iter()
-                .map(|m| format!("{} ({} tasks; looked for {}/index.html)", m.id, m.tasks_skipped, m.folder))
+                .map(|m| format!(
+                    "{} ({} tasks; looked for {}/index.html)",
+                    m.id, m.tasks_skipped, m.folder
+                ))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

@@ -973,9 +973,8 @@ impl Registry {
             .filter(|g| g.value.backend == Backend::Browser && g.value.path.is_some())
             .filter_map(|g| {
                 let dir = g.value.folder()?;
-                (!dir.join("index.html").is_file()).then(|| {
-                    g.err_at("path", missing_game_folder_message(&g.value.id, &dir))
-                })
+                (!dir.join("index.html").is_file())
+                    .then(|| g.err_at("path", missing_game_folder_message(&g.value.id, &dir)))
             })
             .collect()
     }
@@ -1395,8 +1394,7 @@ impl Registry {
     }
 
     fn agent_ref(&self, model_id: &str, preset: &str) -> Result<AgentRef, String> {
-        if BUILTIN_AGENTS.contains(&model_id) || is_human_agent(model_id) || model_id == MCP_AGENT
-        {
+        if BUILTIN_AGENTS.contains(&model_id) || is_human_agent(model_id) || model_id == MCP_AGENT {
             return Ok(AgentRef::Builtin(model_id.to_string()));
         }
         let m = self.models.get(model_id).map(|m| m.value.clone()).ok_or_else(|| {

@@ -190,7 +190,13 @@ impl Run {
     }
 
     /// Start the run on its own thread (once every seat is taken).
-    pub fn start(self: &Arc<Run>, registry: Arc<Registry>, preset_id: String, seed: u64, realtime: bool) {
+    pub fn start(
+        self: &Arc<Run>,
+        registry: Arc<Registry>,
+        preset_id: String,
+        seed: u64,
+        realtime: bool,
+    ) {
         let run = self.clone();
         let handle = std::thread::spawn(move || {
             let mut opts = RunOptions::new(preset_id, seed, run.dir.clone());
@@ -223,9 +229,7 @@ impl Run {
             let last_frame = result
                 .as_ref()
                 .and_then(|r| r["steps"].as_u64())
-                .and_then(|n| {
-                    std::fs::read(run.dir.join(format!("frames/step_{n:06}.png"))).ok()
-                });
+                .and_then(|n| std::fs::read(run.dir.join(format!("frames/step_{n:06}.png"))).ok());
             let error = match outcome {
                 Ok(Ok(_)) => None,
                 Ok(Err(e)) => Some(e.to_string()),
@@ -243,7 +247,11 @@ impl Run {
                         v.step = r["steps"].as_u64().unwrap_or(0) as u32 + 1;
                     }
                     v.finished = result.clone();
-                    v.error = if result.is_some() { None } else { error.clone() };
+                    v.error = if result.is_some() {
+                        None
+                    } else {
+                        error.clone()
+                    };
                 });
             }
         });
@@ -339,9 +347,9 @@ impl Agent for McpAgent {
                 // alone (the other roles' proposals would be dropped).
                 Ok(Input::Watch) if coop => continue,
                 Ok(Input::Watch) => Ok(Turn::Watch),
-                Ok(Input::Quit) | Err(RecvTimeoutError::Disconnected) => {
-                    Err(Self::left("the MCP client disconnected before the run ended"))
-                }
+                Ok(Input::Quit) | Err(RecvTimeoutError::Disconnected) => Err(Self::left(
+                    "the MCP client disconnected before the run ended",
+                )),
                 Err(RecvTimeoutError::Timeout) if coop => Ok(Turn::Act(Reply {
                     payload: None,
                     parse_error: Some(format!(

@@ -6,9 +6,9 @@
 
 use crate::McpOptions;
 use crate::agent::{Input, Run, View};
-use crate::tools::{self, OBSERVE};
 #[cfg(test)]
 use crate::tools::COMPUTER as COMPUTER_TOOL;
+use crate::tools::{self, OBSERVE};
 use base64::Engine;
 use gw_core::registry::{Interface, Preset, Registry};
 use rmcp::model::{
@@ -59,12 +59,9 @@ impl Hub {
                 opts.preset
             ));
         }
-        let game = registry.game(parts[0]).ok_or_else(|| {
-            format!(
-                "unknown game \"{}\"; see `gameworld list games`",
-                parts[0]
-            )
-        })?;
+        let game = registry
+            .game(parts[0])
+            .ok_or_else(|| format!("unknown game \"{}\"; see `gameworld list games`", parts[0]))?;
         let roles = game.roles.len().max(1);
         let agents = if game.is_cooperative() {
             vec![gw_core::registry::MCP_AGENT; roles].join(",")
@@ -285,11 +282,21 @@ impl Session {
         }
         let mut text = self.hub.briefings[seat].clone();
         text.push_str("\n\n");
-        text.push_str(&tools::step_line(v.step, v.episode, run.preset.task.max_steps));
+        text.push_str(&tools::step_line(
+            v.step,
+            v.episode,
+            run.preset.task.max_steps,
+        ));
         result(&v.frame, text, false)
     }
 
-    fn act(&self, run: &Run, seat: usize, name: &str, args: &serde_json::Map<String, Value>) -> CallToolResponse {
+    fn act(
+        &self,
+        run: &Run,
+        seat: usize,
+        name: &str,
+        args: &serde_json::Map<String, Value>,
+    ) -> CallToolResponse {
         let s = &run.seats[seat];
         let (payload, reasoning) = tools::payload(self.hub.opts.interface, name, args);
         let seq = s.snapshot().seq;
@@ -331,7 +338,11 @@ impl Session {
             (None, Some(e)) => text.push_str(&format!("\nThe run has stopped: {e}")),
             (None, None) => {
                 text.push('\n');
-                text.push_str(&tools::step_line(v.step, v.episode, run.preset.task.max_steps));
+                text.push_str(&tools::step_line(
+                    v.step,
+                    v.episode,
+                    run.preset.task.max_steps,
+                ));
             }
         }
         result(&v.frame, text, !valid)
@@ -405,13 +416,6 @@ impl ServerHandler for Session {
         ))
     }
 
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.hub.tools[self.role()]
-            .iter()
-            .find(|t| t.name == name)
-            .cloned()
-    }
-
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -429,7 +433,15 @@ impl ServerHandler for Session {
             return Ok(self.finished(&run, &v));
         }
         if !v.started {
-            let joined = self.hub.state.lock().expect("hub lock").pending.as_ref().map(|(_, n)| *n).unwrap_or(0);
+            let joined = self
+                .hub
+                .state
+                .lock()
+                .expect("hub lock")
+                .pending
+                .as_ref()
+                .map(|(_, n)| *n)
+                .unwrap_or(0);
             return Ok(text_error(format!(
                 "the run waits for its other roles: {joined} of {} MCP sessions have joined; connect one MCP session per role",
                 run.seats.len()
@@ -516,7 +528,11 @@ mod tests {
             .filter_map(|c| c["text"].as_str())
             .collect::<Vec<_>>()
             .join("\n");
-        let image = v["content"].as_array().unwrap().iter().any(|c| c["type"] == "image");
+        let image = v["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["type"] == "image");
         (v["isError"].as_bool().unwrap_or(false), text, image)
     }
 
@@ -524,7 +540,9 @@ mod tests {
     fn preset_must_name_game_and_task_only() {
         let dir = tempfile::tempdir().unwrap();
         let o = |p: &str| options(p, dir.path().into(), Interface::Generalist);
-        let e = Hub::new(registry(), o("01_2048+01_01+random")).err().unwrap();
+        let e = Hub::new(registry(), o("01_2048+01_01+random"))
+            .err()
+            .unwrap();
         assert!(e.contains("<game_id>+<task_id>"), "{e}");
         let e = Hub::new(registry(), o("99_nothing+01")).err().unwrap();
         assert!(e.contains("unknown game \"99_nothing\""), "{e}");
@@ -540,14 +558,20 @@ mod tests {
         .unwrap();
         let (session, run) = seat(&hub);
         // --max-sessions 1: a second session is refused while this one plays.
-        let refused = hub.join(json!({"name": "other", "version": "1"})).err().unwrap();
+        let refused = hub
+            .join(json!({"name": "other", "version": "1"}))
+            .err()
+            .unwrap();
         assert!(refused.contains("--max-sessions"), "{refused}");
 
         let (err, text, image) = read(session.observe(&run, 0));
         assert!(!err && image);
         assert!(text.contains("Step 1 of 100: 100 steps left."), "{text}");
         let key = |k: &str| {
-            json!({"action": "key", "key": k}).as_object().unwrap().clone()
+            json!({"action": "key", "key": k})
+                .as_object()
+                .unwrap()
+                .clone()
         };
         let (err, text, _) = read(session.act(&run, 0, COMPUTER_TOOL, &key("x")));
         assert!(err && text.contains("\"x\""), "{text}");
@@ -582,7 +606,11 @@ mod tests {
     #[test]
     fn calls_after_the_end_say_the_run_finished() {
         let dir = tempfile::tempdir().unwrap();
-        let mut o = options("01_2048+01_01", dir.path().join("one"), Interface::Generalist);
+        let mut o = options(
+            "01_2048+01_01",
+            dir.path().join("one"),
+            Interface::Generalist,
+        );
         o.one_run = true;
         let hub = Hub::new(registry(), o).unwrap();
         let (session, run) = seat(&hub);
@@ -600,12 +628,18 @@ mod tests {
         let (err, text, _) = read(session.act(&run, 0, "move_up", &serde_json::Map::new()));
         assert!(err && text.contains("The run has finished"), "{text}");
         let (err, text, image) = read(session.observe(&run, 0));
-        assert!(err && image && text.contains("The run has finished"), "{text}");
+        assert!(
+            err && image && text.contains("The run has finished"),
+            "{text}"
+        );
         run.join();
         assert!(run.dir.ends_with("one"));
         let r: Value =
             serde_json::from_slice(&std::fs::read(run.dir.join("result.json")).unwrap()).unwrap();
-        assert_eq!((r["steps"].as_u64(), r["valid_actions"].as_u64()), (Some(100), Some(100)));
+        assert_eq!(
+            (r["steps"].as_u64(), r["valid_actions"].as_u64()),
+            (Some(100), Some(100))
+        );
         drop(session);
     }
 }

@@ -165,7 +165,10 @@ pub fn step_line(step: u32, episode: u32, max_steps: u32) -> String {
     let done = step.saturating_sub(1);
     let left = max_steps.saturating_sub(done);
     let episode = if episode > 0 {
-        format!(" (episode {}: the game restarted after the previous one ended)", episode + 1)
+        format!(
+            " (episode {}: the game restarted after the previous one ended)",
+            episode + 1
+        )
     } else {
         String::new()
     };
@@ -226,12 +229,11 @@ mod tests {
     #[test]
     fn computer_key_call_becomes_press_key() {
         let args = json!({"action": "key", "key": "ArrowUp", "seconds": 0.3, "reasoning": "up"});
-        let (p, why) = payload(
-            Interface::ComputerUse,
-            COMPUTER,
-            args.as_object().unwrap(),
+        let (p, why) = payload(Interface::ComputerUse, COMPUTER, args.as_object().unwrap());
+        assert_eq!(
+            p,
+            json!({"action": "press_key", "key": "ArrowUp", "duration": 0.3})
         );
-        assert_eq!(p, json!({"action": "press_key", "key": "ArrowUp", "duration": 0.3}));
         assert_eq!(why.as_deref(), Some("up"));
         let a = gw_core::parse_action(&p).unwrap();
         assert_eq!(a.name(), "press_key");
