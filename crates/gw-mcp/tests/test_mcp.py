@@ -139,9 +139,10 @@ def test_2048_played_to_target_equals_a_cli_run_with_the_same_actions(tmp_path):
         assert a == b
     mcp_result = json.loads((mcp_dir / "result.json").read_text())
     assert mcp_result["model"] == "mcp"
+    assert mcp_result["preset"] == "01_2048+01_01+mcp"
     assert mcp_result["client"] == {"name": "gw-test-client", "version": "1.2.3"}
     for r in (cli_result, mcp_result):
-        for k in ("model", "wall_ms", "latency_ms", "client"):
+        for k in ("preset", "model", "wall_ms", "latency_ms", "client"):
             r.pop(k, None)
     assert mcp_result == cli_result
     cli_frames = sorted(p.name for p in (cli_dir / "frames").iterdir())
