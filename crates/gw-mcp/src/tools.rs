@@ -235,7 +235,7 @@ mod tests {
             json!({"action": "press_key", "key": "ArrowUp", "duration": 0.3})
         );
         assert_eq!(why.as_deref(), Some("up"));
-        let a = gw_core::parse_action(&p).unwrap();
+        let a = gw_core::action::parse_action(&p).unwrap();
         assert_eq!(a.name(), "press_key");
     }
 
