@@ -2,7 +2,8 @@
 # The project's test command (README "Run the test suite", called by .ci/run):
 # the Rust workspace's tests, then the Python package's tests (crates/gw-python:
 # a dev-profile wheel built with maturin in a virtual environment under the
-# target folder, installed with gymnasium, numpy, pytest, pyarrow and pyyaml from PyPI).
+# target folder, installed with gymnasium, numpy, pytest, pyarrow, pyyaml and
+# pettingzoo from PyPI).
 # GW_SKIP_PYTHON=1 runs the Rust tests only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ TARGET="$(cd "${CARGO_TARGET_DIR:-target}" && pwd)"
 VENV="$TARGET/pyenv"
 start=$(date +%s)
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check maturin gymnasium numpy pytest pyarrow pyyaml
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check maturin gymnasium numpy pytest pyarrow pyyaml pettingzoo
 rm -rf "$VENV/wheels"
 "$VENV/bin/maturin" build --quiet --profile dev --locked -m crates/gw-python/Cargo.toml \
   -i "$VENV/bin/python" -o "$VENV/wheels"

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod panic;
+mod verify_cmd;
 mod world_cmd;
 mod world_dataset;
 mod world_evals;
@@ -57,6 +58,9 @@ enum Command {
     /// Serve one task as a Model Context Protocol server: an MCP client
     /// plays the run through tools (<game_id>+<task_id>).
     Mcp(McpArgs),
+    /// Re-play runs from their preset, seed and recorded actions and check
+    /// every step and the result.json totals.
+    Verify(verify_cmd::VerifyArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -262,6 +266,45 @@ struct ReportArgs {
     /// suite) used only for the chance floors; such runs among DIR count too.
     #[arg(long, value_name = "DIR")]
     baselines: Vec<PathBuf>,
+    /// Instead: write leaderboard.html / leaderboard.json, one row per model
+    /// and interface over every DIR (suite folders), each row verified by
+    /// re-playing its runs.
+    #[arg(long)]
+    leaderboard: bool,
+    /// With --leaderboard: skip the re-play (rows say "not checked").
+    #[arg(long, requires = "leaderboard")]
+    no_verify: bool,
+}
+
+/// `gameworld report --leaderboard`: exit 2 when a folder holds no run, 1
+/// when writing fails. Rows that do not verify are marked, not fatal.
+fn leaderboard(registry: &[PathBuf], args: ReportArgs) -> CmdResult {
+    let reg = if args.no_verify {
+        None
+    } else {
+        Some(load_registry(registry).map_err(config)?)
+    };
+    let out = args.out.unwrap_or_else(|| args.dirs[0].clone());
+    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let board = gw_runtime::report::leaderboard::write(&args.dirs, reg.as_ref(), parallel, &out)
+        .map_err(|e| {
+            if e.contains("holds no run") || e.contains("not a folder") {
+                config(e)
+            } else {
+                (1, e)
+            }
+        })?;
+    let verified = board
+        .rows
+        .iter()
+        .filter(|r| r.verification == "verified")
+        .count();
+    println!(
+        "leaderboard: {} model/interface pairs ({verified} verified) → {}",
+        board.rows.len(),
+        out.join("leaderboard.html").display()
+    );
+    Ok(())
 }
 
 /// `gameworld report`: exit 2 when no run is found, 1 when writing fails.
@@ -482,6 +525,7 @@ fn dispatch(cli: Cli) -> CmdResult {
                 memory_rounds: None,
                 repeat: 0,
                 replay: args.replay,
+                sparse_frames: None,
             };
             match run_preset(&reg, &opts) {
                 Ok(r) => {
@@ -546,12 +590,16 @@ fn dispatch(cli: Cli) -> CmdResult {
             }
             Ok(())
         }
+        Command::Report(args) if args.leaderboard => leaderboard(&cli.registry, args),
         Command::Report(args) => report(args),
         Command::ImportReference(args) => import_reference(args),
         Command::World(cmd) => world_cmd::run(cmd, &cli.registry),
         Command::Serve(args) => serve(&cli.registry, args),
         Command::Clip(args) => clip(args),
         Command::Mcp(args) => mcp(&cli.registry, args),
+        Command::Verify(args) => {
+            verify_cmd::run(&load_registry(&cli.registry).map_err(config)?, args)
+        }
         Command::Bench(args) => {
             let reg = load_registry(&cli.registry).map_err(config)?;
             let games: Vec<String> = if args.games.is_empty() {

@@ -22,6 +22,10 @@ pub struct DatasetArgs {
     /// Frame size WIDTHxHEIGHT.
     #[arg(long, default_value = "640x360")]
     resolution: String,
+    /// Frame encoding: jpeg (quality 90, compact) or png (lossless, about
+    /// twice the bytes).
+    #[arg(long, default_value = "jpeg")]
+    frame_format: String,
     /// Episodes generated at once (default: the machine's cores).
     #[arg(long)]
     workers: Option<usize>,
@@ -91,6 +95,7 @@ pub fn run(a: DatasetArgs, registry: &[PathBuf]) -> Result<(), (u8, String)> {
     let reg = crate::load_registry(registry).map_err(config)?;
     let tasks = gw_owdata::tasks::resolve(&reg, tasks, a.count).map_err(config)?;
     let (width, height) = parse_resolution(&a.resolution).map_err(config)?;
+    let frame_format = gw_owdata::FrameFormat::parse(&a.frame_format).map_err(config)?;
     let shard =
         gw_core::shard::Shard::from_flag_or_env(a.shard.as_deref(), |k| std::env::var(k).ok())
             .map_err(config)?;
@@ -108,6 +113,7 @@ pub fn run(a: DatasetArgs, registry: &[PathBuf]) -> Result<(), (u8, String)> {
             height,
             max_steps: a.max_steps,
             run_limit: a.run_limit.unwrap_or(a.max_steps.saturating_mul(2)),
+            frame_format,
         },
         out: a.out.clone(),
         workers,

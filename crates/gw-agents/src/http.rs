@@ -173,12 +173,11 @@ impl Transport for NetTransport {
         let mut url = req.url.clone();
         let mut followed = Vec::new();
         loop {
-            let wire = send_once(&agent, &url, req, &payload).map_err(|message| {
-                TransportFailure {
+            let wire =
+                send_once(&agent, &url, req, &payload).map_err(|message| TransportFailure {
                     message,
                     latency_ms: elapsed(started),
-                }
-            })?;
+                })?;
             let redirect = (300..400).contains(&wire.status);
             let target = wire
                 .location

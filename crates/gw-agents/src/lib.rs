@@ -126,6 +126,12 @@ pub enum Turn {
     /// time the agent spent watching and the agent gets a fresh observation; in
     /// paused mode nothing changes.
     Watch,
+    /// No action, no step and no game time: the agent was not playing yet
+    /// (a person before a real-time game starts); the runtime asks again.
+    Hold,
+    /// No action: the agent ends the run here with this stop reason (a
+    /// person quit or walked away); the steps played so far are the result.
+    End(gw_core::StopReason),
 }
 
 /// The seam every agent implements.

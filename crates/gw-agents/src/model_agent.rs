@@ -187,7 +187,9 @@ impl Link {
             .spec
             .max_retry_wait_s
             .filter(|s| s.is_finite() && *s >= 0.0)
-            .map_or(MAX_RETRY_AFTER, |s| Duration::from_secs_f64(s.min(86_400.0)));
+            .map_or(MAX_RETRY_AFTER, |s| {
+                Duration::from_secs_f64(s.min(86_400.0))
+            });
         let name = self.provider.name();
         let mut last_problem = String::new();
         for attempt in 1..=max_retries + 1 {
@@ -493,7 +495,8 @@ impl Agent for ModelAgent {
         }
         // Provider text kept per step is bounded (prefix, length, hash of
         // the rest): the reasoning as a stored text, notes as messages.
-        let reasoning = reasoning.map(|r| crate::secrets::clip(&r, crate::secrets::MAX_STORED_TEXT));
+        let reasoning =
+            reasoning.map(|r| crate::secrets::clip(&r, crate::secrets::MAX_STORED_TEXT));
         let parse_error = parse_error.map(|e| crate::secrets::message(&e));
         let action_text = match &payload {
             Some(p) => p.to_string(),

@@ -268,10 +268,7 @@ mod tests {
         // Overlapping secrets: one mask over the union, nothing left over.
         register("ovlp-AAAA-1111");
         register("1111-BBBB-ovlp");
-        assert_eq!(
-            text("x ovlp-AAAA-1111-BBBB-ovlp y"),
-            "x [REDACTED] y"
-        );
+        assert_eq!(text("x ovlp-AAAA-1111-BBBB-ovlp y"), "x [REDACTED] y");
         // An escape sequence inside a key does not smuggle it through.
         register("sk-split-key-777");
         assert_eq!(terminal("sk-split\u{1b}[0m-key-777!"), "[REDACTED]!");
@@ -292,13 +289,18 @@ mod tests {
         assert!(out.starts_with(&"e".repeat(MAX_MESSAGE - 5)));
         let masked_len = MAX_MESSAGE - 5 + MASK.len() + 5000;
         assert!(
-            out.contains(&format!("… [{masked_len} bytes in all; sha256 of the rest: ")),
+            out.contains(&format!(
+                "… [{masked_len} bytes in all; sha256 of the rest: "
+            )),
             "{}",
             &out[MAX_MESSAGE - 20..]
         );
         assert!(out.len() < MAX_MESSAGE + 120);
         // Different tails, different hashes; short texts pass unchanged.
-        assert_ne!(message(&"a".repeat(9000)), message(&format!("{}b", "a".repeat(8999))));
+        assert_ne!(
+            message(&"a".repeat(9000)),
+            message(&format!("{}b", "a".repeat(8999)))
+        );
         assert_eq!(message("short \u{1b}[1mbold"), "short bold");
         // Cut at a character boundary.
         let wide = "é".repeat(MAX_MESSAGE);

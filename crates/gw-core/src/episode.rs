@@ -25,7 +25,9 @@ pub struct StepRecord {
     pub action: Option<Action>,
     pub invalid: Option<Invalid>,
     pub events: Vec<TimedEvent>,
-    /// The gameAPI snapshot after the action (before any reset).
+    /// The gameAPI snapshot after the action (before any reset); only the
+    /// evaluator's part of it when snapshots are off
+    /// ([`Stepper::set_snapshots`]).
     pub state: Value,
     pub eval: StepEval,
 }
@@ -126,6 +128,12 @@ pub struct Stepper {
     /// A reset-on-fail decided by the last step and not yet carried out, so
     /// the caller can still render (and show) the terminal state.
     pending_reset: bool,
+    /// Whether each step snapshots the whole state into its record (the
+    /// trajectory's `state`); off, a step reads only what the evaluator
+    /// needs ([`Game::eval_view`]) and the record holds just that.
+    snapshots: bool,
+    /// The task's score fields and end field (what [`Game::eval_view`] reads).
+    eval_paths: Vec<String>,
 }
 
 /// The init config a task asks for.
@@ -181,6 +189,12 @@ impl Stepper {
             episode: 0,
             finished: None,
             pending_reset: false,
+            snapshots: true,
+            eval_paths: task
+                .score_fields()
+                .into_iter()
+                .chain(task.end_field.clone())
+                .collect(),
         };
         s.readiness_gate()?;
         let initial = s.game.state().to_value();
@@ -251,6 +265,18 @@ impl Stepper {
 
     pub fn state_value(&self) -> Value {
         self.game.state().to_value()
+    }
+
+    /// Keep (the default) or drop the whole-state snapshot of each step's
+    /// record. Without it a step costs the game's step and its
+    /// [`Game::eval_view`]; scores, progress and decisions are the same.
+    pub fn set_snapshots(&mut self, on: bool) {
+        self.snapshots = on;
+    }
+
+    /// What the evaluator reads of the current state ([`Game::eval_view`]).
+    pub fn eval_value(&self) -> Value {
+        self.game.eval_view(&self.eval_paths)
     }
 
     pub fn render(&self, pixmap: &mut tiny_skia::Pixmap) {
@@ -400,7 +426,11 @@ impl Stepper {
         }
         self.check_fault()?;
         self.step += 1;
-        let state = self.game.state().to_value();
+        let state = if self.snapshots {
+            self.game.state().to_value()
+        } else {
+            self.eval_value()
+        };
         let eval = self.evaluator.evaluate_step(&state, self.step);
         match eval.decision {
             Decision::Continue => {}

@@ -27,6 +27,10 @@ pub enum StopReason {
     /// The agent went away mid-run (an MCP client disconnected or stayed
     /// silent too long); the steps played so far are kept.
     AgentLeft,
+    /// A person playing from the web page pressed Quit.
+    PlayerQuit,
+    /// A person's play was abandoned: no input within the idle limit.
+    PlayerLeft,
 }
 
 impl StopReason {
@@ -38,6 +42,8 @@ impl StopReason {
             StopReason::GameTerminal => "game_terminal",
             StopReason::AgentError => "agent_error",
             StopReason::AgentLeft => "agent_left",
+            StopReason::PlayerQuit => "player_quit",
+            StopReason::PlayerLeft => "player_left",
         }
     }
 }
@@ -316,13 +322,19 @@ mod tests {
             ..spec(true)
         });
         let s = |r: u32, b: u32| json!({"d": {"red": r, "blue": b}});
-        assert!(e.reference().is_some_and(|r| r.best_score == 0.0 && !r.success));
+        assert!(
+            e.reference()
+                .is_some_and(|r| r.best_score == 0.0 && !r.success)
+        );
         // 4 red and 3 blue sum to 7 but miss Watergirl's 4.
         let r = e.evaluate_step(&s(4, 3), 1);
         assert_eq!((r.score, r.decision), (6.0, Decision::Continue));
         assert!(!e.success());
         let reference = e.reference().unwrap();
-        assert_eq!((reference.best_score, reference.progress, reference.success), (7.0, 1.0, true));
+        assert_eq!(
+            (reference.best_score, reference.progress, reference.success),
+            (7.0, 1.0, true)
+        );
         // Extra red never makes up for missing blue.
         assert_eq!(e.evaluate_step(&s(6, 0), 2).score, 3.0);
         let r = e.evaluate_step(&s(3, 4), 3);

@@ -55,6 +55,17 @@ pub trait Game: Send {
     /// `getState()`.
     fn state(&self) -> GameApiState;
 
+    /// What the evaluator reads of the state: a JSON object in which every
+    /// dotted path of `paths` (the task's score and end fields) and of
+    /// `terminal` looks up the same value as in `state().to_value()`. The
+    /// default takes those parts of [`Game::state`] without converting the
+    /// rest ([`GameApiState::view`]); a game whose snapshot is costly builds
+    /// just them. Steps that record no trajectory (the Python package) read
+    /// this instead of the snapshot.
+    fn eval_view(&self, paths: &[String]) -> Value {
+        self.state().view(paths)
+    }
+
     /// Deliver one atomic input event at the current game time.
     fn handle_event(&mut self, event: &InputEvent);
 
@@ -64,6 +75,16 @@ pub trait Game: Send {
 
     /// Draw the current frame into `pixmap` (sized to the viewport).
     fn render(&self, pixmap: &mut tiny_skia::Pixmap);
+
+    /// Draw the current frame directly into `pixmap` at its own size, which
+    /// may differ from the viewport (a learner's small observation), and
+    /// return true; return false, drawing nothing, when the game draws only
+    /// at its viewport (the default): the caller then draws at the viewport
+    /// and shrinks. Frames at the viewport always come from [`Game::render`].
+    fn render_sized(&self, pixmap: &mut tiny_skia::Pixmap) -> bool {
+        let _ = pixmap;
+        false
+    }
 
     /// The PNG row filter this game's frames are written with (run frames,
     /// the PNG an agent sees, `gameworld bench`). Every filter decodes to the

@@ -115,6 +115,95 @@ impl GameApiState {
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("state serializes")
     }
+
+    /// What the evaluator reads, without converting the whole snapshot: a
+    /// JSON object holding `terminal` and, for each dotted path of `paths`
+    /// (a task's score and end fields), the subtree under its first two
+    /// parts. `lookup(&view, p)` equals `lookup(&self.to_value(), p)` for
+    /// every `p` of `paths` and every path under `terminal`.
+    pub fn view(&self, paths: &[String]) -> Value {
+        let mut out = Map::new();
+        out.insert(
+            "terminal".into(),
+            serde_json::to_value(&self.terminal).expect("terminal serializes"),
+        );
+        for path in paths {
+            let mut parts = path.splitn(3, '.');
+            let head = parts.next().unwrap_or("");
+            let key = parts.next();
+            let section = match head {
+                "game_state" => &self.game_state,
+                "metrics" => &self.metrics,
+                "raw" => &self.raw,
+                "terminal" => continue,
+                "gameId" | "seed" | "timestampMs" | "gameTimeMs" | "status" => {
+                    let whole = self.to_value();
+                    if let Some(v) = whole.get(head) {
+                        out.insert(head.into(), v.clone());
+                    }
+                    continue;
+                }
+                _ => {
+                    if let Some(v) = self.extra.get(head) {
+                        out.insert(head.into(), v.clone());
+                    }
+                    continue;
+                }
+            };
+            let slot = out
+                .entry(head.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            match key {
+                None => *slot = Value::Object(section.clone()),
+                Some(k) => {
+                    if let (Some(v), Value::Object(m)) = (section.get(k), slot) {
+                        m.insert(k.to_string(), v.clone());
+                    }
+                }
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// An evaluator view ([`GameApiState::view`]) built from a game's own
+/// fields, for games whose snapshot is costly: `field(path)` gives the
+/// value the snapshot holds at `path` (exactly, as [`set`] would store it),
+/// or `None` when the game does not know it cheaply, in which case the
+/// view comes from `whole()`. `terminal` is the snapshot's terminal.
+pub fn view_from(
+    paths: &[String],
+    terminal: &Terminal,
+    field: impl Fn(&str) -> Option<Value>,
+    whole: impl FnOnce() -> GameApiState,
+) -> Value {
+    let mut out = Map::new();
+    out.insert(
+        "terminal".into(),
+        serde_json::to_value(terminal).expect("terminal serializes"),
+    );
+    for path in paths {
+        if path == "terminal" || path.starts_with("terminal.") {
+            continue;
+        }
+        let Some(v) = field(path) else {
+            return whole().view(paths);
+        };
+        let mut parts: Vec<&str> = path.split('.').collect();
+        let last = parts.pop().unwrap_or("");
+        let mut cur = &mut out;
+        for p in parts {
+            let slot = cur
+                .entry(p.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            match slot {
+                Value::Object(m) => cur = m,
+                _ => return whole().view(paths),
+            }
+        }
+        cur.insert(last.to_string(), v);
+    }
+    Value::Object(out)
 }
 
 /// Insert helper for building sections: `set(&mut s.game_state, "score", 12)`.
@@ -163,6 +252,50 @@ pub fn is_truthy(value: &Value) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn view_looks_up_what_the_whole_snapshot_does() {
+        let mut s = GameApiState::new(
+            "01_2048",
+            3,
+            400,
+            Status::Terminal,
+            Terminal::ended(Outcome::Fail, "stuck"),
+        );
+        set(&mut s.game_state, "score", 8);
+        set(
+            &mut s.game_state,
+            "task",
+            json!({"obtained": 2, "deep": {"x": [1, 2]}}),
+        );
+        set(&mut s.game_state, "big", json!(vec![0; 64]));
+        set(&mut s.metrics, "lines", 3);
+        s.extra.insert("is_actionable".into(), json!(true));
+        let paths: Vec<String> = [
+            "game_state.score",
+            "game_state.task.deep.x.1",
+            "metrics.lines",
+            "metrics.absent",
+            "gameTimeMs",
+            "is_actionable",
+            "raw.nothing",
+            "terminal.outcome",
+        ]
+        .map(String::from)
+        .to_vec();
+        let view = s.view(&paths);
+        let whole = s.to_value();
+        for p in paths
+            .iter()
+            .map(String::as_str)
+            .chain(["terminal.isTerminal", "terminal.reason"])
+        {
+            assert_eq!(lookup(&view, p), lookup(&whole, p), "{p}");
+        }
+        assert_eq!(lookup(&view, "game_state.task.deep.x.1"), Some(&json!(2)));
+        // What no path names stays out.
+        assert!(lookup(&view, "game_state.big").is_none());
+    }
 
     #[test]
     fn schema_field_names() {

@@ -150,9 +150,8 @@ fn no_hud_shows_task_progress_or_distance_to_goal() {
 fn save_review_frames() {
     let dir = std::env::var("REVIEW_DIR").unwrap_or_else(|_| "/tmp/review".into());
     std::fs::create_dir_all(&dir).unwrap();
-    let games = std::env::var("REVIEW_GAMES").unwrap_or_else(|_| {
-        "04,06,09,10,11,20,21,22,24,26,28,31".into()
-    });
+    let games = std::env::var("REVIEW_GAMES")
+        .unwrap_or_else(|_| "04,06,09,10,11,20,21,22,24,26,28,31".into());
     for id in crate::GAME_IDS {
         if !games.split(',').any(|p| id.starts_with(p.trim())) {
             continue;

@@ -47,6 +47,63 @@ pub enum Align {
     Right,
 }
 
+thread_local! {
+    /// The frame [`render_scaled`] is drawing on this thread (its pixel
+    /// buffer's address) and the scale from the game's viewport coordinates
+    /// to it; `None` otherwise. Only that frame is drawn scaled: layers a
+    /// game paints into pixmaps of its own keep their own coordinates.
+    static SCALE: std::cell::Cell<Option<(usize, f32, f32)>> = const { std::cell::Cell::new(None) };
+}
+
+/// The drawing scale (x, y) for `pm`: viewport coordinates → pixels; (1, 1)
+/// unless `pm` is the frame [`render_scaled`] is drawing.
+pub fn scale(pm: &Pixmap) -> (f32, f32) {
+    match SCALE.with(|s| s.get()) {
+        Some((at, sx, sy)) if at == pm.data().as_ptr() as usize => (sx, sy),
+        _ => (1.0, 1.0),
+    }
+}
+
+/// Whether `pm` is being drawn at another size than the viewport.
+pub fn scaled(pm: &Pixmap) -> bool {
+    scale(pm) != (1.0, 1.0)
+}
+
+fn xf(pm: &Pixmap) -> Transform {
+    let (sx, sy) = scale(pm);
+    Transform::from_scale(sx, sy)
+}
+
+/// The frame's width and height in the game's own (viewport) coordinates:
+/// the pixmap's size, or the viewport's while [`render_scaled`] draws it.
+pub fn logical_size(pm: &Pixmap) -> (f32, f32) {
+    let (sx, sy) = scale(pm);
+    (pm.width() as f32 / sx, pm.height() as f32 / sy)
+}
+
+/// Draw a frame laid out for `viewport` into `pm` of any size: every shape
+/// and text of this kit is scaled by `pm`'s size over the viewport's
+/// (cached layers and stamps are painted afresh at that size), so a small
+/// observation costs its own pixels, not the viewport's. `draw` is the
+/// game's own `render`; it must draw through this kit only (the games
+/// listed in [`crate::DRAWS_SCALED`] do; the others are drawn at the
+/// viewport and shrunk).
+pub fn render_scaled(pm: &mut Pixmap, viewport: (u32, u32), draw: impl FnOnce(&mut Pixmap)) {
+    let s = (
+        pm.width() as f32 / viewport.0.max(1) as f32,
+        pm.height() as f32 / viewport.1.max(1) as f32,
+    );
+    struct Restore(Option<(usize, f32, f32)>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SCALE.with(|c| c.set(self.0));
+        }
+    }
+    let at = pm.data().as_ptr() as usize;
+    let _restore = Restore(SCALE.with(|c| c.replace(Some((at, s.0, s.1)))));
+    draw(pm);
+}
+
 pub fn clear(pm: &mut Pixmap, c: Rgb) {
     pm.fill(c.color());
 }
@@ -54,8 +111,9 @@ pub fn clear(pm: &mut Pixmap, c: Rgb) {
 pub fn rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, c: Rgb) {
     if let Some(r) = Rect::from_xywh(x, y, w.max(0.0), h.max(0.0)) {
         let mut p = c.paint();
-        p.anti_alias = false;
-        pm.fill_rect(r, &p, Transform::identity(), None);
+        // Drawn small, a shape narrower than a pixel covers part of one.
+        p.anti_alias = scaled(pm);
+        pm.fill_rect(r, &p, xf(pm), None);
     }
 }
 
@@ -74,25 +132,13 @@ pub fn rounded_rect(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, radius: f32
     pb.cubic_to(x, y + r - k, x + r - k, y, x + r, y);
     pb.close();
     if let Some(path) = pb.finish() {
-        pm.fill_path(
-            &path,
-            &c.paint(),
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, xf(pm), None);
     }
 }
 
 pub fn circle(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, c: Rgb) {
     if let Some(path) = PathBuilder::from_circle(cx, cy, radius.max(0.1)) {
-        pm.fill_path(
-            &path,
-            &c.paint(),
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
+        pm.fill_path(&path, &c.paint(), FillRule::Winding, xf(pm), None);
     }
 }
 
@@ -102,7 +148,7 @@ pub fn ring(pm: &mut Pixmap, cx: f32, cy: f32, radius: f32, width: f32, c: Rgb) 
             width,
             ..Stroke::default()
         };
-        pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
+        pm.stroke_path(&path, &c.paint(), &stroke, xf(pm), None);
     }
 }
 
@@ -116,7 +162,7 @@ pub fn line(pm: &mut Pixmap, x0: f32, y0: f32, x1: f32, y1: f32, width: f32, c: 
             line_cap: tiny_skia::LineCap::Round,
             ..Stroke::default()
         };
-        pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
+        pm.stroke_path(&path, &c.paint(), &stroke, xf(pm), None);
     }
 }
 
@@ -136,14 +182,8 @@ fn polygon_path(points: &[(f32, f32)]) -> Option<tiny_skia::Path> {
 fn fill_polygon(pm: &mut Pixmap, points: &[(f32, f32)], c: Rgb, anti_alias: bool) {
     if let Some(path) = polygon_path(points) {
         let mut paint = c.paint();
-        paint.anti_alias = anti_alias;
-        pm.fill_path(
-            &path,
-            &paint,
-            FillRule::Winding,
-            Transform::identity(),
-            None,
-        );
+        paint.anti_alias = anti_alias || scaled(pm);
+        pm.fill_path(&path, &paint, FillRule::Winding, xf(pm), None);
     }
 }
 
@@ -184,7 +224,7 @@ pub fn rect_outline(pm: &mut Pixmap, x: f32, y: f32, w: f32, h: f32, width: f32,
             width,
             ..Stroke::default()
         };
-        pm.stroke_path(&path, &c.paint(), &stroke, Transform::identity(), None);
+        pm.stroke_path(&path, &c.paint(), &stroke, xf(pm), None);
     }
 }
 
@@ -279,6 +319,8 @@ pub fn text(pm: &mut Pixmap, s: &str, x: f32, y: f32, size: f32, c: Rgb, align: 
             log.push(s.to_string());
         }
     });
+    let (sx, sy) = scale(pm);
+    let (x, y, size) = (x * sx, y * sy, size * sy);
     let w = text_width(s, size);
     let mut pen = match align {
         Align::Left => x,
@@ -328,7 +370,7 @@ pub fn hud(pm: &mut Pixmap, title: &str, items: &[(&str, String)]) {
 
 /// The static half of [`hud`]: the bar and the title (for cached layers).
 pub fn hud_bar(pm: &mut Pixmap, title: &str) {
-    let w = pm.width() as f32;
+    let w = logical_size(pm).0;
     rect(pm, 0.0, 0.0, w, HUD_BAR_H as f32, rgb(24, 26, 33));
     text(pm, title, 20.0, 12.0, 28.0, rgb(240, 240, 240), Align::Left);
 }
@@ -344,6 +386,11 @@ pub fn hud_cached(
     title: &str,
     items: &[(&str, String)],
 ) {
+    if scaled(pm) {
+        hud_bar(pm, title);
+        hud_items(pm, items);
+        return;
+    }
     let layer = cell.get_or_init(|| {
         let mut l = Pixmap::new(pm.width(), HUD_BAR_H).expect("bar-sized layer");
         hud_bar(&mut l, title);
@@ -362,7 +409,7 @@ pub const HUD_BAR_H: u32 = 56;
 
 /// The changing half of [`hud`]: the `label: value` pairs, right-aligned.
 pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
-    let w = pm.width() as f32;
+    let w = logical_size(pm).0;
     let mut x = w - 20.0;
     for (label, value) in items.iter().rev() {
         let s = format!("{label}: {value}");
@@ -377,6 +424,27 @@ pub fn hud_items(pm: &mut Pixmap, items: &[(&str, String)]) {
 /// background costs next to nothing per frame. Rows and columns that fall
 /// outside `pm` are left out.
 pub fn copy_layer(pm: &mut Pixmap, layer: &Pixmap, src_x: u32, width: u32, x: u32, y: u32) {
+    if scaled(pm) {
+        // Drawn small: the layer's window, resampled through the scale.
+        let width = width.min(layer.width().saturating_sub(src_x));
+        let Some(r) = Rect::from_xywh(x as f32, y as f32, width as f32, layer.height() as f32)
+        else {
+            return;
+        };
+        let paint = Paint {
+            shader: tiny_skia::Pattern::new(
+                layer.as_ref(),
+                tiny_skia::SpreadMode::Pad,
+                tiny_skia::FilterQuality::Bilinear,
+                1.0,
+                Transform::from_translate(x as f32 - src_x as f32, y as f32),
+            ),
+            anti_alias: false,
+            ..Paint::default()
+        };
+        pm.fill_rect(r, &paint, xf(pm), None);
+        return;
+    }
     let (pw, ph) = (pm.width(), pm.height());
     let width = width
         .min(layer.width().saturating_sub(src_x))
@@ -406,6 +474,10 @@ pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
 /// (frame-sized) and copied after that; drawn directly when `pm` has
 /// another size.
 pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
+    if scaled(pm) {
+        paint(pm);
+        return;
+    }
     let layer = cell.get_or_init(|| {
         let mut l = Pixmap::new(pm.width(), pm.height()).expect("frame-sized layer");
         paint(&mut l);
@@ -451,6 +523,12 @@ impl<K: PartialEq> KeyedLayer<K> {
     /// with `paint` first when the kept one has another key or size; true
     /// when it was painted afresh.
     pub fn draw(&self, pm: &mut Pixmap, key: K, paint: impl FnOnce(&mut Pixmap)) -> bool {
+        // A frame drawn scaled is painted directly (a layer of its own
+        // would be drawn unscaled).
+        if scaled(pm) {
+            paint(pm);
+            return true;
+        }
         let mut kept = self.kept.borrow_mut();
         let size = (pm.width(), pm.height());
         let fresh = matches!(&*kept, Some((k, l)) if *k == key && (l.width(), l.height()) == size);
@@ -521,6 +599,11 @@ impl<K: std::hash::Hash + Eq> Stamps<K> {
         (x, y, w, h): (u32, u32, u32, u32),
         paint: impl FnOnce(&mut Pixmap),
     ) {
+        // Regions are in viewport coordinates: a scaled frame paints them.
+        if scaled(pm) {
+            paint(pm);
+            return;
+        }
         let mut store = self.store.borrow_mut();
         let (sw, sh, map) = &mut *store;
         if (*sw, *sh) != (pm.width(), pm.height()) || map.len() >= MAX_STAMPS {
@@ -560,7 +643,7 @@ pub fn end_banner(pm: &mut Pixmap, terminal: &gw_core::Terminal, win: &str, sub:
 /// whole bar, so no piece of the HUD under it shows through (a half-hidden
 /// "oins: 0" reads as something else); say in `sub` what the HUD said.
 pub fn banner(pm: &mut Pixmap, msg: &str, sub: &str) {
-    let w = pm.width() as f32;
+    let w = logical_size(pm).0;
     rect(pm, 0.0, 0.0, w, HUD_BAR_H as f32, rgb(12, 12, 16));
     rect(pm, 0.0, 53.0, w, 3.0, rgb(250, 214, 90));
     let line = if sub.is_empty() {
@@ -606,7 +689,10 @@ mod tests {
         }
         let row = 4 * 1280;
         let bar = HUD_BAR_H as usize * row;
-        assert!(over_hud.data()[..bar] == plain.data()[..bar], "HUD shows through");
+        assert!(
+            over_hud.data()[..bar] == plain.data()[..bar],
+            "HUD shows through"
+        );
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! Success rate of the expert per long-horizon group over seeds, each run in
 //! a freshly generated world: `cargo run --release -p gw-openworld --example
-//! expert_sr -- [SEEDS] [TARGET,…]`.
+//! expert_sr -- [SEEDS] [TARGET,…]` (env FIRST_SEED, ALL_SEEING, VERBOSE).
 
-use gw_openworld::expert::{LONG_HORIZON as GROUPS, minutes_to_steps, run, time_limit_minutes};
+use gw_openworld::expert::{
+    LONG_HORIZON as GROUPS, minutes_to_steps, run_knowing, time_limit_minutes,
+};
+use gw_openworld::sight::Knowledge;
 use std::time::Instant;
 
 fn main() {
@@ -13,6 +16,16 @@ fn main() {
         .map(|s| s.split(',').map(str::to_string).collect())
         .unwrap_or_default();
     let verbose = std::env::var("VERBOSE").is_ok();
+    // ALL_SEEING=1: the all-seeing expert (solvability), else the fair one.
+    let knowledge = if std::env::var("ALL_SEEING").is_ok() {
+        Knowledge::AllSeeing
+    } else {
+        Knowledge::Fair
+    };
+    let first: u64 = std::env::var("FIRST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let t0 = Instant::now();
     for (group, targets) in GROUPS {
         let limit = minutes_to_steps(time_limit_minutes(group));
@@ -25,8 +38,8 @@ fn main() {
             let t1 = Instant::now();
             let mut ok = 0;
             let mut steps = 0;
-            for seed in 1..=seeds {
-                let r = run(t, 1, seed, limit);
+            for seed in first..first + seeds {
+                let r = run_knowing(knowledge, t, 1, seed, limit);
                 ok += r.success as u32;
                 steps += r.steps;
                 if verbose && !r.success {

@@ -1,11 +1,20 @@
 //! The expert executor: target item → plan (from the current inventory,
 //! counting stations placed nearby) → skill policy per sub-goal, re-planning
 //! from the current inventory whenever a sub-goal fails. Zombies that come
-//! close are fought first. It reads privileged state only.
+//! close are fought first.
+//!
+//! [`Expert::new`] is the fair expert, the one the datasets and the
+//! benchmark's `expert` agent use: it knows the blocks and mobs that have
+//! been in its view ([`crate::sight`]), its inventory, the recipes and where
+//! ores occur, and explores when nothing it needs is known. Every action it
+//! returns is VPT-exact ([`gw_world::action::vpt_exact`]): turns are spread
+//! over ticks of at most one camera bin. [`Expert::all_seeing`] reads every
+//! loaded block and mob instead; it is kept for solvability checks only.
 
 use crate::goal::{GoalKind, SubGoal};
 use crate::graph::{CRAFTING_TABLE, FURNACE, world_graph};
 use crate::plan::{inventory_map, plan};
+use crate::sight::{Knowledge, Sight};
 use crate::skills::{
     STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within,
     usable_inventory,
@@ -225,7 +234,11 @@ pub fn planning_inventory(w: &World) -> BTreeMap<String, u32> {
     inv
 }
 
-/// How many re-plans the expert makes before it gives up (idles).
+/// The goal count the expert pursues on atomic tasks, which count items
+/// until time runs out: more than two game minutes could ever yield.
+pub const KEEP_COLLECTING: u32 = 100_000;
+
+/// How many re-plans the expert makes before it gives up (and explores).
 pub const MAX_REPLANS: u32 = 50;
 
 #[derive(Clone, Debug)]
@@ -247,10 +260,25 @@ pub struct Expert {
     pub subgoal_timeout: Option<u64>,
     /// What happened: plans and failures, for logs and tests.
     pub log: Vec<String>,
+    /// What the expert knows of the world.
+    pub sight: Sight,
+    /// Exploring once the plan is given up (no idling).
+    wander: Option<SkillPolicy>,
 }
 
 impl Expert {
+    /// The fair expert: it knows only what has been in its view.
     pub fn new(target: &str, count: u32) -> Expert {
+        Expert::with_knowledge(target, count, Knowledge::Fair)
+    }
+
+    /// The all-seeing expert (every loaded block and mob): for checks that a
+    /// task can be solved at all, never for data.
+    pub fn all_seeing(target: &str, count: u32) -> Expert {
+        Expert::with_knowledge(target, count, Knowledge::AllSeeing)
+    }
+
+    pub fn with_knowledge(target: &str, count: u32, knowledge: Knowledge) -> Expert {
         Expert {
             target: target.to_string(),
             count,
@@ -263,6 +291,8 @@ impl Expert {
             replans: 0,
             subgoal_timeout: None,
             log: Vec::new(),
+            sight: Sight::new(knowledge),
+            wander: None,
         }
     }
 
@@ -324,11 +354,29 @@ impl Expert {
 
     /// One tick, asking `planner` whenever a plan is needed: at the start,
     /// when a sub-goal fails or times out, and when the plan runs out
-    /// without the target.
+    /// without the target. The action is VPT-exact.
     pub fn act_with(&mut self, w: &World, planner: &mut Planner) -> Action {
         if w.player.dead || self.done(w) {
             return Action::noop();
         }
+        self.sight.update(w);
+        let a = self.decide(w, planner);
+        gw_world::action::vpt_exact(&a)
+    }
+
+    /// Explore instead of idling once the plan is given up.
+    fn wander(&mut self, w: &World) -> Action {
+        let s = self.wander.get_or_insert_with(|| {
+            SkillPolicy::new(SubGoal {
+                kind: GoalKind::Collect,
+                item: String::new(),
+                count: u32::MAX,
+            })
+        });
+        s.explore_now(w, &self.sight)
+    }
+
+    fn decide(&mut self, w: &World, planner: &mut Planner) -> Action {
         // Fight a hostile mob within arm's reach.
         if let Some(m) = w.mobs.iter().find(|m| m.kind.hostile())
             && let Some(a) = w
@@ -365,16 +413,20 @@ impl Expert {
         }
         let inv = usable_inventory(w);
         let g = world_graph();
+        let mut failures = 0;
         loop {
             if self.skill.is_none() {
                 let Some(step) = self.plan.get(self.index) else {
                     // The plan ran out without the target: plan again.
                     if self.replans > MAX_REPLANS {
-                        return Action::noop();
+                        return self.wander(w);
                     }
                     self.replans += 1;
-                    if !self.replan(w, planner) || self.plan.is_empty() {
+                    if !self.replan(w, planner) {
                         return Action::noop();
+                    }
+                    if self.plan.is_empty() {
+                        return self.wander(w);
                     }
                     continue;
                 };
@@ -396,7 +448,7 @@ impl Expert {
                     Status::Failed(format!("{} timed out after {t} ticks", skill.goal)),
                 ),
                 None => {
-                    let a = skill.act(w);
+                    let a = skill.act(w, &mut self.sight);
                     (a, skill.status().clone())
                 }
             };
@@ -420,10 +472,17 @@ impl Expert {
                     self.log.push(format!("tick {}: {why}", w.tick));
                     self.replans += 1;
                     if self.replans > MAX_REPLANS {
+                        return self.wander(w);
+                    }
+                    // Plan again and go on with the new plan this very tick
+                    // (a step failing at once twice in a row: explore).
+                    failures += 1;
+                    if !self.replan(w, planner) {
                         return Action::noop();
                     }
-                    self.replan(w, planner);
-                    return Action::noop();
+                    if failures > 2 || self.plan.is_empty() {
+                        return self.wander(w);
+                    }
                 }
             }
         }
@@ -445,30 +504,16 @@ fn pick_up(w: &World, c: [i32; 3]) -> Option<Action> {
 }
 
 /// The world a long-horizon run starts in: freshly generated from the seed,
-/// default rules (day cycle, mobs), empty inventory, spawned at the dry
-/// spot nearest the origin with a tree within a few blocks — the Optimus-1
-/// benchmark spawns its tasks in forest or plains (every task starts by
-/// chopping wood); the biome itself is the seed's.
+/// default rules (day cycle, mobs), empty inventory, spawned by the world's
+/// shared rule ([`gw_world::world::find_spawn`]: the surface of a land biome
+/// with trees nearby, as Minecraft spawns; every Optimus task starts by
+/// chopping wood).
 pub fn task_world(seed: u64) -> World {
     World::new(WorldConfig {
         seed,
-        spawn: Some(spawn_near_trees(seed)),
+        spawn: None,
         ..Default::default()
     })
-}
-
-/// The spawn [`task_world`] uses.
-pub fn spawn_near_trees(seed: u64) -> [f64; 3] {
-    use gw_world::world::{find_spawn, find_spawn_where};
-    let mut terrain = gw_world::terrain::Terrain::new(seed);
-    let logs = [b::OAK_LOG, b::BIRCH_LOG, b::SPRUCE_LOG];
-    find_spawn_where(&mut terrain, 0, 0, 200, |t, g| {
-        (-6..=6).any(|dx| {
-            (-6..=6)
-                .any(|dz| (1..=8).any(|dy| logs.contains(&t.get(g[0] + dx, g[1] + dy, g[2] + dz))))
-        })
-    })
-    .unwrap_or_else(|| find_spawn(&mut terrain, 0, 0))
 }
 
 /// The outcome of one expert run.
@@ -481,11 +526,23 @@ pub struct Run {
     pub log: Vec<String>,
 }
 
-/// Run the expert on `target` in `task_world(seed)` for at most `max_steps`
-/// ticks (respawning after a death, the inventory kept).
+/// Run the fair expert on `target` in `task_world(seed)` for at most
+/// `max_steps` ticks (respawning after a death, the inventory kept).
 pub fn run(target: &str, count: u32, seed: u64, max_steps: u64) -> Run {
+    run_knowing(Knowledge::Fair, target, count, seed, max_steps)
+}
+
+/// [`run`] with the given knowledge (the all-seeing expert for solvability
+/// checks).
+pub fn run_knowing(
+    knowledge: Knowledge,
+    target: &str,
+    count: u32,
+    seed: u64,
+    max_steps: u64,
+) -> Run {
     let mut w = task_world(seed);
-    let mut ex = Expert::new(target, count);
+    let mut ex = Expert::with_knowledge(target, count, knowledge);
     let mut steps = 0;
     while steps < max_steps && !ex.done(&w) {
         if w.player.dead {

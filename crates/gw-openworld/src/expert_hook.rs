@@ -14,6 +14,12 @@ pub fn next_action(slot: &mut Option<ExpertSlot>, game: &OpenWorld) -> Action {
     if game.task.target_item.is_empty() {
         return Action::noop();
     }
-    let ex = slot.get_or_insert_with(|| Expert::new(&game.task.target_item, game.task.count));
+    // Atomic tasks count items until time runs out: keep collecting past
+    // the task's target.
+    let count = match game.task.suite {
+        crate::game::Suite::Atomic => crate::expert::KEEP_COLLECTING,
+        _ => game.task.count,
+    };
+    let ex = slot.get_or_insert_with(|| Expert::new(&game.task.target_item, count));
     ex.act(&game.world)
 }

@@ -177,8 +177,10 @@ pub fn world_seed(seed: u64, episode: u32) -> u64 {
 }
 
 /// A fresh world for this seed and episode (the world seed mixes both):
-/// spawn on dry land near the origin of a newly generated terrain, so the
-/// spawn biome varies with the seed, as the papers' re-initialised worlds.
+/// the world's shared spawn rule (`gw_world::world::find_spawn`: the
+/// surface of a land biome with trees nearby, nearest the origin) on a newly
+/// generated terrain, so the spawn biome varies with the seed, as the papers'
+/// re-initialised worlds.
 pub fn fresh_world(seed: u64, episode: u32, kit: &[(String, u32)]) -> World {
     let ws = world_seed(seed, episode);
     World::new(WorldConfig {
@@ -613,6 +615,16 @@ impl gw_core::Game for OpenWorld {
         gw_world::render::render_rgba(&self.world, w, h, pixmap.data_mut(), true);
     }
 
+    /// The ray caster draws at any size: a small observation traces only
+    /// its own pixels (on the calling thread; rows in parallel from about a
+    /// quarter of the viewport up).
+    fn render_sized(&self, pixmap: &mut tiny_skia::Pixmap) -> bool {
+        let (w, h) = (pixmap.width() as usize, pixmap.height() as usize);
+        let parallel = w * h >= (W * H / 4) as usize;
+        gw_world::render::render_rgba(&self.world, w, h, pixmap.data_mut(), parallel);
+        true
+    }
+
     fn expert_action(&self, _task: &TaskInfo) -> Value {
         let mut slot = self.expert.lock().expect("expert lock");
         let a = crate::expert_hook::next_action(&mut slot, self);
@@ -760,6 +772,23 @@ mod tests {
     #[test]
     fn held_buttons_last_the_whole_native_step_camera_only_once() {
         let mut g = game(json!({}));
+        // Face open ground (the spawn has trees nearby): the first quarter
+        // turn whose cells ahead are free at feet and head height.
+        let f = g.world.player.body.pos.map(|x| libm::floor(x) as i32);
+        let open = |dx: i32, dz: i32| {
+            (1..=3).all(|k| {
+                (0..2).all(|dy| {
+                    let v = g.world.terrain.get(f[0] + dx * k, f[1] + dy, f[2] + dz * k);
+                    !gw_world::data().block(v).solid
+                })
+            })
+        };
+        // Yaw 0 faces +z, 90 faces -x (after the 10° turn the path bends a little).
+        let yaw = [(0.0, 0, 1), (90.0, -1, 0), (180.0, 0, -1), (270.0, 1, 0)]
+            .into_iter()
+            .find(|&(_, dx, dz)| open(dx, dz))
+            .map_or(0.0, |(y, _, _)| y);
+        g.world.player.yaw = yaw;
         let yaw0 = g.world.player.yaw;
         let args = json!({"yaw": 10.0, "forward": true})
             .as_object()

@@ -24,6 +24,7 @@ pub mod goal;
 pub mod graph;
 pub mod plan;
 pub mod score;
+pub mod sight;
 pub mod skills;
 
 pub use expert::Expert;

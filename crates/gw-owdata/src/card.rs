@@ -71,13 +71,30 @@ fn size_category(n: u64) -> &'static str {
     }
 }
 
-/// The front matter of a dataset with `stats` (the merged stats.json).
+/// Frames of Optimus-2's MGOA (25k videos, about 30 M frames): the scale
+/// the card sizes the data format at.
+pub const MGOA_FRAMES: f64 = 30.0e6;
+
+/// The front matter of a dataset with `stats` (the merged stats.json): a
+/// config per task besides the default one, each with its own
+/// `dataset_info` (so `frame` is an `Image` feature whichever is loaded).
 pub fn front_matter(stats: &Value) -> Value {
     let mut configs = vec![json!({
         "config_name": "default",
         "default": true,
         "data_files": [{"split": "train", "path": "data/*/*.parquet"}],
     })];
+    let bytes = stats["bytes"].as_u64().unwrap_or(0);
+    let info = |name: &str, bytes: u64, frames: &Value| {
+        json!({
+            "config_name": name,
+            "features": features(),
+            "splits": [{"name": "train", "num_bytes": bytes, "num_examples": frames}],
+            "download_size": bytes,
+            "dataset_size": bytes,
+        })
+    };
+    let mut infos = vec![info("default", bytes, &stats["frames"])];
     if let Some(tasks) = stats["per_task"].as_object() {
         for (id, t) in tasks {
             if t["episodes"].as_u64().unwrap_or(0) > 0 {
@@ -85,10 +102,10 @@ pub fn front_matter(stats: &Value) -> Value {
                     "config_name": id,
                     "data_files": [{"split": "train", "path": format!("data/{id}/*.parquet")}],
                 }));
+                infos.push(info(id, t["bytes"].as_u64().unwrap_or(0), &t["frames"]));
             }
         }
     }
-    let bytes = stats["bytes"].as_u64().unwrap_or(0);
     json!({
         "license": "mit",
         "pretty_name": "GameWorld-RS goal-observation-action",
@@ -96,12 +113,7 @@ pub fn front_matter(stats: &Value) -> Value {
         "tags": ["minecraft-like", "imitation-learning", "goal-conditioned", "behavior-cloning", "synthetic"],
         "size_categories": [size_category(stats["frames"].as_u64().unwrap_or(0))],
         "configs": configs,
-        "dataset_info": {
-            "features": features(),
-            "splits": [{"name": "train", "num_bytes": bytes, "num_examples": stats["frames"]}],
-            "download_size": bytes,
-            "dataset_size": bytes,
-        },
+        "dataset_info": infos,
     })
 }
 
@@ -110,10 +122,13 @@ fn body(stats: &Value, example: &str) -> String {
     if let Some(tasks) = stats["per_task"].as_object() {
         for (id, t) in tasks {
             rows.push_str(&format!(
-                "| {id} | {} | {} | {} | {} | {} | {} |\n",
+                "| {id} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 t["episodes"],
                 t["frames"],
                 t["mean_steps"],
+                t["items_per_episode"],
+                t["idle_fraction"],
+                t["attack_fraction"],
                 t["dropped"]["not_reached"],
                 t["dropped"]["died"],
                 t["dropped"]["over_long"],
@@ -121,6 +136,32 @@ fn body(stats: &Value, example: &str) -> String {
         }
     }
     let res = &stats["resolution"];
+    let format = stats["frame_format"].as_str().unwrap_or("png");
+    let bpf = stats["bytes_per_frame"].as_f64().unwrap_or(0.0);
+    let fbpf = stats["frame_bytes_per_frame"].as_f64().unwrap_or(0.0);
+    let frames_note = if format == "jpeg" {
+        format!(
+            "Frames are JPEG (quality {q}, 4:2:0 chroma; `--frame-format png` stores lossless PNG\n\
+             instead, about twice the bytes): {kb:.1} KB per {res0}×{res1} frame here.",
+            q = crate::frame::JPEG_QUALITY,
+            kb = fbpf / 1000.0,
+            res0 = res[0],
+            res1 = res[1],
+        )
+    } else {
+        format!(
+            "Frames are PNG (lossless, `--frame-format png`): {kb:.1} KB per {res0}×{res1} frame here;\n\
+             the default JPEG takes about half.",
+            kb = fbpf / 1000.0,
+            res0 = res[0],
+            res1 = res[1],
+        )
+    };
+    let scale = format!(
+        "At {bpf:.0} bytes of Parquet per frame, MGOA's scale (about 30 M frames) would\n\
+         take about {tb:.2} TB.",
+        tb = bpf * MGOA_FRAMES / 1e12
+    );
     format!(
         r#"# GameWorld-RS goal-observation-action data
 
@@ -132,14 +173,18 @@ world, and only runs that reach the goal within {max_steps} steps
 replayed from their seed with rendering, so every record pairs the frame the
 expert saw with the action it took on it.
 
-- {episodes} episodes, {frames} frames ({res0}×{res1}, PNG), {bytes} bytes of Parquet
+- {episodes} episodes, {frames} frames ({res0}×{res1}, {fmt}), {bytes} bytes of Parquet
   ({bpf} bytes per frame); {dropped} of {attempted} runs dropped.
 - One Parquet file per episode under `data/<task>/`; configs per task.
-- `stats.json`: totals, per-task counts, dropped runs by reason;
-  `stats/shard-I-of-N.json`: what each generation shard kept and dropped.
+- `stats.json`: totals, per-task counts, dropped runs by reason, and what a
+  data user checks about the actions: items per episode, idle fraction
+  (steps that do nothing; the largest of any episode too), attack fraction,
+  the share of actions that equal the decoding of their VPT label, and a
+  histogram of the VPT camera bins; `stats/shard-I-of-N.json`: what each
+  generation shard kept and dropped, with those figures per episode.
 
-| task | episodes | frames | mean steps | dropped: not reached | died | over long |
-|---|---|---|---|---|---|---|
+| task | episodes | frames | mean steps | items per episode | idle | attack | dropped: not reached | died | over long |
+|---|---|---|---|---|---|---|---|---|---|
 {rows}
 ## Record
 
@@ -148,7 +193,7 @@ expert saw with the action it took on it.
 | `task`, `episode_id`, `episode`, `seed` | registry task id, episode name, index, world seed |
 | `step`, `episode_steps` | control tick (20 per game second) and the episode's length |
 | `goal` | the instruction for the whole episode |
-| `frame` | `{{bytes, path}}`: PNG of the first-person view before the action |
+| `frame` | `{{bytes, path}}`: the first-person view before the action ({fmt}) |
 | `action` | factored action (Optimus-2 Table 6): buttons, `hotbar` (0 = unchanged), camera `yaw`/`pitch` in degrees, `craft`/`smelt` macro item or null |
 | `vpt_action` | VPT discretisation: `buttons` class of 8641, `camera` class of 121 (11 μ-law bins per axis, `pitch_bin * 11 + yaw_bin`) |
 | `inventory` | `[{{item, count}}]` before the action |
@@ -157,24 +202,33 @@ expert saw with the action it took on it.
 | `progress` | fraction of the goal count held after the action |
 | `done` | the goal is held after the action (last record) |
 
-Frames are PNG: lossless, so pixels match the world exactly, and encoded
-bytes are reproducible from the seed. JPEG at quality 90 would take about 56%
-of the bytes (33.3 KB against 59.6 KB per 640×360 frame, measured) but blurs
-the 8×8 block textures and the HUD digits.
+{frames_note} Encoded bytes are reproducible from the seed.
+{scale}
+
+The expert's actions are ones a policy can imitate: it acts only on what has
+been in its view, turns the camera at most one VPT bin (10°) a tick, and each
+recorded `action` equals the decoding of its `vpt_action` (the craft/smelt
+macros aside).
 
 ## Load
 
 ```python
-import pyarrow.parquet as pq, io
-from PIL import Image
-t = pq.read_table("{example}")
-row = t.slice(0, 1).to_pylist()[0]
+from datasets import load_dataset
+ds = load_dataset("path/to/this/folder", split="train")                 # every task
+logs = load_dataset("path/to/this/folder", "atomic_logs", split="train")  # one task's config
+row = ds[0]
+row["frame"]          # a PIL image (the `frame` feature is an Image in every config)
 print(row["goal"], row["action"], row["vpt_action"])
-Image.open(io.BytesIO(row["frame"]["bytes"]))
 ```
 
-or `datasets.load_dataset("parquet", data_dir=".")`, or `load_dataset(".")`
-with the configs above (`frame` decodes as an image).
+Without `datasets`:
+
+```python
+import pyarrow.parquet as pq, io
+from PIL import Image
+row = pq.read_table("{example}").slice(0, 1).to_pylist()[0]
+Image.open(io.BytesIO(row["frame"]["bytes"]))
+```
 "#,
         max_steps = stats["max_steps"],
         minutes = stats["max_steps"].as_f64().unwrap_or(0.0) / (FPS as f64 * 60.0),
@@ -187,6 +241,7 @@ with the configs above (`frame` decodes as an image).
         bpf = stats["bytes_per_frame"],
         dropped = stats["dropped"]["total"],
         attempted = stats["attempted"],
+        fmt = format.to_uppercase(),
     )
 }
 

@@ -8,7 +8,7 @@
 //!    is deterministic and rendering reads it only, so the replay walks the
 //!    very same states; discarded runs never pay for frames.
 
-use gw_core::frame::{FRAME_FILTER, encode_pixels};
+use crate::frame::FrameFormat;
 use gw_openworld::Expert;
 use gw_openworld::game::item_matches;
 use gw_openworld::plan::inventory_map;
@@ -41,7 +41,7 @@ pub fn episode_seed(base: u64, task_id: &str, episode: u32) -> u64 {
 }
 
 /// The world an episode starts in: the `openworld` game's fresh world for
-/// this seed (new terrain, spawn on dry land near the origin, morning) with
+/// this seed (new terrain, the shared spawn rule: surface, trees nearby, morning) with
 /// the task's kit.
 pub fn start_world(task: &TaskDef, seed: u64) -> World {
     gw_openworld::game::fresh_world(seed, 0, &task.kit)
@@ -124,8 +124,9 @@ pub fn judge(run: &ExpertRun, max_steps: u64) -> Result<(), Drop> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepRecord {
     pub step: u32,
-    /// PNG bytes of the first-person view (with HUD) before the action.
-    pub frame_png: Vec<u8>,
+    /// The first-person view (with HUD) before the action, encoded in the
+    /// dataset's frame format (JPEG or PNG bytes).
+    pub frame: Vec<u8>,
     pub action: Action,
     pub vpt: VptAction,
     /// Item id → count before the action, sorted by item id.
@@ -154,7 +155,8 @@ fn obtained(w: &World, target: &str) -> u32 {
 }
 
 /// Pass 2: play `actions` again from the start world of `seed`, rendering
-/// `width` × `height` frames, and hand each record to `sink` in order.
+/// `width` × `height` frames encoded as `format`, and hand each record to
+/// `sink` in order.
 /// Fails if the replay does not reach the goal on its last step (the world
 /// was not deterministic, which would make the records lie).
 pub fn replay<E>(
@@ -163,6 +165,7 @@ pub fn replay<E>(
     actions: &[Action],
     width: u32,
     height: u32,
+    format: FrameFormat,
     mut sink: impl FnMut(StepRecord) -> Result<(), E>,
 ) -> Result<(), ReplayError<E>> {
     let mut w = start_world(task, seed);
@@ -171,7 +174,7 @@ pub fn replay<E>(
     let mut rgba = vec![0u8; wu * hu * 4];
     for (i, a) in actions.iter().enumerate() {
         gw_world::render::render_rgba(&w, wu, hu, &mut rgba, false);
-        let frame_png = encode_pixels(&rgba, 4, width, height, FRAME_FILTER);
+        let frame = format.encode(&rgba, width, height);
         let p = &w.player;
         let inventory = inventory_map(&p.inventory).into_iter().collect();
         let position = p.body.pos;
@@ -186,7 +189,7 @@ pub fn replay<E>(
         }
         sink(StepRecord {
             step: i as u32,
-            frame_png,
+            frame,
             vpt: gw_world::action::encode(a),
             action: a.clone(),
             inventory,

@@ -51,7 +51,7 @@ pub struct Report {
     /// Merged `stats.json` of the whole folder after this shard.
     pub totals: serde_json::Value,
     /// Seconds summed over workers: expert runs (pass 1, unrendered, every
-    /// attempted run) and replays (pass 2: render, PNG, Parquet; kept runs).
+    /// attempted run) and replays (pass 2: render, encode, Parquet; kept runs).
     pub expert_s: f64,
     pub replay_s: f64,
     pub wall_s: f64,
@@ -140,7 +140,19 @@ fn run_job(o: &Options, job: &Job, timing: &Timing) -> Result<Outcome, String> {
             goal: goal.clone(),
         },
     )?;
-    let replayed = replay(task, seed, &run.actions, d.width, d.height, |r| w.push(r));
+    let mut items = 0u32;
+    let replayed = replay(
+        task,
+        seed,
+        &run.actions,
+        d.width,
+        d.height,
+        d.frame_format,
+        |r| {
+            items += r.reward as u32;
+            w.push(r)
+        },
+    );
     if let Err(e) = replayed {
         w.abandon();
         return Err(match e {
@@ -163,6 +175,7 @@ fn run_job(o: &Options, job: &Job, timing: &Timing) -> Result<Outcome, String> {
         file,
         bytes,
         frame_bytes,
+        actions: crate::stats::ActionStats::of(&run.actions, items),
     }))
 }
 

@@ -14,6 +14,7 @@
 
 pub mod card;
 pub mod episode;
+pub mod frame;
 pub mod generate;
 pub mod instructions;
 pub mod shard;
@@ -21,6 +22,7 @@ pub mod stats;
 pub mod tasks;
 
 pub use episode::{Drop, TaskDef};
+pub use frame::FrameFormat;
 pub use generate::{Options, Report, generate};
 pub use stats::DataOptions;
 

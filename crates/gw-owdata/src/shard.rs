@@ -77,7 +77,7 @@ message gameworld_goal_observation_action {
 }
 ";
 
-/// Rows per row group: about 64 × 60 KB = 4 MB of PNG at 640×360, small
+/// Rows per row group: about 64 × 40 KB = 2.5 MB of JPEG at 640×360, small
 /// enough to stream an episode, large enough for efficient scans.
 pub const ROWS_PER_GROUP: usize = 64;
 
@@ -110,7 +110,7 @@ fn props() -> Arc<WriterProperties> {
         WriterProperties::builder()
             .set_created_by("gameworld-rs gw-owdata".to_string())
             .set_compression(Compression::SNAPPY)
-            // PNG bytes are compressed already and never repeat.
+            // JPEG/PNG bytes are compressed already and never repeat.
             .set_column_compression(frame.clone(), Compression::UNCOMPRESSED)
             .set_column_dictionary_enabled(frame.clone(), false)
             .set_column_statistics_enabled(frame, EnabledStatistics::None)
@@ -137,7 +137,7 @@ impl EpisodeWriter {
     }
 
     pub fn push(&mut self, r: StepRecord) -> Result<(), String> {
-        self.frame_bytes += r.frame_png.len() as u64;
+        self.frame_bytes += r.frame.len() as u64;
         self.pending.push(r);
         if self.pending.len() >= ROWS_PER_GROUP {
             self.flush()?;
@@ -157,7 +157,7 @@ impl EpisodeWriter {
         Ok(())
     }
 
-    /// Close the file and move it into place; returns (rows, total PNG bytes).
+    /// Close the file and move it into place; returns (rows, total frame bytes).
     pub fn finish(mut self) -> Result<(usize, u64), String> {
         self.flush()?;
         self.writer.close().map_err(|e| e.to_string())?;
@@ -226,7 +226,7 @@ fn write_group(
     // frame {bytes, path = null}
     let frames: Vec<ByteArray> = rows
         .iter()
-        .map(|r| ByteArray::from(r.frame_png.clone()))
+        .map(|r| ByteArray::from(r.frame.clone()))
         .collect();
     col::<ByteArrayType>(rg, &frames, None, None)?;
     col::<ByteArrayType>(rg, &[], Some(&vec![0; n]), None)?;

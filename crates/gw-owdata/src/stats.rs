@@ -5,6 +5,9 @@
 //! distinct names; [`merge`] then rebuilds the totals.
 
 use crate::episode::{Drop, TaskDef};
+use crate::frame::FrameFormat;
+use gw_world::Action;
+use gw_world::action::camera;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -24,6 +27,66 @@ pub struct DataOptions {
     pub height: u32,
     pub max_steps: u64,
     pub run_limit: u64,
+    /// How frames are encoded (stats files from before the choice: PNG).
+    #[serde(default = "FrameFormat::legacy")]
+    pub frame_format: FrameFormat,
+}
+
+/// What a data user checks about an episode's actions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ActionStats {
+    /// Steps whose action does nothing (no key, no camera move, no macro).
+    pub idle_steps: u32,
+    /// The longest run of idle steps.
+    pub longest_idle: u32,
+    /// Steps holding attack.
+    pub attack_steps: u32,
+    /// Steps whose action equals the decoding of its VPT label (the
+    /// craft/smelt macros aside, which VPT has no class for).
+    pub vpt_exact_steps: u32,
+    /// Steps per VPT camera bin (11 μ-law bins, bin 5 = no move), yaw and pitch.
+    pub camera_yaw: Vec<u32>,
+    pub camera_pitch: Vec<u32>,
+    /// Target items obtained in the episode.
+    pub items: u32,
+}
+
+/// Whether action `a` does nothing at all.
+pub fn is_idle(a: &Action) -> bool {
+    *a == Action::noop()
+}
+
+/// Whether `a` equals the decoding of its VPT label (macros aside).
+pub fn vpt_exact(a: &Action) -> bool {
+    gw_world::action::vpt_exact(a) == *a
+}
+
+impl ActionStats {
+    /// The stats of one episode's actions; `items` target items obtained.
+    pub fn of(actions: &[Action], items: u32) -> ActionStats {
+        let bins = camera::BINS as usize;
+        let mut s = ActionStats {
+            camera_yaw: vec![0; bins],
+            camera_pitch: vec![0; bins],
+            items,
+            ..Default::default()
+        };
+        let mut run = 0;
+        for a in actions {
+            if is_idle(a) {
+                s.idle_steps += 1;
+                run += 1;
+                s.longest_idle = s.longest_idle.max(run);
+            } else {
+                run = 0;
+            }
+            s.attack_steps += a.attack as u32;
+            s.vpt_exact_steps += vpt_exact(a) as u32;
+            s.camera_yaw[camera::encode(a.yaw) as usize] += 1;
+            s.camera_pitch[camera::encode(a.pitch) as usize] += 1;
+        }
+        s
+    }
 }
 
 /// A kept episode.
@@ -39,8 +102,11 @@ pub struct Kept {
     pub file: String,
     /// Size of the Parquet file.
     pub bytes: u64,
-    /// PNG bytes of its frames.
+    /// Encoded bytes of its frames (JPEG or PNG, as the options say).
     pub frame_bytes: u64,
+    /// Idle, attack, camera and item figures of its actions.
+    #[serde(default)]
+    pub actions: ActionStats,
 }
 
 /// A run left out by the filter.
@@ -145,6 +211,14 @@ pub fn merge(root: &Path, shards: &[ShardStats]) -> Result<Value, String> {
         frames: u64,
         bytes: u64,
         dropped: BTreeMap<&'static str, u64>,
+        idle: u64,
+        attack: u64,
+        exact: u64,
+        items: u64,
+        max_idle_fraction: f64,
+        longest_idle: u32,
+        yaw: Vec<u64>,
+        pitch: Vec<u64>,
     }
     let mut per_task: BTreeMap<String, Tally> = BTreeMap::new();
     for t in &o.tasks {
@@ -167,6 +241,23 @@ pub fn merge(root: &Path, shards: &[ShardStats]) -> Result<Value, String> {
             t.episodes += 1;
             t.frames += k.steps as u64;
             t.bytes += k.bytes;
+            let a = &k.actions;
+            t.idle += a.idle_steps as u64;
+            t.attack += a.attack_steps as u64;
+            t.exact += a.vpt_exact_steps as u64;
+            t.items += a.items as u64;
+            t.longest_idle = t.longest_idle.max(a.longest_idle);
+            if k.steps > 0 {
+                t.max_idle_fraction = t
+                    .max_idle_fraction
+                    .max(a.idle_steps as f64 / k.steps as f64);
+            }
+            for (acc, bins) in [(&mut t.yaw, &a.camera_yaw), (&mut t.pitch, &a.camera_pitch)] {
+                acc.resize(acc.len().max(bins.len()), 0);
+                for (i, n) in bins.iter().enumerate() {
+                    acc[i] += *n as u64;
+                }
+            }
             episodes += 1;
             frames += k.steps as u64;
             bytes += k.bytes;
@@ -195,6 +286,13 @@ pub fn merge(root: &Path, shards: &[ShardStats]) -> Result<Value, String> {
             })
             .collect();
         d.insert("total".into(), json!(t.dropped.values().sum::<u64>()));
+        let frac = |n: u64| {
+            if t.frames > 0 {
+                (n as f64 / t.frames as f64 * 1000.0).round() / 1000.0
+            } else {
+                0.0
+            }
+        };
         tasks.insert(
             id.clone(),
             json!({
@@ -202,6 +300,13 @@ pub fn merge(root: &Path, shards: &[ShardStats]) -> Result<Value, String> {
                 "frames": t.frames,
                 "bytes": t.bytes,
                 "mean_steps": if t.episodes > 0 { (t.frames as f64 / t.episodes as f64 * 10.0).round() / 10.0 } else { 0.0 },
+                "items_per_episode": if t.episodes > 0 { (t.items as f64 / t.episodes as f64 * 100.0).round() / 100.0 } else { 0.0 },
+                "idle_fraction": frac(t.idle),
+                "max_idle_fraction": (t.max_idle_fraction * 1000.0).round() / 1000.0,
+                "longest_idle_steps": t.longest_idle,
+                "attack_fraction": frac(t.attack),
+                "vpt_exact_fraction": frac(t.exact),
+                "camera_histogram": {"yaw": t.yaw, "pitch": t.pitch, "bins_deg": (0..camera::BINS).map(|b| (camera::decode(b) as f64 * 1000.0).round() / 1000.0).collect::<Vec<_>>()},
                 "dropped": d,
             }),
         );
@@ -225,10 +330,10 @@ pub fn merge(root: &Path, shards: &[ShardStats]) -> Result<Value, String> {
         "kept_fraction": if episodes + dropped_total > 0 { (episodes as f64 / (episodes + dropped_total) as f64 * 1000.0).round() / 1000.0 } else { 0.0 },
         "bytes": bytes,
         "bytes_per_frame": per_frame(bytes),
-        "png_bytes_per_frame": per_frame(frame_bytes),
+        "frame_bytes_per_frame": per_frame(frame_bytes),
         "resolution": [o.width, o.height],
         "fps": FPS,
-        "frame_format": "png",
+        "frame_format": o.frame_format.as_str(),
         "seed": o.seed,
         "episodes_per_task_attempted": o.episodes,
         "max_steps": o.max_steps,

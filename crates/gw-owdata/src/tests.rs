@@ -40,6 +40,7 @@ fn options(out: &Path, tasks: Vec<TaskDef>, episodes: u32, max_steps: u64) -> Op
             height: 64,
             max_steps,
             run_limit: 600,
+            frame_format: crate::FrameFormat::Jpeg,
         },
         out: out.to_path_buf(),
         workers: 2,
@@ -187,16 +188,83 @@ fn the_filter_keeps_successful_runs_and_drops_failed_and_over_long_ones() {
         let vpt = group(r, "vpt_action");
         assert_eq!(field(vpt, "buttons"), &Field::Int(v.buttons as i32));
         assert_eq!(field(vpt, "camera"), &Field::Int(v.camera as i32));
+        // VPT-exact: the recorded action is the decoding of its label.
+        assert_eq!(
+            gw_world::action::decode(v),
+            action,
+            "step {:?}",
+            field(r, "step")
+        );
     }
-    // Frames are 64×64 PNGs.
+    // Frames are 64×64 JPEGs.
     let frame = group(&rs[0], "frame");
-    let Field::Bytes(png) = field(frame, "bytes") else {
+    let Field::Bytes(jpeg) = field(frame, "bytes") else {
         panic!("frame bytes")
     };
-    let dec = png::Decoder::new(std::io::Cursor::new(png.data().to_vec()));
-    let info = dec.read_info().unwrap().info().clone();
+    let mut dec = jpeg_decoder::Decoder::new(std::io::Cursor::new(jpeg.data().to_vec()));
+    let pixels = dec.decode().unwrap();
+    let info = dec.info().unwrap();
     assert_eq!((info.width, info.height), (64, 64));
+    assert_eq!(pixels.len(), 64 * 64 * 3);
     assert_eq!(field(frame, "path"), &Field::Null);
+    // The action figures a data user checks.
+    let a = &k.actions;
+    assert_eq!(a.vpt_exact_steps, k.steps);
+    assert!(a.idle_steps * 5 <= k.steps, "{a:?}");
+    assert_eq!(a.camera_yaw.iter().sum::<u32>(), k.steps);
+    assert!(a.items >= 1);
+    let t = &totals["per_task"]["atomic_logs"];
+    assert_eq!(t["vpt_exact_fraction"], 1.0);
+    assert_eq!(t["items_per_episode"].as_f64(), Some(a.items as f64));
+    assert_eq!(totals["frame_format"], "jpeg");
+    assert_eq!(
+        t["camera_histogram"]["yaw"].as_array().map(|v| v.len()),
+        Some(11)
+    );
+}
+
+#[test]
+fn frames_are_png_on_request_and_jpeg_is_the_smaller() {
+    let task = logs();
+    let run = run_expert(&task, episode_seed(5, "atomic_logs", 0), 600);
+    let (mut jpeg, mut png) = (Vec::new(), Vec::new());
+    assert!(run.success);
+    let take = &run.actions;
+    for (format, out) in [
+        (crate::FrameFormat::Jpeg, &mut jpeg),
+        (crate::FrameFormat::Png, &mut png),
+    ] {
+        crate::episode::replay::<()>(
+            &task,
+            episode_seed(5, "atomic_logs", 0),
+            take,
+            320,
+            180,
+            format,
+            |r| {
+                out.push(r.frame);
+                Ok(())
+            },
+        )
+        .unwrap_or_else(|_| panic!("the replay holds"));
+        assert_eq!(out.len(), take.len());
+    }
+    assert!(png[0].starts_with(b"\x89PNG"));
+    assert!(jpeg[0].starts_with(&[0xFF, 0xD8]));
+    let (j, p): (usize, usize) = (
+        jpeg.iter().map(Vec::len).sum(),
+        png.iter().map(Vec::len).sum(),
+    );
+    assert!(j < p, "jpeg {j} png {p}");
+    assert_eq!(
+        crate::FrameFormat::parse("PNG"),
+        Ok(crate::FrameFormat::Png)
+    );
+    assert!(
+        crate::FrameFormat::parse("webp")
+            .unwrap_err()
+            .contains("jpeg")
+    );
 }
 
 #[test]
@@ -320,7 +388,22 @@ fn the_schema_matches_the_card_and_shards_merge_by_copying() {
     );
     assert_eq!(fm["configs"][1]["config_name"], "atomic_logs");
     assert_eq!(fm["configs"].as_array().unwrap().len(), 2);
-    assert_eq!(fm["dataset_info"]["splits"][0]["num_examples"], kept.steps);
+    // One dataset_info per config, each with `frame` as an Image.
+    let infos = fm["dataset_info"].as_array().unwrap();
+    assert_eq!(infos.len(), 2);
+    for (info, config) in infos.iter().zip(fm["configs"].as_array().unwrap()) {
+        assert_eq!(info["config_name"], config["config_name"]);
+        let frame = info["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "frame")
+            .unwrap();
+        assert_eq!(frame["dtype"], "image");
+        assert_eq!(info["splits"][0]["num_examples"], kept.steps);
+    }
+    assert!(card.contains("load_dataset("), "{card}");
+    assert!(card.contains("TB"), "{card}");
     assert!(card.contains(&kept.file));
 
     // A shard made with other options does not merge.

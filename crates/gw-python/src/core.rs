@@ -10,7 +10,7 @@
 //! progress (0..1).
 
 use crate::frame::Resampler;
-use gw_core::registry::{Interface, Preset, Registry};
+use gw_core::registry::{Backend, Interface, Preset, Registry, RoleSpec};
 use gw_core::{Action, Decision, Game, InvalidKind, MouseButton, Rng, Stepper, StopReason};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -21,10 +21,54 @@ const AUTORESET_STREAM: u64 = 0x5EED_A070;
 /// The kinds of computer-use action, in the order of the `type` index.
 pub const CU_KINDS: [&str; 4] = ["key", "click", "drag", "wait"];
 
-/// A source of native games; one entry per family (the open world would be
-/// another family with its own environment type).
-pub fn create_game(game_id: &str) -> Option<Box<dyn Game>> {
-    gw_games::create(game_id)
+/// A fresh game for the preset: a native game from gw-games, or a
+/// `backend: browser` game opened in `chromium` (launched on first use and
+/// shared by the environment's later resets).
+pub fn create_game(
+    preset: &Preset,
+    chromium: &mut Option<Arc<gw_browser::Chromium>>,
+) -> Result<Box<dyn Game>, String> {
+    let spec = &preset.game;
+    match spec.backend {
+        Backend::Native => gw_games::create(&spec.id).ok_or_else(|| {
+            format!(
+                "game \"{}\" has no native implementation in this build",
+                spec.id
+            )
+        }),
+        Backend::Browser => {
+            let source = match (spec.folder(), &spec.url) {
+                (Some(dir), _) => gw_browser::Source::Folder(dir),
+                (None, Some(url)) => gw_browser::Source::Url(url.clone()),
+                (None, None) => {
+                    return Err(format!(
+                        "browser game \"{}\" names neither path nor url",
+                        spec.id
+                    ));
+                }
+            };
+            let viewport = (spec.viewport.width, spec.viewport.height);
+            let c = match chromium {
+                Some(c) => c.clone(),
+                None => {
+                    let c = Arc::new(gw_browser::Chromium::launch(viewport).map_err(|e| {
+                        format!("browser game \"{}\" needs Chromium: {e}", spec.id)
+                    })?);
+                    *chromium = Some(c.clone());
+                    c
+                }
+            };
+            let bspec = gw_browser::BrowserSpec::new(
+                &spec.id,
+                source,
+                preset.task.url_suffix.as_deref().unwrap_or(""),
+                viewport,
+            );
+            gw_browser::BrowserGame::open_in(c, bspec)
+                .map(|g| Box::new(g) as Box<dyn Game>)
+                .map_err(|e| e.to_string())
+        }
+    }
 }
 
 /// Everything fixed for one environment id: shared by all copies.
@@ -42,7 +86,17 @@ pub struct Spec {
     /// Computer-use: the kinds this role can use (subset of [`CU_KINDS`]).
     pub kinds: Vec<&'static str>,
     pub end_on_fail: bool,
+    /// Cooperative games: each role's name and generalist table, in the
+    /// game's role order (one entry, the role above, for other games).
+    pub roles: Vec<RoleTable>,
     resampler: Resampler,
+}
+
+/// One role's generalist actions.
+pub struct RoleTable {
+    pub name: String,
+    pub table: Vec<Value>,
+    pub names: Vec<String>,
 }
 
 impl Spec {
@@ -60,13 +114,16 @@ impl Spec {
             ));
         }
         let preset = registry.resolve_preset(&format!("{game_task}+random"))?;
-        let probe = create_game(&preset.game.id).ok_or_else(|| {
-            format!(
-                "game \"{}\" has no native implementation in this build",
-                preset.game.id
-            )
-        })?;
-        let viewport = probe.viewport();
+        let viewport = match preset.game.backend {
+            Backend::Native => create_game(&preset, &mut None)?.viewport(),
+            Backend::Browser => {
+                // Say now, not at the first reset, when Chromium is missing.
+                gw_browser::find_chromium().map_err(|e| {
+                    format!("browser game \"{}\" needs Chromium: {e}", preset.game.id)
+                })?;
+                (preset.game.viewport.width, preset.game.viewport.height)
+            }
+        };
         let render_size = render_size.unwrap_or(viewport);
         if render_size.0 == 0 || render_size.1 == 0 || render_size.0 > 8192 || render_size.1 > 8192
         {
@@ -75,7 +132,19 @@ impl Spec {
                 render_size.0, render_size.1
             ));
         }
-        let (table, names) = discrete_table(&preset);
+        let (table, names) = discrete_table(&preset.role);
+        let roles = preset
+            .players
+            .iter()
+            .map(|p| {
+                let (table, names) = discrete_table(&p.role);
+                RoleTable {
+                    name: p.role.name.clone(),
+                    table,
+                    names,
+                }
+            })
+            .collect();
         let controls = preset.role.controls();
         let mut kinds = Vec::new();
         if !controls.allowed_keys.is_empty() {
@@ -94,6 +163,7 @@ impl Spec {
             keys: controls.allowed_keys.clone(),
             kinds,
             end_on_fail,
+            roles,
             resampler: Resampler::new(viewport, render_size),
             preset,
         })
@@ -108,11 +178,11 @@ impl Spec {
 /// with `cell_bindings` once per cell; a required parameter with an `enum`
 /// once per choice; a required free-text parameter once per single-character
 /// key of the role (Wordle types a letter per action).
-fn discrete_table(preset: &Preset) -> (Vec<Value>, Vec<String>) {
+fn discrete_table(role: &RoleSpec) -> (Vec<Value>, Vec<String>) {
     let mut table = Vec::new();
     let mut names = Vec::new();
-    let letters = preset.role.single_char_keys();
-    for c in &preset.role.semantic_controls {
+    let letters = role.single_char_keys();
+    for c in &role.semantic_controls {
         if let Some(cells) = &c.cell_bindings {
             for cell in cells.keys() {
                 table.push(json!({"action": c.id, "cell": cell}));
@@ -183,6 +253,13 @@ pub struct StepOut {
     pub board: u32,
 }
 
+fn invalid_name(k: InvalidKind) -> &'static str {
+    match k {
+        InvalidKind::NoToolCall => "no_tool_call",
+        InvalidKind::OutOfSpace => "out_of_space",
+    }
+}
+
 pub fn invalid_code(kind: Option<&str>) -> i8 {
     match kind {
         None => 0,
@@ -194,7 +271,14 @@ pub fn invalid_code(kind: Option<&str>) -> i8 {
 pub struct EnvCore {
     pub spec: Arc<Spec>,
     stepper: Option<Stepper>,
+    /// The viewport-sized frame (drawn, then shrunk, by games that draw
+    /// only at their viewport; `render()`).
     pixmap: tiny_skia::Pixmap,
+    /// A frame of the render size, for games that draw at any size
+    /// ([`gw_core::Game::render_sized`]); `None` when it is the viewport.
+    sized: Option<tiny_skia::Pixmap>,
+    /// The Chromium a browser game runs in, kept across resets.
+    chromium: Option<Arc<gw_browser::Chromium>>,
     best: f64,
     done: bool,
     seeds: Rng,
@@ -204,10 +288,18 @@ impl EnvCore {
     pub fn new(spec: Arc<Spec>) -> Result<EnvCore, String> {
         let (w, h) = spec.viewport;
         let pixmap = tiny_skia::Pixmap::new(w, h).ok_or("the game's viewport is empty")?;
+        let sized = if spec.render_size == spec.viewport {
+            None
+        } else {
+            let (w, h) = spec.render_size;
+            Some(tiny_skia::Pixmap::new(w, h).ok_or("the render size is empty")?)
+        };
         Ok(EnvCore {
             spec,
             stepper: None,
             pixmap,
+            sized,
+            chromium: None,
             best: 0.0,
             done: true,
             seeds: Rng::new(0, AUTORESET_STREAM),
@@ -216,8 +308,10 @@ impl EnvCore {
 
     /// Start an episode on `seed` (the CLI's `--seed`).
     pub fn reset(&mut self, seed: u64) -> Result<(), String> {
-        let game = create_game(&self.spec.preset.game.id).ok_or("game vanished")?;
-        let stepper = Stepper::new(game, &self.spec.preset, seed)?;
+        let game = create_game(&self.spec.preset, &mut self.chromium)?;
+        let mut stepper = Stepper::new(game, &self.spec.preset, seed)?;
+        // The gameAPI snapshot is built only when asked for (`state()`).
+        stepper.set_snapshots(false);
         self.best = stepper.evaluator().best_progress();
         self.stepper = Some(stepper);
         self.done = false;
@@ -279,21 +373,86 @@ impl EnvCore {
         let interface = self.spec.interface;
         let stepper = self.stepper.as_mut().ok_or("call reset() before step()")?;
         let rec = stepper.step_keep_terminal(interface, Some(&payload))?;
+        let invalid = rec.invalid_kind().map(invalid_name);
+        self.after_step(&rec.eval, rec.step, rec.episode, invalid)
+    }
+
+    /// One cooperative step: role i takes generalist action `actions[i]`
+    /// (all chosen against the same observation). Returns the shared
+    /// outcome and each role's invalid kind.
+    pub fn step_joint(
+        &mut self,
+        actions: &[i64],
+    ) -> Result<(StepOut, Vec<Option<&'static str>>), String> {
+        let roles = &self.spec.roles;
+        if actions.len() != roles.len() {
+            return Err(format!(
+                "{} actions for {} roles ({})",
+                actions.len(),
+                roles.len(),
+                roles
+                    .iter()
+                    .map(|r| r.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let payloads = actions
+            .iter()
+            .zip(roles)
+            .map(|(&i, r)| {
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|i| r.table.get(i))
+                    .ok_or_else(|| {
+                        format!(
+                            "action {i} of {} is outside Discrete({})",
+                            r.name,
+                            r.table.len()
+                        )
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if self.done {
+            return Err("the episode has ended; call reset()".into());
+        }
+        let stepper = self.stepper.as_mut().ok_or("call reset() before step()")?;
+        let proposals: Vec<(Interface, Option<&Value>)> = payloads
+            .iter()
+            .map(|p| (Interface::Generalist, Some(*p)))
+            .collect();
+        let rec = stepper.step_joint_keep_terminal(&proposals)?;
+        let invalid: Vec<_> = rec
+            .roles
+            .iter()
+            .map(|r| r.invalid_kind().map(invalid_name))
+            .collect();
+        let first = invalid.iter().flatten().next().copied();
+        let out = self.after_step(&rec.eval, rec.step, rec.episode, first)?;
+        Ok((out, invalid))
+    }
+
+    /// Reward, stop reason and reset-on-fail of an evaluated step.
+    fn after_step(
+        &mut self,
+        eval: &gw_core::StepEval,
+        step: u32,
+        board: u32,
+        invalid: Option<&'static str>,
+    ) -> Result<StepOut, String> {
+        let stepper = self.stepper.as_mut().ok_or("call reset() before step()")?;
         let mut out = StepOut {
-            reward: rec.eval.best_progress - self.best,
-            score: rec.eval.score,
-            progress: rec.eval.progress,
-            best_progress: rec.eval.best_progress,
-            invalid: rec.invalid_kind().map(|k| match k {
-                InvalidKind::NoToolCall => "no_tool_call",
-                InvalidKind::OutOfSpace => "out_of_space",
-            }),
-            step: rec.step,
-            board: rec.episode,
+            reward: eval.best_progress - self.best,
+            score: eval.score,
+            progress: eval.progress,
+            best_progress: eval.best_progress,
+            invalid,
+            step,
+            board,
             ..Default::default()
         };
-        self.best = rec.eval.best_progress;
-        match rec.eval.decision {
+        self.best = eval.best_progress;
+        match eval.decision {
             Decision::Continue => {}
             Decision::Reset if self.spec.end_on_fail => {
                 out.terminated = true;
@@ -319,7 +478,7 @@ impl EnvCore {
     pub fn current(&self) -> Result<StepOut, String> {
         let stepper = self.stepper()?;
         let e = stepper.evaluator();
-        let score = e.score_of(&stepper.state_value());
+        let score = e.score_of(&stepper.eval_value());
         Ok(StepOut {
             score,
             progress: e.progress_of(score),
@@ -330,9 +489,21 @@ impl EnvCore {
         })
     }
 
-    /// Draw the current frame as RGB8 at the render size into `out`.
+    /// Draw the current frame as RGB8 at the render size into `out`: drawn
+    /// at that size by a game that can, else at the viewport and shrunk.
     pub fn observe_rgb(&mut self, out: &mut [u8]) -> Result<(), String> {
         let stepper = self.stepper.as_ref().ok_or("call reset() first")?;
+        if let Some(small) = self.sized.as_mut()
+            && gw_games::render_sized(stepper.game(), small)
+        {
+            if out.len() != small.data().len() / 4 * 3 {
+                return Err("observation buffer has the wrong size".into());
+            }
+            for (d, s) in out.chunks_exact_mut(3).zip(small.data().chunks_exact(4)) {
+                d.copy_from_slice(&s[..3]);
+            }
+            return Ok(());
+        }
         stepper.render(&mut self.pixmap);
         self.spec.resampler.write(self.pixmap.data(), out);
         Ok(())

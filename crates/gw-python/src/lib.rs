@@ -5,6 +5,7 @@
 
 mod core;
 mod frame;
+mod ow;
 
 use crate::core::{CuAction, EnvCore, Proposal, Spec, StepOut, invalid_code};
 use gw_core::registry::{Interface, Registry};
@@ -135,7 +136,9 @@ fn task_ids(registry_dir: Option<&str>) -> PyResult<Vec<(String, String, String)
     Ok(reg
         .tasks
         .keys()
-        .filter(|(g, _)| gw_games::GAME_IDS.contains(&g.as_str()))
+        .filter(|(g, _)| {
+            gw_games::GAME_IDS.contains(&g.as_str()) || g.as_str() == gw_openworld::game::ID
+        })
         .filter_map(|(g, t)| {
             reg.game(g)
                 .map(|spec| (g.clone(), t.clone(), spec.name.clone()))
@@ -161,9 +164,24 @@ fn describe(spec: &Spec) -> Vec<(&'static str, String)> {
 struct Env {
     core: Mutex<EnvCore>,
     spec: Arc<Spec>,
+    /// The open world's index spaces (`None` for the other games).
+    ow: Option<ow::Tables>,
 }
 
+/// `(inventory counts, equipped, (health, food), (x, y, z, yaw, pitch),
+/// target items obtained)`.
+type VitalsTuple = (Vec<i32>, i64, (f32, f32), [f32; 5], u32);
+
 impl Env {
+    fn tables(&self) -> PyResult<&ow::Tables> {
+        self.ow.as_ref().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{} is not the open world: its actions are semantic actions (step_index)",
+                self.spec.preset.game.id
+            ))
+        })
+    }
+
     fn with<R>(&self, f: impl FnOnce(&mut EnvCore) -> Result<R, String>) -> PyResult<R> {
         let mut core = self
             .core
@@ -186,9 +204,102 @@ impl Env {
     ) -> PyResult<Self> {
         let spec = spec(game_task, interface, render_size, end_on_fail, registry_dir)?;
         let core = EnvCore::new(spec.clone()).map_err(PyValueError::new_err)?;
+        let ow = (spec.preset.game.id == gw_openworld::game::ID).then(|| ow::tables(&spec.preset));
         Ok(Env {
             core: Mutex::new(core),
             spec,
+            ow,
+        })
+    }
+
+    /// The open world's `(items, craft_items, smelt_items, segmentation
+    /// classes)`; `None` for other games.
+    #[getter]
+    fn ow_tables(&self) -> Option<(Vec<String>, Vec<String>, Vec<String>, Vec<String>)> {
+        self.ow.as_ref().map(|t| {
+            (
+                t.items.clone(),
+                t.craft.clone(),
+                t.smelt.clone(),
+                t.classes.clone(),
+            )
+        })
+    }
+
+    /// Step the open world with a `Dict` action as numbers (see
+    /// `ow::ROW_LEN`); a field out of its space is a ValueError naming it.
+    fn ow_step(&self, py: Python<'_>, row: [f64; ow::ROW_LEN]) -> PyResult<StepTuple> {
+        let payload = ow::dict_payload(self.tables()?, &row).map_err(PyValueError::new_err)?;
+        py.detach(|| self.with(|c| c.step(&Proposal::Payload(payload))))
+            .map(step_tuple)
+    }
+
+    /// Step the open world with a VPT action (button class, camera class).
+    fn ow_step_vpt(&self, py: Python<'_>, buttons: i64, camera: i64) -> PyResult<StepTuple> {
+        self.tables()?;
+        let payload = ow::vpt_payload(buttons, camera).map_err(PyValueError::new_err)?;
+        py.detach(|| self.with(|c| c.step(&Proposal::Payload(payload))))
+            .map(step_tuple)
+    }
+
+    /// The open world's inventory vector, equipped item, life stats,
+    /// location and target items obtained.
+    fn ow_vitals(&self) -> PyResult<VitalsTuple> {
+        let n = self.tables()?.items.len();
+        self.with(|c| {
+            let world = ow::world_of(c.stepper()?.game()).ok_or("not the open world")?;
+            let v = ow::vitals(world, n);
+            Ok((
+                v.inventory,
+                v.equipped,
+                (v.life[0], v.life[1]),
+                v.location,
+                v.obtained,
+            ))
+        })
+    }
+
+    /// Fill `depth` (H, W) float32 and/or `segmentation` (H, W) int32 at the
+    /// render size from the pick buffer.
+    #[pyo3(signature = (depth=None, segmentation=None))]
+    fn ow_pick(
+        &self,
+        py: Python<'_>,
+        depth: Option<&Bound<'_, PyArray2<f32>>>,
+        segmentation: Option<&Bound<'_, PyArray2<i32>>>,
+    ) -> PyResult<()> {
+        self.tables()?;
+        let (w, h) = self.spec.render_size;
+        let n = w as usize * h as usize;
+        let mut d = depth.map(|a| a.readwrite());
+        let mut s = segmentation.map(|a| a.readwrite());
+        let d_buf = match d.as_mut() {
+            Some(rw) => Some(
+                rw.as_slice_mut()
+                    .map_err(|e| PyValueError::new_err(format!("depth buffer: {e}")))?,
+            ),
+            None => None,
+        };
+        let s_buf = match s.as_mut() {
+            Some(rw) => Some(
+                rw.as_slice_mut()
+                    .map_err(|e| PyValueError::new_err(format!("segmentation buffer: {e}")))?,
+            ),
+            None => None,
+        };
+        if d_buf.as_ref().is_some_and(|b| b.len() != n)
+            || s_buf.as_ref().is_some_and(|b| b.len() != n)
+        {
+            return Err(PyValueError::new_err(
+                "depth/segmentation buffers must have the render size (H, W)",
+            ));
+        }
+        py.detach(|| {
+            self.with(|c| {
+                let world = ow::world_of(c.stepper()?.game()).ok_or("not the open world")?;
+                ow::depth_and_segmentation(&world.world, w as usize, h as usize, d_buf, s_buf);
+                Ok(())
+            })
         })
     }
 
@@ -238,6 +349,44 @@ impl Env {
             .map_err(|e| PyValueError::new_err(format!("the action payload is not JSON: {e}")))?;
         py.detach(|| self.with(|c| c.step(&Proposal::Payload(v))))
             .map(step_tuple)
+    }
+
+    /// Each role's name and generalist action names (one entry for a
+    /// single-player game).
+    #[getter]
+    fn roles(&self) -> Vec<(String, Vec<String>)> {
+        self.spec
+            .roles
+            .iter()
+            .map(|r| (r.name.clone(), r.names.clone()))
+            .collect()
+    }
+
+    /// One cooperative step: `actions[i]` is role i's generalist action.
+    /// Returns the shared outcome and each role's invalid kind.
+    fn step_joint(
+        &self,
+        py: Python<'_>,
+        actions: Vec<i64>,
+    ) -> PyResult<(StepTuple, Vec<Option<&'static str>>)> {
+        let n = self.spec.roles.len();
+        if actions.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "{} actions for {n} roles",
+                actions.len()
+            )));
+        }
+        for (a, r) in actions.iter().zip(&self.spec.roles) {
+            if usize::try_from(*a).map_or(true, |i| i >= r.table.len()) {
+                return Err(PyValueError::new_err(format!(
+                    "action {a} of {} is outside Discrete({})",
+                    r.name,
+                    r.table.len()
+                )));
+            }
+        }
+        py.detach(|| self.with(|c| c.step_joint(&actions)))
+            .map(|(o, inv)| (step_tuple(o), inv))
     }
 
     /// Score and progress of the current state (after a reset: the start).
@@ -572,5 +721,6 @@ fn gameworld_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<VecEnv>()?;
     m.add_function(wrap_pyfunction!(task_ids, m)?)?;
     m.add("CU_KINDS", crate::core::CU_KINDS.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

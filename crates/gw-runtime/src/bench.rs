@@ -428,7 +428,12 @@ pub fn bench_suite(
         let opts = crate::RunOptions {
             realtime: false,
             max_steps: spec.max_steps,
-            frames: spec.frames,
+            frames: spec.frames.keeps_frames(),
+            sparse_frames: spec.frames.sparse_every(crate::suite::planned_max_steps(
+                registry,
+                &spec,
+                &run.preset,
+            )),
             memory_rounds: run.memory_rounds,
             repeat: run.repeat,
             ..crate::RunOptions::new(run.preset.clone(), run.seed, out.clone())

@@ -13,5 +13,6 @@ pub mod report;
 pub mod run;
 pub mod suite;
 pub mod validate;
+pub mod verify;
 
 pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};

@@ -25,7 +25,10 @@ fn hash(parts: &[&str]) -> String {
         h.update((p.len() as u64).to_le_bytes());
         h.update(p.as_bytes());
     }
-    h.finalize()[..12].iter().map(|b| format!("{b:02x}")).collect()
+    h.finalize()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The suite settings every run shares.
@@ -47,10 +50,7 @@ fn inputs_of(registry: &Registry, preset: &str) -> BTreeMap<String, String> {
         return out;
     };
     let text = |v: Value| v.to_string();
-    out.insert(
-        format!("game {}", p.game.id),
-        hash(&[&text(json!(p.game))]),
-    );
+    out.insert(format!("game {}", p.game.id), hash(&[&text(json!(p.game))]));
     out.insert(
         format!("task {}+{}", p.game.id, p.task.id),
         hash(&[&text(json!(p.task))]),

@@ -56,6 +56,17 @@ pub struct RunOptions {
     pub repeat: u32,
     /// Answer model calls from this recorded run directory instead of the network.
     pub replay: Option<PathBuf>,
+    /// With `frames` on, keep a bounded set instead of every frame: the
+    /// first and last, each failure with its reset, and every Nth step
+    /// (suites' `frames: sparse`; see [`sparse_every`]).
+    pub sparse_frames: Option<u32>,
+}
+
+/// The step interval of a sparse frame set for a task of `max_steps`
+/// steps: every 10th step, or fewer so that at most about 40 periodic
+/// frames are kept however long the run.
+pub fn sparse_every(max_steps: u32) -> u32 {
+    max_steps.div_ceil(40).max(10)
 }
 
 impl RunOptions {
@@ -71,6 +82,7 @@ impl RunOptions {
             memory_rounds: None,
             repeat: 0,
             replay: None,
+            sparse_frames: None,
         }
     }
 }
@@ -232,9 +244,17 @@ fn episode_end_note(state: &Value, next_episode: u32) -> String {
     )
 }
 
-/// One `trajectory.jsonl` line.
-fn trajectory_line(rec: &StepRecord, reply: &gw_agents::Reply, latency_ms: u64) -> Value {
+/// One `trajectory.jsonl` line. `idle_ms` lists the real-time idles the
+/// game clock ran before the step (empty in paused mode), in the order they
+/// ran, so `gameworld verify` can replay them.
+fn trajectory_line(
+    rec: &StepRecord,
+    reply: &gw_agents::Reply,
+    latency_ms: u64,
+    idle_ms: &[u64],
+) -> Value {
     let proposed = reply.payload.as_ref();
+    let fingerprint = crate::verify::state_fingerprint(&rec.state);
     let mut state = rec.state.clone();
     state["timestampMs"] = json!(now_ms());
     json!({
@@ -252,11 +272,13 @@ fn trajectory_line(rec: &StepRecord, reply: &gw_agents::Reply, latency_ms: u64) 
         "progress": rec.eval.progress,
         "best_progress": rec.eval.best_progress,
         "latency_ms": latency_ms,
+        "idle_ms": idle_ms,
         "reasoning": reply.reasoning,
         "parse_error": reply.parse_error,
         "stated_reason": reply.stated_reason,
         "usage": reply.usage,
         "cost_usd": reply.cost_usd,
+        "state_fingerprint": fingerprint,
         "state": state,
     })
 }
@@ -456,10 +478,19 @@ pub fn run_preset_with_agent(
         client: if coop { None } else { agents[0].client() },
     };
 
-    let frame_every = preset.game.frame_every.max(1);
+    // Which frames go to disk: all of them (every `frame_every` steps for
+    // games that set it), or a sparse set every `every` steps.
+    let sparse = opts.sparse_frames.is_some();
+    let frame_every = match opts.sparse_frames {
+        Some(n) => n.max(preset.game.frame_every).max(1),
+        None => preset.game.frame_every.max(1),
+    };
     let mut frame_rel = frame_name(0);
     let mut png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
     let mut frame_written = true;
+    // Real-time idles since the last step (a person watching, then the
+    // agents' inference time), recorded with the step.
+    let mut idles: Vec<u64> = Vec::new();
     let stop: StopReason = 'run: loop {
         let step = stepper.step_index() + 1;
         let state = stepper.state_value();
@@ -490,6 +521,7 @@ pub fn run_preset_with_agent(
                     // it is not stored.
                     if opts.realtime {
                         stepper.idle(measured_ms);
+                        idles.push(measured_ms);
                         result.latency_ms = result.latency_ms.saturating_add(measured_ms);
                         if let Some(pixmap) = pixmap.as_mut() {
                             stepper.render(pixmap);
@@ -497,6 +529,12 @@ pub fn run_preset_with_agent(
                         }
                     }
                     continue 'run;
+                }
+                Ok(gw_agents::Turn::Hold) => continue 'run,
+                Ok(gw_agents::Turn::End(reason)) => {
+                    let calls = agent.take_unreported_calls();
+                    write_calls(&mut calls_out[i], &calls_paths[i], &calls)?;
+                    break 'run reason;
                 }
                 Err(gw_agents::AgentError::Left(_)) => {
                     // A client that went away ends the run like a budget
@@ -529,6 +567,7 @@ pub fn run_preset_with_agent(
         if opts.realtime {
             // Real-time mode: the world kept moving while the agents thought.
             stepper.idle(charged_ms);
+            idles.push(charged_ms);
         }
         for (i, (reply, latency_ms)) in replies.iter().enumerate() {
             // Sums saturate: a hostile server may report any count.
@@ -569,7 +608,7 @@ pub fn run_preset_with_agent(
                 agents[i]
                     .observe_outcome(part.valid(), &outcome_summary(&part.action, &part.invalid));
             }
-            let line = joint_trajectory_line(&rec, &replies, &role_results, charged_ms);
+            let line = joint_trajectory_line(&rec, &replies, &role_results, charged_ms, &idles);
             (rec.step, rec.episode, rec.state, rec.eval, line)
         } else {
             let (reply, latency_ms) = &replies[0];
@@ -579,10 +618,11 @@ pub fn run_preset_with_agent(
             result.proposed_actions += 1;
             count_kind(&mut result, rec.invalid_kind());
             agents[0].observe_outcome(rec.valid(), &outcome_summary(&rec.action, &rec.invalid));
-            let line = trajectory_line(&rec, reply, *latency_ms);
+            let line = trajectory_line(&rec, reply, *latency_ms, &idles);
             (rec.step, rec.episode, rec.state, rec.eval, line)
         };
         append_lines(&mut traj, &traj_path, std::slice::from_ref(&line))?;
+        idles.clear();
 
         frame_rel = frame_name(rec_step);
         // Frame policy (game YAML `frame_every`): long open-world runs keep a
@@ -591,9 +631,15 @@ pub fn run_preset_with_agent(
         // An agent that looks only now and then (`wants_frame`) gets the
         // frame drawn on the steps it looks at and an empty one otherwise.
         let wanted = agents.iter().any(|a| a.wants_frame());
-        if wanted || last || stepper.reset_pending() || rec_step % frame_every == 0 {
-            png = observe_frame(&stepper, &mut sink, &mut pixmap, &frame_rel)?;
-            frame_written = true;
+        let policy = last || stepper.reset_pending() || rec_step % frame_every == 0;
+        // A sparse set keeps only the policy's frames; otherwise every frame
+        // an agent looked at is kept too.
+        let store = policy || (wanted && !sparse);
+        if wanted || store {
+            let mut no_sink = None;
+            let target = if store { &mut sink } else { &mut no_sink };
+            png = observe_frame(&stepper, target, &mut pixmap, &frame_rel)?;
+            frame_written = store;
         } else {
             frame_written = false;
             png.clear();
@@ -697,7 +743,9 @@ fn joint_trajectory_line(
     replies: &[(gw_agents::Reply, u64)],
     roles: &[RoleResult],
     charged_ms: u64,
+    idle_ms: &[u64],
 ) -> Value {
+    let fingerprint = crate::verify::state_fingerprint(&rec.state);
     let mut state = rec.state.clone();
     state["timestampMs"] = json!(now_ms());
     let mut actions = serde_json::Map::new();
@@ -747,8 +795,10 @@ fn joint_trajectory_line(
         "progress": rec.eval.progress,
         "best_progress": rec.eval.best_progress,
         "latency_ms": charged_ms,
+        "idle_ms": idle_ms,
         "usage": usage,
         "cost_usd": cost,
+        "state_fingerprint": fingerprint,
         "state": state,
     })
 }

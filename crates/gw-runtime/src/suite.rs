@@ -99,9 +99,59 @@ pub struct SuiteSpec {
     pub memory_rounds: Option<u32>,
     #[serde(default)]
     pub max_steps: Option<u32>,
-    /// Keep frames/ for every run (off by default: suites get large).
+    /// Which frames each run keeps: `sparse` (the default: first, last,
+    /// every failure with its reset, every Nth step), `all`, or `none`;
+    /// `true`/`false` mean `all`/`none`.
     #[serde(default)]
-    pub frames: bool,
+    pub frames: FramesMode,
+}
+
+/// A suite's frame policy (`frames:` in the suite file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FramesMode {
+    All,
+    #[default]
+    Sparse,
+    None,
+}
+
+impl FramesMode {
+    /// Whether runs write `frames/` at all.
+    pub fn keeps_frames(self) -> bool {
+        self != FramesMode::None
+    }
+
+    /// The sparse interval for a run of at most `max_steps` steps.
+    pub fn sparse_every(self, max_steps: u32) -> Option<u32> {
+        (self == FramesMode::Sparse).then(|| crate::run::sparse_every(max_steps))
+    }
+}
+
+impl<'de> Deserialize<'de> for FramesMode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = FramesMode;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("all, sparse or none (or true / false)")
+            }
+            fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<FramesMode, E> {
+                Ok(if v { FramesMode::All } else { FramesMode::None })
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<FramesMode, E> {
+                match v {
+                    "all" | "true" => Ok(FramesMode::All),
+                    "sparse" => Ok(FramesMode::Sparse),
+                    "none" | "false" => Ok(FramesMode::None),
+                    other => Err(E::custom(format!(
+                        "frames: \"{other}\" is not one of all, sparse, none"
+                    ))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// One planned run.
@@ -133,9 +183,8 @@ pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
         let (line, col) = gw_core::registry::locate_key(&text, "name");
         format!("{}:{line}:{col}: {e}", path.display())
     })?;
-    check_memory_rounds(&spec, &text).map_err(|(line, col, e)| {
-        format!("{}:{line}:{col}: suite: {e}", path.display())
-    })?;
+    check_memory_rounds(&spec, &text)
+        .map_err(|(line, col, e)| format!("{}:{line}:{col}: suite: {e}", path.display()))?;
     Ok(spec)
 }
 
@@ -143,17 +192,20 @@ pub fn load_suite(path: &Path) -> Result<SuiteSpec, String> {
 /// within 0..=MAX_MEMORY_ROUNDS; else where the first bad one is written.
 fn check_memory_rounds(spec: &SuiteSpec, text: &str) -> Result<(), (usize, usize, String)> {
     let max = gw_core::registry::MAX_MEMORY_ROUNDS;
-    let values = spec
-        .memory_rounds
-        .iter()
-        .chain(spec.cases.iter().flat_map(|c| c.memory_rounds.iter().flatten()));
+    let values = spec.memory_rounds.iter().chain(
+        spec.cases
+            .iter()
+            .flat_map(|c| c.memory_rounds.iter().flatten()),
+    );
     for &v in values {
         if v > max {
             let (line, col) = locate_value(text, "memory_rounds", &v.to_string());
             return Err((
                 line,
                 col,
-                format!("memory_rounds {v} is out of range; each value must be a whole number from 0 to {max}"),
+                format!(
+                    "memory_rounds {v} is out of range; each value must be a whole number from 0 to {max}"
+                ),
             ));
         }
     }
@@ -587,6 +639,29 @@ impl Tally {
     }
 }
 
+/// A finished run's outcome in the progress line: `success`, or `failed`
+/// with why it stopped (`failed: max_steps_exhausted`).
+pub fn outcome_label(r: &crate::RunResult) -> String {
+    if r.success {
+        "success".into()
+    } else if r.stop_reason.is_empty() {
+        "failed".into()
+    } else {
+        format!("failed: {}", r.stop_reason)
+    }
+}
+
+/// The step budget a planned run will have: the suite's `max_steps`, else
+/// its task's.
+pub(crate) fn planned_max_steps(registry: &Registry, spec: &SuiteSpec, preset: &str) -> u32 {
+    spec.max_steps.unwrap_or_else(|| {
+        registry
+            .resolve_preset(preset)
+            .map(|p| p.task.max_steps)
+            .unwrap_or(100)
+    })
+}
+
 /// A resume keeps finished results only when they were planned exactly as
 /// the suite file and registry now plan them; otherwise it stops (exit 2)
 /// naming what changed, before anything is written.
@@ -750,10 +825,13 @@ pub fn run_suite(
                     out: dir.clone(),
                     realtime: run.realtime,
                     max_steps: spec.max_steps,
-                    frames: spec.frames,
+                    frames: spec.frames.keeps_frames(),
                     memory_rounds: run.memory_rounds,
                     repeat: run.repeat,
                     replay: None,
+                    sparse_frames: spec
+                        .frames
+                        .sparse_every(planned_max_steps(registry, spec, &run.preset)),
                 };
                 let _ = std::fs::remove_file(dir.join("error.json"));
                 let mut on_step = |step: u32, pg: f64| {
@@ -776,13 +854,14 @@ pub fn run_suite(
                         t.progress_sum += r.progress;
                         let (sr, pg) = t.rates();
                         format!(
-                            "[{}/{total}] {} seed {} rep {}: {} progress {:.2} (SR {sr:.0}% PG {pg:.0}% so far)",
+                            "[{}/{total}] {} seed {} rep {}: {}, progress {:.2} in {} steps (SR {sr:.0}% PG {pg:.0}% so far)",
                             t.done,
                             run.preset,
                             run.seed,
                             run.repeat,
-                            if r.success { "success," } else { "" },
+                            outcome_label(r),
                             r.progress,
+                            r.steps,
                         )
                     }
                     Err(e) => {

@@ -385,3 +385,54 @@ fn model_backed_roles_call_with_their_own_prompts_and_record_their_own_calls() {
     let all = std::fs::read_to_string(out.join("model_calls.horizontal.jsonl")).unwrap();
     assert!(!all.contains("sk-coop-test-0123456789"));
 }
+
+/// Fireboy and Watergirl's tasks need each role's own diamonds in one
+/// attempt; `result.json` keeps the plain sum, the original evaluator's
+/// outcome, as `reference`, and the task's own outcome never claims more
+/// than it.
+#[test]
+fn per_role_targets_decide_success_and_the_summed_outcome_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let reg = Registry::load(&[project_registry()]).unwrap_or_else(|e| panic!("{e}"));
+    for (preset, seed) in [
+        ("12_fireboy-and-watergirl+12_02+scripted", 700),
+        ("12_fireboy-and-watergirl+12_01+random", 701),
+    ] {
+        let out = dir.path().join(format!("{seed}"));
+        let opts = RunOptions {
+            frames: false,
+            ..RunOptions::new(preset, seed, &out)
+        };
+        let r = run_preset(&reg, &opts).unwrap();
+        let saved: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("result.json")).unwrap())
+                .unwrap();
+        let reference = &saved["reference"];
+        assert!(reference.is_object(), "{preset}: no reference in {saved}");
+        assert!(reference["best_score"].as_f64().unwrap() >= r.best_score);
+        assert!(!r.success || reference["success"] == json!(true));
+        // Success means both roles reached their own target in one state.
+        let traj = jsonl(&out.join("trajectory.jsonl"));
+        let both = traj.iter().any(|l| {
+            let d = &l["state"]["game_state"]["diamonds"];
+            let (red, blue) = if preset.contains("12_02") {
+                (3, 4)
+            } else {
+                (1, 1)
+            };
+            d["fireboy"]["collected"].as_u64().unwrap_or(0) >= red
+                && d["watergirl"]["collected"].as_u64().unwrap_or(0) >= blue
+        });
+        assert_eq!(r.success, both, "{preset}");
+    }
+    // Single-role tasks have no separate reference outcome.
+    let out = dir.path().join("2048");
+    let opts = RunOptions {
+        frames: false,
+        max_steps: Some(3),
+        ..RunOptions::new("01_2048+01_01+noop", 1, &out)
+    };
+    assert!(run_preset(&reg, &opts).unwrap().reference.is_none());
+    let saved = std::fs::read_to_string(out.join("result.json")).unwrap();
+    assert!(!saved.contains("\"reference\""));
+}

@@ -71,6 +71,16 @@ async function pickTask() {
   const gameSel = h("select", { id: "game" }, games.map(([id, name]) => h("option", { value: id }, `${id} — ${name}`)));
   const taskSel = h("select", { id: "task" });
   const info = h("p", { class: "muted", id: "task-info" });
+  // Cooperative games: the person's role and the agent in the others.
+  const roleSel = h("select", { id: "role" });
+  const partnerSel = h("select", { id: "partner" });
+  const coopBox = h("div", { id: "coop", hidden: true },
+    h("label", {}, "Your role"), roleSel,
+    h("label", {}, "Partner agent (plays the other role)"), partnerSel);
+  api("GET", "/api/agents").then(a => {
+    partnerSel.replaceChildren(...a.builtin.map(id => h("option", { value: id }, id)),
+      ...(a.models.length ? [h("optgroup", { label: "models (need their API key)" }, a.models.map(id => h("option", { value: id }, id)))] : []));
+  }).catch(() => {});
   const fillTasks = () => {
     taskSel.replaceChildren(...tasks.filter(t => t.game_id === gameSel.value)
       .map(t => h("option", { value: t.task_id }, t.task_id)));
@@ -79,25 +89,36 @@ async function pickTask() {
   const showInfo = () => {
     const t = tasks.find(t => t.game_id === gameSel.value && t.task_id === taskSel.value);
     info.textContent = t ? `${t.instruction} (${t.max_steps} steps)` : "";
+    const coop = !!(t && t.cooperative);
+    coopBox.hidden = !coop;
+    if (coop && roleSel.dataset.game !== t.game_id) {
+      roleSel.dataset.game = t.game_id;
+      roleSel.replaceChildren(...t.roles.map(r => h("option", { value: r }, r)));
+    }
+    // A cooperative step waits for both players: step mode only.
+    mode.value = coop ? "step" : mode.value;
+    mode.disabled = coop;
   };
   gameSel.addEventListener("change", fillTasks);
   taskSel.addEventListener("change", showInfo);
   const seed = h("input", { id: "seed", type: "number", min: 0, value: 1 });
   const mode = h("select", { id: "mode" }, h("option", { value: "step" }, "step (paused between inputs)"),
-    h("option", { value: "realtime" }, "real time"));
+    h("option", { value: "realtime" }, "real time (starts on your first key, or after a countdown)"));
   const name = h("input", { id: "player", placeholder: "your name (optional)", maxlength: 40 });
   const start = h("button", { id: "start", onclick: async () => {
     start.disabled = true;
     try {
       const p = await api("POST", "/api/play", {
         preset: `${gameSel.value}+${taskSel.value}`, seed: Number(seed.value || 1),
-        mode: mode.value, name: name.value || undefined });
+        mode: mode.value, name: name.value || undefined,
+        role: coopBox.hidden ? undefined : roleSel.value,
+        partner: coopBox.hidden ? undefined : partnerSel.value });
       location.hash = `#/play/${encodeURIComponent(p.id)}`;
     } catch (e) { say(e.message); start.disabled = false; }
   } }, "Start");
   app.replaceChildren(h("div", { class: "panel" },
     h("h2", {}, "Play a task"),
-    h("label", {}, "Game"), gameSel, h("label", {}, "Task"), taskSel, info,
+    h("label", {}, "Game"), gameSel, h("label", {}, "Task"), taskSel, info, coopBox,
     h("label", {}, "Seed"), seed, h("label", {}, "Mode"), mode,
     h("label", {}, "Player"), name, h("p", {}, start),
     h("p", { class: "muted" }, "Your play is recorded as a normal run (model human) under the server's runs folder, so reports show it beside the agents.")));
@@ -121,6 +142,12 @@ async function playView(id) {
   const note = h("div", { id: "play-note", class: "muted" });
   const result = h("div", { id: "play-result" });
   let busy = false, seq = -1, ended = false;
+  // Real time: the game clock starts with the first input, or when the
+  // countdown ends (the first watch tick).
+  let started = p.mode !== "realtime" || p.steps_done > 0;
+  const COUNTDOWN_S = 5;
+  const countdown = h("div", { class: "countdown", id: "countdown", hidden: started });
+  const begin = () => { if (started) return; started = true; countdown.hidden = true; };
   const show = (v) => {
     if (v.seq !== seq) { img.src = `/api/play/${encodeURIComponent(id)}/frame.png?seq=${v.seq}`; seq = v.seq; }
     status.textContent = `step ${v.steps_done} / ${v.max_steps}` + (v.episode ? ` · episode ${v.episode + 1}` : "");
@@ -139,6 +166,7 @@ async function playView(id) {
   };
   const send = async (action) => {
     if (busy || ended) return;
+    begin();
     busy = true;
     try { show(await api("POST", `/api/play/${encodeURIComponent(id)}/input`, { action })); }
     catch (e) { say(e.message); }
@@ -188,9 +216,19 @@ async function playView(id) {
     const [x, y] = toGame(e);
     send({ action: "scroll", x, y, dx: Math.round(e.deltaX), dy: Math.round(e.deltaY) });
   }, { passive: false });
+  if (p.mode === "realtime" && !started) {
+    let left = COUNTDOWN_S;
+    const tickDown = () => {
+      countdown.textContent = `The game starts in ${left} s — or press a key to start now`;
+      if (left-- <= 0) { begin(); clearInterval(cd); }
+    };
+    const cd = setInterval(tickDown, 1000);
+    tickDown();
+    cleanup.push(() => clearInterval(cd));
+  }
   if (p.mode === "realtime") {
     const timer = setInterval(async () => {
-      if (busy || ended) return;
+      if (busy || ended || !started) return;
       busy = true;
       try { show(await api("POST", `/api/play/${encodeURIComponent(id)}/watch`)); }
       catch (e) { say(e.message); }
@@ -198,14 +236,21 @@ async function playView(id) {
     }, 100);
     cleanup.push(() => clearInterval(timer));
   }
+  // Leaving the page ends the play (recorded as player_left); the server
+  // also ends a play left without input for its idle limit.
+  const leaveUrl = `/api/play/${encodeURIComponent(id)}/leave`;
+  const onLeave = () => { if (!ended) navigator.sendBeacon(leaveUrl); };
+  window.addEventListener("pagehide", onLeave);
+  cleanup.push(() => { window.removeEventListener("pagehide", onLeave); onLeave(); });
   const quit = h("button", { id: "quit", onclick: async () => {
     try { show(await api("DELETE", `/api/play/${encodeURIComponent(id)}`)); } catch (e) { say(e.message); }
   } }, "Quit");
   const c = p.controls || {};
-  app.replaceChildren(h("div", { class: "row" },
-    h("div", { class: "stage" }, img),
-    h("div", { class: "panel side" },
+  app.replaceChildren(h("div", { class: "row split", id: "play-row" },
+    h("div", { class: "frame-col" }, h("div", { class: "stage" }, img, countdown)),
+    h("div", { class: "panel side", id: "play-side" },
       h("h3", {}, p.preset), status, note,
+      c.role ? h("p", { id: "play-role" }, `You play ${c.role}; the partner agent plays the other role (${c.partner}).`) : null,
       h("p", {}, c.instruction || ""),
       h("p", { class: "muted" }, `Mode: ${p.mode === "realtime" ? "real time (the game keeps running)" : "step (the game waits for you)"}`),
       c.keys && c.keys.length ? h("p", {}, "Keys: ", c.keys.join(" ")) : null,
@@ -216,25 +261,90 @@ async function playView(id) {
 }
 
 // ---------------------------------------------------------------- runs
-async function runList() {
+// The runs list: filter, sort and page on the client (running and failed
+// runs first by default), so a folder of thousands of runs stays usable.
+const RUN_COLUMNS = [
+  ["game", "game"], ["task", "task"], ["model", "model"], ["seed", "seed"],
+  ["outcome", "outcome"], ["progress", "progress"], ["steps", "steps"], ["path", "run folder"],
+];
+const OUTCOME_ORDER = { running: 0, error: 1, fail: 2, success: 3 };
+function runFields(r) {
+  // A running run has no result yet: its preset comes from its folder name.
+  let game = r.game_id, task = r.task_id, model = r.model;
+  const preset = r.preset || (r.path || "").split("/").find(p => p.split("+").length === 3) || "";
+  const [pg, pt, pm] = preset.split("+");
+  return { ...r, game: game ?? pg ?? "", task: task ?? pt ?? "", model: model ?? pm ?? "",
+    outcome: r.outcome || (r.running ? "running" : (r.success ? "success" : "fail")) };
+}
+function compareRuns(key, dir) {
+  return (a, b) => {
+    let x = a[key], y = b[key];
+    if (key === "outcome") { x = OUTCOME_ORDER[x] ?? 9; y = OUTCOME_ORDER[y] ?? 9; }
+    if (x === y) return a.path < b.path ? -1 : (a.path > b.path ? 1 : 0);
+    if (x === undefined || x === null) return 1;
+    if (y === undefined || y === null) return -1;
+    return (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true })) * dir;
+  };
+}
+async function runList(params = {}) {
   const data = await api("GET", "/api/runs");
   const suites = data.suites.map(su => h("tr", {},
     h("td", {}, h("a", { href: `#/suite?${q({ root: su.root, path: su.path })}` }, su.path || "(root)")),
     h("td", {}, su.name ?? ""), h("td", {}, su.planned_runs ?? ""),
     h("td", {}, su.report ? h("a", { href: `/report/${su.path ? su.path + "/" : ""}report.html?root=${su.root}` }, "report") : "")));
-  const runs = data.runs.map(r => h("tr", {},
-    h("td", {}, h("a", { href: `#/run?${q({ root: r.root, path: r.path })}` }, r.path)),
-    h("td", {}, r.model ?? ""), h("td", {}, r.seed ?? ""),
-    h("td", { class: r.running ? "muted" : (r.success ? "ok" : "bad") }, r.running ? "running" : (r.success ? "success" : "fail")),
-    h("td", {}, fmt(r.progress)), h("td", {}, r.steps ?? "")));
+  const all = data.runs.map(runFields);
+  const st = { sort: "outcome", dir: 1, page: 0, size: 50, text: "", outcome: "", model: "", game: "" };
+  const distinct = (k) => [...new Set(all.map(r => r[k]).filter(Boolean))].sort();
+  const sel = (id, label, values) => h("label", {}, label, h("br"),
+    h("select", { id, onchange: (e) => { st[id.slice(2)] = e.target.value; st.page = 0; draw(); } },
+      h("option", { value: "" }, "all"), values.map(v => h("option", { value: v }, v))));
+  const search = h("input", { id: "f-text", placeholder: "task, seed, folder…", oninput: (e) => { st.text = e.target.value.toLowerCase(); st.page = 0; draw(); } });
+  const filters = h("div", { class: "filters" },
+    h("label", {}, "search", h("br"), search),
+    sel("f-game", "game", distinct("game")), sel("f-model", "model", distinct("model")),
+    sel("f-outcome", "outcome", ["running", "error", "fail", "success"]),
+    h("label", {}, "per page", h("br"), h("select", { id: "f-size", onchange: (e) => { st.size = Number(e.target.value); st.page = 0; draw(); } },
+      [25, 50, 100, 250].map(n => h("option", { value: n, selected: n === st.size }, n)))));
+  const table = h("table", { id: "run-table" });
+  const pager = h("div", { class: "pager", id: "run-pager" });
+  const counts = h("p", { class: "muted", id: "run-counts" });
+  const draw = () => {
+    const shown = all.filter(r => (!st.game || r.game === st.game) && (!st.model || r.model === st.model)
+      && (!st.outcome || r.outcome === st.outcome)
+      && (!st.text || `${r.game} ${r.task} ${r.model} ${r.seed} ${r.path}`.toLowerCase().includes(st.text)))
+      .sort(compareRuns(st.sort, st.dir));
+    const pages = Math.max(1, Math.ceil(shown.length / st.size));
+    st.page = Math.min(st.page, pages - 1);
+    const rows = shown.slice(st.page * st.size, (st.page + 1) * st.size);
+    const by = {};
+    for (const r of all) by[r.outcome] = (by[r.outcome] || 0) + 1;
+    counts.textContent = `${all.length} runs: ${["running", "error", "fail", "success"].map(o => `${by[o] || 0} ${o}`).join(" · ")}` +
+      (shown.length !== all.length ? ` — ${shown.length} match the filters` : "");
+    table.replaceChildren(
+      h("tr", {}, RUN_COLUMNS.map(([k, t]) => h("th", { class: "sortable", "data-key": k, onclick: () => {
+        st.dir = st.sort === k ? -st.dir : 1; st.sort = k; draw();
+      } }, t + (st.sort === k ? (st.dir > 0 ? " ▲" : " ▼") : "")))),
+      ...rows.map(r => h("tr", { class: "run-row" },
+        h("td", {}, r.game), h("td", {}, r.task), h("td", {}, r.model), h("td", {}, r.seed ?? ""),
+        h("td", { class: r.outcome === "success" ? "ok" : (r.outcome === "running" ? "muted" : "bad"), title: r.error || r.stop_reason || "" },
+          r.outcome + (r.stop_reason && r.outcome === "fail" ? ` (${r.stop_reason})` : "")),
+        h("td", {}, fmt(r.progress)), h("td", {}, r.steps ?? ""),
+        h("td", {}, h("a", { href: `#/run?${q({ root: r.root, path: r.path })}` }, r.path)))));
+    const go = (n) => { st.page = Math.max(0, Math.min(pages - 1, n)); draw(); };
+    pager.replaceChildren(
+      h("button", { id: "page-prev", disabled: st.page === 0, onclick: () => go(st.page - 1) }, "‹ previous"),
+      h("span", { id: "page-label" }, `page ${st.page + 1} of ${pages}`),
+      h("button", { id: "page-next", disabled: st.page >= pages - 1, onclick: () => go(st.page + 1) }, "next ›"));
+  };
   app.replaceChildren(...nodes(
     h("div", { class: "panel" }, h("h2", {}, "Suites"),
       suites.length ? h("table", {}, h("tr", {}, h("th", {}, "folder"), h("th", {}, "suite"), h("th", {}, "runs"), h("th", {}, "")), suites)
         : h("p", { class: "muted" }, "No suite folders under the runs roots.")),
     h("div", { class: "panel" }, h("h2", {}, "Runs"),
       h("p", { class: "muted" }, data.roots.join(", ")),
-      runs.length ? h("table", { id: "run-table" }, h("tr", {}, ["run", "model", "seed", "outcome", "progress", "steps"].map(t => h("th", {}, t))), runs)
-        : h("p", { class: "muted" }, "No runs yet."))));
+      all.length ? [counts, filters, pager, table] : h("p", { class: "muted" }, "No runs yet."))));
+  if (all.length) draw();
+  void params;
 }
 
 // Flatten a state object into path → value for the diff.
@@ -320,19 +430,39 @@ async function viewer(params) {
   const detail = h("div", { id: "step-detail" });
   const frameUrl = (name) => `/api/run/frame?${q({ root, path, name })}`;
   const cv = curve(steps, (i) => go(i));
+  // Frame i is what the agent saw before step i + 1 (null when not kept).
+  const frameAt = (i) => {
+    const before = i === 0 ? { frame: run.first_frame } : steps[i - 1];
+    return before ? (before.reset_frame || before.frame || null) : null;
+  };
+  const anyFrame = steps.some((_, i) => frameAt(i + 1)) || !!frameAt(0);
+  const frameNote = h("div", { id: "frame-note", class: "muted" });
+  const noFrames = h("div", { class: "no-frames", id: "no-frames", hidden: anyFrame },
+    "No frames recorded for this run (run with frames on, or a suite with frames: sparse or all).");
+  if (!anyFrame) {
+    const [w, h2] = (res.game_id && steps[0] && steps[0].state && steps[0].state.viewport) || [1280, 720];
+    img.width = w; img.height = h2;
+    img.src = "data:image/svg+xml," + encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h2}"><rect width="100%" height="100%" fill="#1d2430"/></svg>`);
+  }
   let idx = 0, playing = null;
   function go(i) {
     idx = Math.max(0, Math.min(steps.length, i));
     scrub.value = idx;
     cv.mark(idx);
     // Frame idx is what the agent saw before step idx + 1; the overlay is the
-    // action it chose on it.
-    const before = idx === 0 ? { frame: run.first_frame } : steps[idx - 1];
-    const name = before.reset_frame || before.frame;
-    if (name) img.src = frameUrl(name); else img.removeAttribute("src");
+    // action it chose on it. A sparse frame set shows the nearest earlier
+    // frame kept, and says so.
+    let shown = idx;
+    while (shown > 0 && !frameAt(shown)) shown--;
+    const name = frameAt(shown);
     const next = steps[idx];
-    img.onload = () => drawAction(svg, next ? next.action : null, img.naturalWidth, img.naturalHeight);
-    if (img.complete) img.onload();
+    if (anyFrame) {
+      if (name) img.src = frameUrl(name); else img.removeAttribute("src");
+      frameNote.textContent = !name ? "no frame kept before this step" :
+        (shown !== idx ? `frame not kept for this step; showing the one before step ${shown + 1}` : "");
+      img.onload = () => drawAction(svg, next && shown === idx ? next.action : null, img.naturalWidth, img.naturalHeight);
+      if (img.complete) img.onload();
+    }
     pos.textContent = next ? `before step ${next.step} of ${steps.length}` : `after the last step (${steps.length})`;
     if (!next) { detail.replaceChildren(h("p", {}, `stop: ${res.stop_reason || "running"}`)); return; }
     const kind = next.valid ? h("span", { class: "ok" }, "valid") :
@@ -382,13 +512,13 @@ async function viewer(params) {
     res.preset ? ` · progress ${fmt(res.progress)} · ${res.steps} steps · valid ${res.valid_actions}/${res.proposed_actions} · NTC ${res.invalid_no_tool_call} · OOS ${res.invalid_out_of_space}` : "");
   app.replaceChildren(...nodes(
     summary,
-    h("div", { class: "row" },
-      h("div", {}, h("div", { class: "stage" }, img, svg), scrub, cv.svg,
+    h("div", { class: "row split", id: "viewer-row" },
+      h("div", { class: "frame-col" }, h("div", { class: "stage" }, img, svg, noFrames), frameNote, scrub, cv.svg,
         h("p", { class: "muted" }, "← → step · Home/End · Space play/pause · ",
           h("a", { href: `/api/run/clip.gif?${q({ root, path })}`, id: "clip" }, "export GIF"))),
-      h("div", { class: "panel side" }, pos, detail))));
+      h("div", { class: "panel side", id: "viewer-side" }, pos, detail))));
   void vp;
-  go(0);
+  go(Number(params.step || 0));
 }
 
 // ---------------------------------------------------------------- dashboard
@@ -397,7 +527,8 @@ function dashboard(params) {
   const head = h("div", { id: "suite-head", class: "big" }, "Connecting…");
   const table = h("table", { id: "suite-runs" });
   const errs = h("div", { id: "suite-errors" });
-  app.replaceChildren(h("div", { class: "panel" }, h("h2", {}, `Suite ${path}`), head, errs, table));
+  const report = h("p", { id: "suite-report-line" });
+  app.replaceChildren(h("div", { class: "panel" }, h("h2", {}, `Suite ${path}`), head, report, errs, table));
   const es = new EventSource(`/api/suite/events?${q({ root, path })}`);
   cleanup.push(() => es.close());
   es.addEventListener("status", (ev) => {
@@ -407,6 +538,9 @@ function dashboard(params) {
       `${st.name ?? ""}: ${st.done}/${st.planned} done · ${st.running} running · ${st.pending} pending · ${st.failed} errors · `,
       `SR ${pct(st.sr)} · PG ${pct(st.pg)} · tokens ${st.input_tokens}/${st.output_tokens} · $${fmt(st.cost_usd, 4)}`,
       st.complete ? h("span", { class: "ok", id: "suite-complete" }, " · complete") : ""));
+    report.replaceChildren(...nodes(st.report
+      ? h("a", { id: "suite-report", href: `/report/${path ? path + "/" : ""}report.html?root=${root}` }, "Open the suite's report (report.html)")
+      : h("span", { class: "muted" }, "The report (report.html) is written when the suite ends.")));
     errs.replaceChildren(...st.errors.map(e => h("p", { class: "bad" }, `${e.preset} seed ${e.seed}: ${e.error}`)));
     table.replaceChildren(h("tr", {}, ["run", "seed", "status", "steps", "progress"].map(t => h("th", {}, t))),
       ...st.runs.map(r => h("tr", {},

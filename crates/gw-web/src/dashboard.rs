@@ -115,6 +115,8 @@ pub fn suite_status(dir: &Path) -> Value {
         "runs": rows,
         "errors": errors,
         "complete": !planned.is_empty() && running == 0 && pending == 0,
+        // The suite's report, once written (the suite writes it at its end).
+        "report": dir.join("report.html").is_file(),
     })
 }
 

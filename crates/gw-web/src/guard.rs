@@ -122,7 +122,9 @@ fn is_loopback_name(name: &str) -> bool {
     name == "localhost"
         || name.ends_with(".localhost")
         || name.parse::<IpAddr>().is_ok_and(|ip| match ip {
-            IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+            IpAddr::V6(v6) => {
+                v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+            }
             v4 => v4.is_loopback(),
         })
 }
@@ -279,7 +281,9 @@ mod tests {
             some,
             HostPolicy::Also(vec!["box.lan".into(), "192.168.1.9".into()])
         );
-        assert!(some.allows("box.lan:8321") && some.allows("192.168.1.9") && some.allows("localhost"));
+        assert!(
+            some.allows("box.lan:8321") && some.allows("192.168.1.9") && some.allows("localhost")
+        );
         assert!(!some.allows("evil.example"));
         assert_eq!(HostPolicy::from_flag(Some(&[])), HostPolicy::Any);
         assert_eq!(HostPolicy::from_flag(None), HostPolicy::Loopback);

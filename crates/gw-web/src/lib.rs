@@ -127,6 +127,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play/{id}", get(play::view).delete(play::quit))
         .route("/api/play/{id}/input", post(play::input))
         .route("/api/play/{id}/watch", post(play::watch))
+        .route("/api/play/{id}/leave", post(play::leave))
+        .route("/api/agents", get(agents))
         .route("/api/play/{id}/frame.png", get(play::frame))
         .route("/api/runs", get(runs::list))
         .route("/api/run", get(runs::run))
@@ -221,10 +223,20 @@ async fn tasks(State(st): State<Arc<AppState>>) -> axum::Json<Value> {
                 "instruction": task.instruction.trim(),
                 "max_steps": task.max_steps,
                 "viewport": [game.viewport.width, game.viewport.height],
+                "roles": game.roles.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(),
+                "cooperative": game.is_cooperative(),
             }));
         }
     }
     axum::Json(Value::Array(out))
+}
+
+/// The agents a person can pair with in a cooperative game: the built-ins
+/// and every model profile.
+async fn agents(State(st): State<Arc<AppState>>) -> axum::Json<Value> {
+    let builtin: Vec<&str> = ["scripted", "random", "noop"].to_vec();
+    let models: Vec<&String> = st.registry.models.keys().collect();
+    axum::Json(json!({"builtin": builtin, "models": models}))
 }
 
 #[derive(Deserialize)]

@@ -8,7 +8,18 @@
 //! Step mode: the game is paused between inputs; each input is one step.
 //! Real-time mode: the page also sends "watch" ticks while the person thinks;
 //! the runtime advances the game clock by the time that passed and shows the
-//! new frame, without spending a step.
+//! new frame, without spending a step. The clock starts with the person's
+//! first input or first watch tick (the page sends it after a visible
+//! countdown), never while the page is still loading.
+//!
+//! A play ends early when the person quits (`stop_reason: player_quit`) or
+//! leaves: the page closes (it says so on `pagehide`) or nothing arrives for
+//! the idle limit (`player_left`).
+//!
+//! A cooperative game is played by a person in one role and an agent of
+//! their choice (a built-in or a model profile) in the others, in step mode:
+//! each step waits for the person's input and the agent's reply to the same
+//! frame.
 
 use crate::{ApiError, AppState, bad_request, not_found};
 use axum::Json;
@@ -28,8 +39,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// A play nobody touches for this long ends (its partial result is kept).
-const IDLE_LIMIT: Duration = Duration::from_secs(30 * 60);
+/// A play nobody touches for this long ends as `player_left` (its partial
+/// result is kept); [`Plays::set_idle_limit`] changes it.
+pub const IDLE_LIMIT: Duration = Duration::from_secs(10 * 60);
 /// How long a request waits for the game to answer an input.
 const ANSWER_WAIT: Duration = Duration::from_secs(30);
 /// Plays running at once.
@@ -40,12 +52,31 @@ const MAX_LIVE: usize = 16;
 pub struct Plays {
     sessions: Mutex<BTreeMap<String, Arc<Session>>>,
     counter: AtomicU64,
+    /// The idle limit in milliseconds (0: [`IDLE_LIMIT`]).
+    idle_ms: AtomicU64,
+}
+
+impl Plays {
+    /// End plays after `limit` without input (default [`IDLE_LIMIT`]).
+    pub fn set_idle_limit(&self, limit: Duration) {
+        self.idle_ms
+            .store(limit.as_millis().max(1) as u64, Ordering::Relaxed);
+    }
+
+    fn idle_limit(&self) -> Duration {
+        match self.idle_ms.load(Ordering::Relaxed) {
+            0 => IDLE_LIMIT,
+            ms => Duration::from_millis(ms),
+        }
+    }
 }
 
 enum Input {
     Act(Value),
     Watch,
     Quit,
+    /// The page was closed or navigated away.
+    Leave,
 }
 
 /// What the page sees of a play.
@@ -149,6 +180,12 @@ struct HumanAgent {
     id: String,
     session: Arc<Session>,
     rx: Receiver<Input>,
+    idle_limit: Duration,
+    /// Real-time mode: whether the clock runs yet (the first input or watch
+    /// tick starts it).
+    started: bool,
+    /// The input that started a real-time play, played at once.
+    first: Option<Value>,
 }
 
 impl Agent for HumanAgent {
@@ -160,12 +197,27 @@ impl Agent for HumanAgent {
     }
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
         loop {
-            if let Turn::Act(reply) = self.turn(obs)? {
-                return Ok(reply);
+            match self.turn(obs)? {
+                Turn::Act(reply) => return Ok(reply),
+                Turn::End(reason) => {
+                    return Err(AgentError::Config(format!(
+                        "the player ended the play ({})",
+                        reason.as_str()
+                    )));
+                }
+                Turn::Watch | Turn::Hold => {}
             }
         }
     }
     fn turn(&mut self, obs: &Observation) -> Result<Turn, AgentError> {
+        // The input that started the clock is played at once, against the
+        // observation the page already shows.
+        if let Some(payload) = self.first.take() {
+            return Ok(Turn::Act(Reply {
+                payload: Some(payload),
+                ..Reply::default()
+            }));
+        }
         let frame = Arc::new(obs.frame_png.to_vec());
         let (step, episode) = (obs.step.saturating_sub(1), obs.episode);
         self.session.publish(|v| {
@@ -173,19 +225,29 @@ impl Agent for HumanAgent {
             v.steps_done = step;
             v.episode = episode;
         });
-        match self.rx.recv_timeout(IDLE_LIMIT) {
+        let input = self.rx.recv_timeout(self.idle_limit);
+        // Real-time mode: the time before the first input is not game time.
+        if !self.started {
+            self.started = true;
+            match input {
+                Ok(Input::Act(payload)) => {
+                    self.first = Some(payload);
+                    return Ok(Turn::Hold);
+                }
+                Ok(Input::Watch) => return Ok(Turn::Hold),
+                _ => {}
+            }
+        }
+        match input {
             Ok(Input::Act(payload)) => Ok(Turn::Act(Reply {
                 payload: Some(payload),
                 ..Reply::default()
             })),
             Ok(Input::Watch) => Ok(Turn::Watch),
-            Ok(Input::Quit) | Err(RecvTimeoutError::Disconnected) => Err(AgentError::Config(
-                "the player left before the step budget was used".into(),
-            )),
-            Err(RecvTimeoutError::Timeout) => Err(AgentError::Config(format!(
-                "no input for {} minutes; the play was ended",
-                IDLE_LIMIT.as_secs() / 60
-            ))),
+            Ok(Input::Quit) => Ok(Turn::End(gw_core::StopReason::PlayerQuit)),
+            Ok(Input::Leave) | Err(RecvTimeoutError::Disconnected | RecvTimeoutError::Timeout) => {
+                Ok(Turn::End(gw_core::StopReason::PlayerLeft))
+            }
         }
     }
     fn observe_outcome(&mut self, valid: bool, summary: &str) {
@@ -207,6 +269,13 @@ pub struct StartRequest {
     /// Recorded as `human-<name>`.
     #[serde(default)]
     pub name: Option<String>,
+    /// Cooperative games: the role the person plays (default: the first).
+    #[serde(default)]
+    pub role: Option<String>,
+    /// Cooperative games: the agent in the other roles (a built-in such as
+    /// `scripted`, or a model profile id; default `scripted`).
+    #[serde(default)]
+    pub partner: Option<String>,
 }
 
 fn model_id(name: Option<&str>) -> Result<String, ApiError> {
@@ -243,19 +312,16 @@ pub async fn start(
             "preset must be <game_id>+<task_id> (the page adds the player)",
         ));
     }
-    let full = format!("{}+{model}", req.preset);
+    let single = st
+        .registry
+        .resolve_preset(&format!("{}+{model}", req.preset))
+        .map_err(bad_request)?;
+    let full = if single.is_cooperative() {
+        cooperative_preset(&st.registry, &req, &single, &model)?
+    } else {
+        format!("{}+{model}", req.preset)
+    };
     let preset = st.registry.resolve_preset(&full).map_err(bad_request)?;
-    if preset.is_cooperative() {
-        // One page sends one input per step; a cooperative step needs one
-        // action per role.
-        return Err(bad_request(format!(
-            "{} is a cooperative game ({} roles, one action each per step) and cannot be \
-             played from the page; run it with agents, e.g. `gameworld run {}+scripted`",
-            preset.game.id,
-            preset.players.len(),
-            req.preset
-        )));
-    }
     let realtime = match req.mode.as_deref().unwrap_or("step") {
         "step" => false,
         "realtime" => true,
@@ -265,6 +331,11 @@ pub async fn start(
             )));
         }
     };
+    if realtime && preset.is_cooperative() {
+        return Err(bad_request(
+            "a cooperative game is played in step mode: each step waits for your input and the partner agent's reply",
+        ));
+    }
     let seed = req.seed.unwrap_or(1);
     check_room(&st.plays.sessions.lock().expect("sessions lock"))?;
     let n = st.plays.counter.fetch_add(1, Ordering::Relaxed) + 1;
@@ -274,7 +345,14 @@ pub async fn start(
         &format!("plays/{full}/seed{seed}-{}", unix_ms()),
     )?;
     let run_dir: PathBuf = st.roots[0].join(&run_rel);
-    let role = &preset.role;
+    // The person's role: the one a human id fills.
+    let role = preset
+        .role_presets()
+        .into_iter()
+        .find(|p| is_human_agent(p.agent.id()))
+        .map(|p| p.role)
+        .unwrap_or_else(|| preset.role.clone());
+    let role = &role;
     let (tx, rx) = channel();
     let session = Arc::new(Session {
         id: id.clone(),
@@ -288,6 +366,8 @@ pub async fn start(
             "clicks": role.allow_clicks,
             "description": role.control_description.trim(),
             "instruction": preset.task.instruction.trim(),
+            "role": preset.is_cooperative().then(|| role.name.clone()),
+            "partner": preset.is_cooperative().then(|| preset.model_label()),
         }),
         tx: Mutex::new(tx),
         view: Mutex::new(View::default()),
@@ -322,10 +402,13 @@ pub async fn start(
         st.registry.clone(),
         session.clone(),
         rx,
-        full,
-        seed,
-        run_dir,
-        realtime,
+        RunSpec {
+            preset: full,
+            seed,
+            run_dir,
+            realtime,
+            idle_limit: st.plays.idle_limit(),
+        },
     );
     let s2 = session.clone();
     let view = tokio::task::spawn_blocking(move || {
@@ -399,21 +482,77 @@ fn claim_run_dir(root: &std::path::Path, stem: &str) -> Result<String, ApiError>
     ))
 }
 
-fn spawn_run(
-    registry: Arc<Registry>,
-    session: Arc<Session>,
-    rx: Receiver<Input>,
+/// The preset of a cooperative play: the person (`model`) in the requested
+/// role, the partner agent in every other role.
+fn cooperative_preset(
+    registry: &Registry,
+    req: &StartRequest,
+    single: &gw_core::Preset,
+    model: &str,
+) -> Result<String, ApiError> {
+    let roles: Vec<String> = single.players.iter().map(|p| p.role.name.clone()).collect();
+    let mine = match req.role.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        None => roles[0].clone(),
+        Some(r) if roles.iter().any(|x| x == r) => r.to_string(),
+        Some(r) => {
+            return Err(bad_request(format!(
+                "role \"{r}\" is not one of this game's roles: {}",
+                roles.join(", ")
+            )));
+        }
+    };
+    let partner = req.partner.as_deref().map(str::trim).unwrap_or("scripted");
+    let partner = if partner.is_empty() {
+        "scripted"
+    } else {
+        partner
+    };
+    if is_human_agent(partner) {
+        return Err(bad_request(
+            "the partner is an agent: a built-in (scripted, random, noop) or a model id",
+        ));
+    }
+    if !gw_core::registry::BUILTIN_AGENTS.contains(&partner)
+        && !registry.models.contains_key(partner)
+    {
+        return Err(bad_request(format!(
+            "unknown partner agent \"{partner}\"; pick scripted, random, noop or a model id from `gameworld list models`"
+        )));
+    }
+    let ids: Vec<&str> = roles
+        .iter()
+        .map(|r| if *r == mine { model } else { partner })
+        .collect();
+    Ok(format!("{}+{}", req.preset, ids.join(",")))
+}
+
+/// What a play runs.
+struct RunSpec {
     preset: String,
     seed: u64,
     run_dir: PathBuf,
     realtime: bool,
-) {
+    idle_limit: Duration,
+}
+
+fn spawn_run(registry: Arc<Registry>, session: Arc<Session>, rx: Receiver<Input>, spec: RunSpec) {
+    let RunSpec {
+        preset,
+        seed,
+        run_dir,
+        realtime,
+        idle_limit,
+    } = spec;
     std::thread::spawn(move || {
         let mut opts = RunOptions::new(preset, seed, run_dir.clone());
         opts.realtime = realtime;
         let rx = Mutex::new(Some(rx));
         let agent_session = session.clone();
-        let make = move |preset: &gw_core::Preset, _seed: u64| {
+        let make = move |preset: &gw_core::Preset, seed: u64| {
+            // A cooperative play's partner roles are ordinary agents.
+            if !is_human_agent(preset.agent.id()) {
+                return gw_runtime::agents::make_agent(preset, seed, None);
+            }
             let rx = rx.lock().expect("rx lock").take().ok_or_else(|| {
                 gw_runtime::RunError::Runtime("the player's input channel is gone".into())
             })?;
@@ -421,6 +560,10 @@ fn spawn_run(
                 id: preset.agent.id().to_string(),
                 session: agent_session.clone(),
                 rx,
+                idle_limit,
+                // Step mode waits for each input anyway.
+                started: !realtime,
+                first: None,
             }) as Box<dyn Agent>)
         };
         let progress_session = session.clone();
@@ -515,6 +658,17 @@ pub async fn watch(
         .await
         .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
     Ok(Json(s.json(&v)))
+}
+
+/// The page was closed (sent with `navigator.sendBeacon` on `pagehide`):
+/// the play ends as `player_left`. Answers at once.
+pub async fn leave(
+    State(st): State<Arc<AppState>>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<StatusCode, ApiError> {
+    let s = session_of(&st, &id)?;
+    let _ = s.tx.lock().expect("sender lock").send(Input::Leave);
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// End a play now; the run directory keeps what was played.

@@ -75,7 +75,10 @@ fn walk(
     if depth > MAX_DEPTH || *seen > MAX_ENTRIES {
         return;
     }
-    if dir.join("result.json").is_file() || dir.join("trajectory.jsonl").is_file() {
+    if dir.join("result.json").is_file()
+        || dir.join("trajectory.jsonl").is_file()
+        || dir.join("error.json").is_file()
+    {
         runs.push(dir.to_path_buf());
         return;
     }
@@ -110,23 +113,31 @@ pub async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
             for dir in runs {
                 let rel = relative(root, &dir).unwrap_or_default();
                 let result_path = dir.join("result.json");
-                let too_large = std::fs::metadata(&result_path)
-                    .is_ok_and(|m| m.len() > MAX_LISTED_RESULT);
+                let too_large =
+                    std::fs::metadata(&result_path).is_ok_and(|m| m.len() > MAX_LISTED_RESULT);
                 let r = if too_large {
                     None
                 } else {
                     read_json(&result_path)
                 };
-                let mut row = json!({"root": i, "path": rel, "running": r.is_none() && !too_large});
+                // A run that never started leaves error.json only.
+                let e = (r.is_none() && !too_large)
+                    .then(|| read_json(&dir.join("error.json")))
+                    .flatten();
+                let mut row = json!({"root": i, "path": rel,
+                                     "running": r.is_none() && e.is_none() && !too_large});
                 if too_large {
                     row["error"] = json!(format!(
                         "result.json is larger than {} KiB; open the run to see it",
                         MAX_LISTED_RESULT / 1024
                     ));
+                    row["outcome"] = json!("error");
                 }
-                if let Some(r) = r {
+                if let Some(r) = r.as_ref().or(e.as_ref()) {
                     for k in [
                         "preset",
+                        "game_id",
+                        "task_id",
                         "model",
                         "seed",
                         "success",
@@ -134,10 +145,22 @@ pub async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
                         "steps",
                         "stop_reason",
                         "realtime",
+                        "error",
                     ] {
-                        row[k] = r[k].clone();
+                        if let Some(v) = r.get(k) {
+                            row[k] = v.clone();
+                        }
                     }
                 }
+                // Outcome for the list: running, error, success or fail.
+                row["outcome"] = json!(match (&r, &e) {
+                    _ if too_large => "error",
+                    (None, None) => "running",
+                    (None, Some(_)) => "error",
+                    (Some(r), _) if r["error"].is_string() => "error",
+                    (Some(r), _) if r["success"] == json!(true) => "success",
+                    _ => "fail",
+                });
                 all_runs.push(row);
             }
             for dir in suites {

@@ -57,7 +57,8 @@ fn connect(addr: SocketAddr) -> TcpStream {
 /// Everything the server sends until it closes the connection.
 fn read_all(mut s: TcpStream) -> String {
     let mut out = Vec::new();
-    s.read_to_end(&mut out).expect("the server closes the connection");
+    s.read_to_end(&mut out)
+        .expect("the server closes the connection");
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -103,7 +104,10 @@ fn only_loopback_names_are_answered_unless_allowed() {
         let (status, body) = request(addr, "GET", "/api/runs", &host);
         assert_eq!(status, 403, "{host}");
         let msg = body["error"].as_str().unwrap();
-        assert!(msg.contains("--allow-remote") && msg.contains("DNS rebinding"), "{msg}");
+        assert!(
+            msg.contains("--allow-remote") && msg.contains("DNS rebinding"),
+            "{msg}"
+        );
     }
     // The page itself is guarded too.
     assert_eq!(request(addr, "GET", "/", "evil.example").0, 403);
@@ -121,12 +125,14 @@ fn slow_headers_idle_connections_and_lying_bodies_are_cut_off() {
     assert_eq!(read_all(connect(addr)), "");
     // Headers that never finish.
     let mut s = connect(addr);
-    s.write_all(b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n").unwrap();
+    s.write_all(b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .unwrap();
     let got = read_all(s);
     assert!(!got.contains("200 OK"), "{got}");
     // A keep-alive connection is closed after its request once idle.
     let mut s = connect(addr);
-    s.write_all(b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    s.write_all(b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .unwrap();
     let got = read_all(s);
     assert!(got.starts_with("HTTP/1.1 200"), "{got}");
     // A body shorter than its Content-Length: 408, not a held handler.
@@ -209,9 +215,19 @@ fn run_model_calls_come_in_bounded_pages() {
     );
     assert_eq!(body["steps"][0]["calls"].as_array().unwrap().len(), 2);
     assert_eq!(body["steps"][2]["calls"], json!([]));
-    assert!(body["result"]["error"].as_str().unwrap().contains("larger than"));
+    assert!(
+        body["result"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("larger than")
+    );
 
-    let (_, page) = request(addr, "GET", "/api/run/calls?path=r&offset=2&limit=2", "127.0.0.1");
+    let (_, page) = request(
+        addr,
+        "GET",
+        "/api/run/calls?path=r&offset=2&limit=2",
+        "127.0.0.1",
+    );
     assert_eq!(page["page"]["next"], json!(4));
     assert_eq!(page["calls"][0]["response"], json!({"n": 2}));
     let (_, step3) = request(addr, "GET", "/api/run/calls?path=r&step=3", "127.0.0.1");
@@ -223,5 +239,8 @@ fn run_model_calls_come_in_bounded_pages() {
     // The runs list does not read the oversized result.json.
     let (_, runs) = request(addr, "GET", "/api/runs", "127.0.0.1");
     let row = &runs["runs"][0];
-    assert!(row["error"].as_str().unwrap().contains("larger than"), "{row}");
+    assert!(
+        row["error"].as_str().unwrap().contains("larger than"),
+        "{row}"
+    );
 }

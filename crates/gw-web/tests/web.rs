@@ -36,6 +36,11 @@ fn registry_with_model(dir: &Path, base_url: &str) -> Registry {
 /// Serve the app on a free loopback port in a background thread.
 fn start_server(registry: Registry, runs: &Path) -> String {
     let state = Arc::new(gw_web::AppState::new(registry, &[runs.to_path_buf()]).unwrap());
+    start_state(state)
+}
+
+/// Serve a prepared state (e.g. with a short idle limit).
+fn start_state(state: Arc<gw_web::AppState>) -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -235,6 +240,11 @@ fn realtime_plays_let_the_game_run_between_inputs() {
     );
     let id = p["id"].as_str().unwrap().to_string();
     let t0 = p["seq"].as_u64().unwrap();
+    // The clock starts with the first watch tick (the page sends it when its
+    // countdown ends); the wait before it is not game time.
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, v) = post(&format!("{base}/api/play/{id}/watch"), json!({}));
+    assert_eq!(status, 200, "{v}");
     std::thread::sleep(Duration::from_millis(300));
     let (status, v) = post(&format!("{base}/api/play/{id}/watch"), json!({}));
     assert_eq!(status, 200, "{v}");
@@ -582,16 +592,16 @@ fn hostile_files_under_the_runs_root_get_clear_answers() {
 }
 
 #[test]
-fn plays_refuse_cooperative_games_and_never_share_a_run_directory() {
+fn plays_refuse_realtime_cooperative_games_and_never_share_a_run_directory() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
     let (status, v) = post(
         &format!("{base}/api/play"),
-        json!({"preset": "12_fireboy-and-watergirl+12_01"}),
+        json!({"preset": "12_fireboy-and-watergirl+12_01", "mode": "realtime"}),
     );
     assert_eq!(status, 400, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("cooperative"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("step mode"), "{v}");
 
     // Plays of the same task and seed started together each get their own
     // run directory.
@@ -711,4 +721,416 @@ fn at_most_sixteen_plays_run_at_once_even_when_started_together() {
     for v in started {
         http_delete(&format!("{base}/api/play/{}", v["id"].as_str().unwrap()));
     }
+}
+
+/// Wait until a play's result is on disk and return it.
+fn wait_result(base: &str, id: &str) -> Value {
+    let t0 = Instant::now();
+    loop {
+        let (_, v) = get(&format!("{base}/api/play/{id}"));
+        if v["done"] == json!(true) {
+            return v;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "the play never ended: {v}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn plays_end_as_quit_or_left_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let registry = Registry::load(&[project_registry()]).unwrap();
+    let state = Arc::new(gw_web::AppState::new(registry.clone(), &[runs.clone()]).unwrap());
+    state.plays.set_idle_limit(Duration::from_millis(1500));
+    let base = start_state(state);
+    let start = |mode: &str| {
+        let (status, p) = post(
+            &format!("{base}/api/play"),
+            json!({"preset": "01_2048+01_01", "seed": 3, "mode": mode}),
+        );
+        assert_eq!(status, 200, "{p}");
+        p["id"].as_str().unwrap().to_string()
+    };
+    let press = |id: &str, key: &str| {
+        let (status, v) = post(
+            &format!("{base}/api/play/{id}/input"),
+            json!({"action": {"action": "press_key", "key": key}}),
+        );
+        assert_eq!(status, 200, "{v}");
+        v
+    };
+
+    // Quit: recorded as player_quit, the steps played kept.
+    let id = start("step");
+    press(&id, "ArrowUp");
+    press(&id, "ArrowLeft");
+    let (_, v) = http_delete(&format!("{base}/api/play/{id}"));
+    assert_eq!(v["result"]["stop_reason"], "player_quit", "{v}");
+    assert_eq!(v["result"]["steps"], 2);
+    assert!(v["error"].is_null(), "quitting is not an error: {v}");
+    let quit_dir = runs.join(v["run_dir"].as_str().unwrap());
+    assert_eq!(
+        gw_runtime::verify::verify_run(&registry, &quit_dir),
+        gw_runtime::verify::Verdict::Verified { steps: 2 }
+    );
+
+    // The page closed (its pagehide beacon): player_left at once.
+    let id = start("step");
+    press(&id, "ArrowDown");
+    let mut resp = http()
+        .post(&format!("{base}/api/play/{id}/leave"))
+        .send("")
+        .unwrap();
+    assert_eq!(resp.status().as_u16(), 204);
+    let _ = resp.body_mut().read_to_string();
+    let v = wait_result(&base, &id);
+    assert_eq!(v["result"]["stop_reason"], "player_left", "{v}");
+    assert_eq!(v["result"]["steps"], 1);
+
+    // Nobody came back: the idle limit ends the play as player_left.
+    let id = start("step");
+    press(&id, "ArrowRight");
+    let v = wait_result(&base, &id);
+    assert_eq!(v["result"]["stop_reason"], "player_left", "{v}");
+    let left_dir = runs.join(v["run_dir"].as_str().unwrap());
+    assert!(gw_runtime::verify::verify_run(&registry, &left_dir).is_verified());
+
+    // The runs list: game, task, outcome for every run, a run that never
+    // started (error.json only) listed as an error.
+    std::fs::create_dir_all(runs.join("broken")).unwrap();
+    std::fs::write(
+        runs.join("broken/error.json"),
+        json!({"preset": "05_breakout+05_01+x", "game_id": "05_breakout", "task_id": "05_01", "model": "x", "seed": 4, "error": "no key"}).to_string(),
+    )
+    .unwrap();
+    let (_, list) = get(&format!("{base}/api/runs"));
+    let rows = list["runs"].as_array().unwrap();
+    let broken = rows
+        .iter()
+        .find(|r| r["path"] == "broken")
+        .expect("error row listed");
+    assert_eq!(broken["outcome"], "error");
+    assert_eq!(broken["game_id"], "05_breakout");
+    let quit = rows
+        .iter()
+        .find(|r| r["stop_reason"] == "player_quit")
+        .unwrap();
+    assert_eq!(
+        (quit["game_id"].as_str(), quit["task_id"].as_str()),
+        (Some("01_2048"), Some("01_01"))
+    );
+    assert_eq!(quit["outcome"], "fail");
+}
+
+#[test]
+fn realtime_plays_start_on_the_first_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let base = start_server(Registry::load(&[project_registry()]).unwrap(), &runs);
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "13_flappy-bird+13_01", "seed": 2, "mode": "realtime"}),
+    );
+    let id = p["id"].as_str().unwrap().to_string();
+    // A page that loads slowly: the bird must not fall meanwhile.
+    std::thread::sleep(Duration::from_millis(700));
+    let (_, v) = post(
+        &format!("{base}/api/play/{id}/input"),
+        json!({"action": {"action": "press_key", "key": "Space"}}),
+    );
+    assert_eq!(v["steps_done"], 1, "{v}");
+    let (_, v) = http_delete(&format!("{base}/api/play/{id}"));
+    let traj = jsonl(
+        &runs
+            .join(v["run_dir"].as_str().unwrap())
+            .join("trajectory.jsonl"),
+    );
+    let idle: u64 = traj[0]["idle_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .sum();
+    assert!(
+        idle < 700,
+        "the 700 ms before the first input were not game time (idle {idle} ms)"
+    );
+}
+
+#[test]
+fn a_person_plays_one_role_of_the_cooperative_game_with_an_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let registry = Registry::load(&[project_registry()]).unwrap();
+    let base = start_server(registry.clone(), &runs);
+    let (_, tasks) = get(&format!("{base}/api/tasks"));
+    let coop = tasks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["game_id"] == "12_fireboy-and-watergirl")
+        .unwrap();
+    assert_eq!(coop["cooperative"], true);
+    assert_eq!(coop["roles"], json!(["watergirl", "fireboy"]));
+    let (_, agents) = get(&format!("{base}/api/agents"));
+    assert!(
+        agents["builtin"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("scripted"))
+    );
+
+    for (body, why) in [
+        (
+            json!({"preset": "12_fireboy-and-watergirl+12_01", "role": "luigi"}),
+            "not one of",
+        ),
+        (
+            json!({"preset": "12_fireboy-and-watergirl+12_01", "partner": "nobody"}),
+            "unknown partner",
+        ),
+        (
+            json!({"preset": "12_fireboy-and-watergirl+12_01", "partner": "human"}),
+            "partner is an agent",
+        ),
+    ] {
+        let (status, v) = post(&format!("{base}/api/play"), body);
+        assert_eq!(status, 400, "{v}");
+        assert!(v["error"].as_str().unwrap().contains(why), "{v}");
+    }
+
+    let (status, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "12_fireboy-and-watergirl+12_01", "seed": 1, "name": "ann", "role": "fireboy", "partner": "scripted"}),
+    );
+    assert_eq!(status, 200, "{p}");
+    assert_eq!(p["controls"]["role"], "fireboy");
+    assert_eq!(
+        p["preset"],
+        "12_fireboy-and-watergirl+12_01+scripted,human-ann"
+    );
+    // Fireboy's keys, not Watergirl's.
+    assert!(
+        p["controls"]["keys"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("ArrowUp"))
+    );
+    let id = p["id"].as_str().unwrap().to_string();
+    for key in ["ArrowRight", "ArrowRight", "ArrowUp"] {
+        let (status, v) = post(
+            &format!("{base}/api/play/{id}/input"),
+            json!({"action": {"action": "press_key", "key": key}}),
+        );
+        assert_eq!(status, 200, "{v}");
+    }
+    let (_, v) = http_delete(&format!("{base}/api/play/{id}"));
+    let r = &v["result"];
+    assert_eq!(r["steps"], 3, "{v}");
+    assert_eq!(r["model"], "scripted,human-ann");
+    let run_dir = runs.join(v["run_dir"].as_str().unwrap());
+    let traj = jsonl(&run_dir.join("trajectory.jsonl"));
+    assert_eq!(traj[0]["action"]["fireboy"]["key"], "ArrowRight");
+    assert!(
+        !traj[0]["action"]["watergirl"].is_null(),
+        "the partner acted too"
+    );
+    assert!(gw_runtime::verify::verify_run(&registry, &run_dir).is_verified());
+}
+
+/// Write a run folder by hand for the list (the list reads result.json only).
+fn fake_run(
+    dir: &Path,
+    game: &str,
+    task: &str,
+    model: &str,
+    seed: u64,
+    success: bool,
+    progress: f64,
+) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("result.json"),
+        json!({"preset": format!("{game}+{task}+{model}"), "game_id": game, "task_id": task, "model": model,
+               "seed": seed, "success": success, "progress": progress, "steps": 10,
+               "stop_reason": if success { "target_reached" } else { "max_steps_exhausted" }})
+        .to_string(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
+    let Some(chrome) = chromium() else {
+        eprintln!(
+            "note: chromium not installed (apt-get install chromium); the layout test is skipped"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let runs = dir.path().join("runs");
+    let registry = Registry::load(&[project_registry()]).unwrap();
+    // A real run with frames, one without, 120 listed runs, a suite with its report.
+    let framed = runs.join("framed");
+    run_preset(
+        &registry,
+        &RunOptions {
+            max_steps: Some(3),
+            ..RunOptions::new("23_pacman+23_01+scripted", 1, &framed)
+        },
+    )
+    .unwrap();
+    let bare = runs.join("bare");
+    run_preset(
+        &registry,
+        &RunOptions {
+            max_steps: Some(4),
+            frames: false,
+            ..RunOptions::new("05_breakout+05_01+noop", 1, &bare)
+        },
+    )
+    .unwrap();
+    for i in 0..117u64 {
+        let game = ["01_2048", "05_breakout", "29_tetris"][i as usize % 3];
+        let task = format!("{}_0{}", &game[..2], 1 + i % 5);
+        fake_run(
+            &runs.join(format!("many/{game}+{task}/seed-{i}")),
+            game,
+            &task,
+            "random",
+            i,
+            i % 4 == 0,
+            (i % 10) as f64 / 10.0,
+        );
+    }
+    std::fs::create_dir_all(runs.join("many/running-one")).unwrap();
+    std::fs::write(runs.join("many/running-one/trajectory.jsonl"), "").unwrap();
+    std::fs::create_dir_all(runs.join("suite-done")).unwrap();
+    std::fs::write(
+        runs.join("suite-done/suite.json"),
+        json!({"suite": {"name": "done"}, "planned_runs": 0, "runs": []}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        runs.join("suite-done/report.html"),
+        "<html><body>report</body></html>",
+    )
+    .unwrap();
+    let base = start_server(registry, &runs);
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "23_pacman+23_01", "seed": 1}),
+    );
+    let step_play = p["id"].as_str().unwrap().to_string();
+    let (_, p) = post(
+        &format!("{base}/api/play"),
+        json!({"preset": "13_flappy-bird+13_01", "seed": 1, "mode": "realtime"}),
+    );
+    let rt_play = p["id"].as_str().unwrap().to_string();
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        use chromiumoxide::{Browser, BrowserConfig};
+        use futures_util::StreamExt;
+        let config = BrowserConfig::builder()
+            .chrome_executable(&chrome)
+            .no_sandbox()
+            .user_data_dir(dir.path().join("profile"))
+            .window_size(1400, 1000)
+            // The window's own size, not chromiumoxide's 800 × 600 emulation.
+            .viewport(None)
+            .args(["--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+            .build()
+            .unwrap();
+        let (mut browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+        let events = tokio::spawn(async move { while handler.next().await.is_some() {} });
+        let page = browser.new_page("about:blank").await.unwrap();
+        let eval = |js: String| {
+            let page = page.clone();
+            async move { page.evaluate(js).await.ok().and_then(|r| r.into_value::<Value>().ok()).unwrap_or(Value::Null) }
+        };
+        let wait_for = |js: String, what: &'static str| async move {
+            let t0 = Instant::now();
+            loop {
+                let v = eval(js.clone()).await;
+                if v != Value::Null && v != json!(false) && v != json!("") {
+                    return v;
+                }
+                assert!(t0.elapsed() < Duration::from_secs(30), "timed out waiting for {what}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        };
+        // Whether `side` sits to the right of `frame`, their tops level.
+        let beside = |frame: &str, side: &str| format!(
+            "(() => {{ const f = document.querySelector('{frame}'), s = document.querySelector('{side}');
+               if (!f || !s || !f.getBoundingClientRect().width) return null;
+               const a = f.getBoundingClientRect(), b = s.getBoundingClientRect();
+               return {{ beside: b.left >= a.right - 1 && Math.abs(b.top - a.top) < 40, frame_w: a.width, inner: window.innerWidth }}; }})()");
+
+        // Play page, step mode: the side panel beside a 960-px frame; a favicon.
+        page.goto(format!("{base}/#/play/{step_play}")).await.unwrap();
+        let v = wait_for(beside("#play-frame", "#play-side"), "the play page").await;
+        assert_eq!(v["inner"], 1400, "{v}");
+        assert_eq!(v["beside"], true, "{v}");
+        assert!(v["frame_w"].as_f64().unwrap() >= 900.0, "{v}");
+        let icon = eval("document.querySelector('link[rel=icon]') && document.querySelector('link[rel=icon]').href.startsWith('data:image/svg+xml')".into()).await;
+        assert_eq!(icon, json!(true));
+
+        // Real-time play: a visible countdown until the first key.
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/play/{rt_play}"))).await;
+        let text = wait_for("(() => { const c = document.getElementById('countdown'); return c && !c.hidden && c.textContent; })()".into(), "the countdown").await;
+        assert!(text.as_str().unwrap().contains("starts in"), "{text}");
+        page.find_element("body").await.unwrap().press_key(" ").await.unwrap();
+        wait_for("document.getElementById('countdown').hidden && document.getElementById('play-status').textContent.startsWith('step 1')".into(), "the first step").await;
+        let (_, v) = http_delete(&format!("{base}/api/play/{rt_play}"));
+        assert_eq!(v["result"]["stop_reason"], "player_quit");
+
+        // Viewer: detail panel beside the frame; a run without frames says so.
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/run?root=0&path=framed"))).await;
+        let v = wait_for(beside("#run-frame", "#viewer-side"), "the viewer").await;
+        assert_eq!(v["beside"], true, "{v}");
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/run?root=0&path=bare"))).await;
+        let note = wait_for("(() => { const n = document.getElementById('no-frames'); return n && !n.hidden && n.textContent; })()".into(), "the no-frames note").await;
+        assert!(note.as_str().unwrap().starts_with("No frames recorded"), "{note}");
+
+        // Runs list: running first, 50 a page, next page, filter.
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/runs"))).await;
+        let label = wait_for("document.getElementById('page-label') && document.getElementById('page-label').textContent".into(), "the runs list").await;
+        assert_eq!(label, json!("page 1 of 3"));
+        let rows = eval("document.querySelectorAll('#run-table tr.run-row').length".into()).await;
+        assert_eq!(rows, json!(50));
+        let first = eval("document.querySelector('#run-table tr.run-row td:nth-child(5)').textContent".into()).await;
+        assert_eq!(first, json!("running"));
+        let heads = eval("Array.from(document.querySelectorAll('#run-table th')).map(t => t.textContent.replace(/ [▲▼]/, ''))".into()).await;
+        assert_eq!(heads, json!(["game", "task", "model", "seed", "outcome", "progress", "steps", "run folder"]));
+        page.find_element("#page-next").await.unwrap().click().await.unwrap();
+        wait_for("document.getElementById('page-label').textContent === 'page 2 of 3'".into(), "page 2").await;
+        eval("(() => { const s = document.getElementById('f-outcome'); s.value = 'success'; s.dispatchEvent(new Event('change')); return true; })()".into()).await;
+        let outcomes = eval("Array.from(document.querySelectorAll('#run-table tr.run-row td:nth-child(5)')).map(t => t.textContent)".into()).await;
+        let outcomes = outcomes.as_array().unwrap();
+        assert_eq!(outcomes.len(), 30, "117 runs, every 4th a success, plus none of the real ones");
+        assert!(outcomes.iter().all(|o| o == "success"));
+        // Sorting by progress, highest first on a second click.
+        page.find_element("th[data-key=progress]").await.unwrap().click().await.unwrap();
+        page.find_element("th[data-key=progress]").await.unwrap().click().await.unwrap();
+        let top = eval("document.querySelector('#run-table tr.run-row td:nth-child(6)').textContent".into()).await;
+        assert_eq!(top, json!("0.80"));
+
+        // Dashboard: links to the suite's report.
+        eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/suite?root=0&path=suite-done"))).await;
+        let href = wait_for("document.getElementById('suite-report') && document.getElementById('suite-report').getAttribute('href')".into(), "the report link").await;
+        assert_eq!(href, json!("/report/suite-done/report.html?root=0"));
+
+        browser.close().await.unwrap();
+        let _ = browser.wait().await;
+        events.abort();
+    });
 }

@@ -3,8 +3,9 @@
 //! row and every item's icon.
 //!
 //! `cargo run --release -p gw-world --example showcase -- OUT_DIR [W H]`
-//! writes `forest.png`, `cave.png`, `night.png`, `inventory.png`,
-//! `mobs.png` and `icons.png` (frames W × H, default 640 × 360).
+//! writes `world-forest.png`, `world-cave.png`, `world-night.png`,
+//! `world-inventory.png`, `world-mobs.png` and `world-icons.png` (frames W ×
+//! H, default 480 × 270).
 
 use gw_world::data::{b, data};
 use gw_world::render::icons::{ICON, icon};
@@ -66,7 +67,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let dir = args.first().cloned().unwrap_or_else(|| ".".into());
     let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
-    let (wd, ht) = (num(1, 640), num(2, 360));
+    let (wd, ht) = (num(1, 480), num(2, 270));
 
     // A forest by day, with the animals that live there.
     let mut w = world_in(4, Biome::Forest, 5000, &[("iron_axe", 1)]);
@@ -77,7 +78,7 @@ fn main() {
     put(&mut w, MobKind::Cow, 6.0, 2.0, 250.0);
     put(&mut w, MobKind::Pig, 5.0, 0.5, 20.0);
     w.tick = 7;
-    save(&dir, "forest.png", &frame(&w, wd, ht), wd, ht);
+    save(&dir, "world-forest.png", &frame(&w, wd, ht), wd, ht);
 
     // A cave at noon: a room dug into the stone, lit only by torches.
     let mut w = world_in(
@@ -116,7 +117,7 @@ fn main() {
     put(&mut w, MobKind::Zombie, 7.0, -1.5, 190.0);
     put(&mut w, MobKind::Spider, 9.0, 2.0, 160.0);
     w.tick = 3;
-    save(&dir, "cave.png", &frame(&w, wd, ht), wd, ht);
+    save(&dir, "world-cave.png", &frame(&w, wd, ht), wd, ht);
 
     // A night on the plains: hostile mobs about, torches by the player.
     let mut w = world_in(7, Biome::Plains, 18_000, &[("stone_sword", 1)]);
@@ -136,7 +137,7 @@ fn main() {
     put(&mut w, MobKind::Spider, 7.0, -3.5, 160.0);
     put(&mut w, MobKind::Horse, 12.0, 5.0, 100.0);
     w.tick = 9;
-    save(&dir, "night.png", &frame(&w, wd, ht), wd, ht);
+    save(&dir, "world-night.png", &frame(&w, wd, ht), wd, ht);
 
     // The inventory screen.
     let items: Vec<(&str, u32)> = vec![
@@ -167,7 +168,7 @@ fn main() {
     ];
     let mut w = world_in(3, Biome::Plains, 5000, &items);
     w.player.inventory_open = true;
-    save(&dir, "inventory.png", &frame(&w, wd, ht), wd, ht);
+    save(&dir, "world-inventory.png", &frame(&w, wd, ht), wd, ht);
 
     // Every mob kind in a row, from the side, in daylight.
     let mut w = world_in(5, Biome::Plains, 6000, &[]);
@@ -194,7 +195,7 @@ fn main() {
         m.body.vel = [0.03, 0.0, 0.03];
     }
     w.tick = 5;
-    save(&dir, "mobs.png", &frame(&w, wd, ht), wd, ht);
+    save(&dir, "world-mobs.png", &frame(&w, wd, ht), wd, ht);
 
     // Every item's icon, 3× size, 16 to a row.
     let n = data().items.len();
@@ -216,5 +217,5 @@ fn main() {
             }
         }
     }
-    save(&dir, "icons.png", &rgb, iw, ih);
+    save(&dir, "world-icons.png", &rgb, iw, ih);
 }

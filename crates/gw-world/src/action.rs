@@ -57,6 +57,25 @@ pub mod camera {
         let v = (bin.min(BINS - 1) as f32 * BIN_SIZE - MAX_DEG) / MAX_DEG;
         v.signum() * (1.0 / MU) * (libm::powf(1.0 + MU, v.abs()) - 1.0) * MAX_DEG
     }
+
+    /// The camera move a VPT label can hold that is nearest `deg`: its bin's
+    /// centre (so `decode(encode(snap(d))) == snap(d)`), clipped to ±10°.
+    pub fn snap(deg: f32) -> f32 {
+        decode(encode(deg))
+    }
+}
+
+/// `a` as its VPT label decodes: camera moves snapped to bin centres (at
+/// most ±10° a tick), one key of each pair (forward over back, left over
+/// right, sprint over sneak), a hotbar slot only in 1..=9, nothing beside
+/// the inventory key. The craft/smelt macros, which VPT has no class for,
+/// are kept. An action that is its own image satisfies
+/// `decode(encode(a)) == a` apart from those macros.
+pub fn vpt_exact(a: &Action) -> Action {
+    let mut d = decode(encode(a));
+    d.craft = a.craft.clone();
+    d.smelt = a.smelt.clone();
+    d
 }
 
 /// A VPT-style discrete action: `buttons` in 0..8641 (8640 = inventory) and
@@ -189,6 +208,37 @@ mod tests {
         for bin in 0..11 {
             assert_eq!(camera::encode(camera::decode(bin)), bin);
         }
+    }
+
+    #[test]
+    fn vpt_exact_actions_round_trip() {
+        let a = Action {
+            forward: true,
+            back: true,
+            left: true,
+            attack: true,
+            yaw: 27.0,
+            pitch: -3.0,
+            hotbar: Some(4),
+            craft: Some("stick".into()),
+            ..Default::default()
+        };
+        let e = vpt_exact(&a);
+        assert!(e.forward && !e.back && e.left && e.attack);
+        assert_eq!(e.yaw, camera::decode(10));
+        assert_eq!(e.pitch, camera::snap(-3.0));
+        assert_eq!(e.craft.as_deref(), Some("stick"));
+        let mut plain = decode(encode(&e));
+        plain.craft = e.craft.clone();
+        assert_eq!(plain, e);
+        assert_eq!(vpt_exact(&e), e);
+        for d in [-40.0f32, -10.0, -4.2, -0.3, 0.0, 0.2, 0.7, 2.0, 6.0, 9.9] {
+            let s = camera::snap(d);
+            assert_eq!(camera::decode(camera::encode(s)), s, "{d}");
+            assert!(s.abs() <= 10.0 + 1e-4);
+        }
+        // A turn below the first bin rounds to no move at all.
+        assert_eq!(camera::snap(0.2), 0.0);
     }
 
     #[test]

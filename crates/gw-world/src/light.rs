@@ -16,7 +16,10 @@
 //! incrementally ([`relight`]: the standard removal flood from the edited
 //! cell, then a refill from the light left around it), touching only the
 //! cells whose level changes and their neighbours. The renderer scales
-//! sky light by the time of day ([`brightness`]).
+//! sky light by the time of day ([`brightness`]). Light that reached a
+//! chunk from a neighbour that is later unloaded (the ring of loaded
+//! chunks moving on) stays until those cells are next relit; a chunk
+//! loaded again is lit afresh.
 
 use crate::data::{BlockId, b, data};
 use crate::terrain::{CHUNK, HEIGHT, Terrain};

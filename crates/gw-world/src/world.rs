@@ -1557,13 +1557,46 @@ pub fn line_of_sight(t: &Terrain, from: [f64; 3], to: [f64; 3]) -> bool {
     }
 }
 
-/// A dry surface spot near `(x, z)`: searches outwards in rings.
+/// How far (rings of columns) [`find_spawn`] looks for a spot with trees.
+pub const SPAWN_TREE_RADIUS: i32 = 256;
+/// A log this close to a spawn (blocks, each horizontal axis) makes it a
+/// spot "with trees nearby".
+pub const SPAWN_TREE_REACH: i32 = 6;
+
+/// The spawn rule every world shares (benchmark, datasets, evaluation sets,
+/// the Minecraft clone), after Minecraft's own: the player starts on the
+/// surface — dry land in a land biome (not ocean), on solid ground that is no
+/// tree, cactus or liquid — with a tree nearby (a log within
+/// [`SPAWN_TREE_REACH`] blocks), at the spot nearest `(x, z)` searched ring
+/// by ring up to [`SPAWN_TREE_RADIUS`]. Where no tree grows that far, the
+/// nearest dry land spot; where there is none, the top of the column.
 pub fn find_spawn(terrain: &mut Terrain, x: i32, z: i32) -> [f64; 3] {
-    find_spawn_where(terrain, x, z, 64, |_, _| true).unwrap_or([
-        x as f64 + 0.5,
-        (HEIGHT - 1) as f64,
-        z as f64 + 0.5,
-    ])
+    find_spawn_where(terrain, x, z, SPAWN_TREE_RADIUS, trees_nearby)
+        .or_else(|| find_spawn_where(terrain, x, z, 64, |_, _| true))
+        .unwrap_or([x as f64 + 0.5, (HEIGHT - 1) as f64, z as f64 + 0.5])
+}
+
+/// Whether a log stands within [`SPAWN_TREE_REACH`] blocks of ground block
+/// `g` (1 to 8 blocks above its level) in a land biome: the spawn rule's
+/// "trees nearby".
+pub fn trees_nearby(t: &Terrain, g: [i32; 3]) -> bool {
+    static LOGS: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let logs = LOGS.get_or_init(|| {
+        (0..=BlockId::MAX as usize)
+            .map(|i| {
+                data()
+                    .blocks
+                    .get(i)
+                    .is_some_and(|d| d.name.ends_with("_log"))
+            })
+            .collect()
+    });
+    let r = SPAWN_TREE_REACH;
+    t.biome(g[0], g[2]) != Biome::Ocean
+        && (-r..=r).any(|dx| {
+            (-r..=r)
+                .any(|dz| (1..=8).any(|dy| logs[t.get(g[0] + dx, g[1] + dy, g[2] + dz) as usize]))
+        })
 }
 
 /// The nearest surface spot (ring by ring, up to `radius`) that is dry land

@@ -129,7 +129,9 @@ pub const ANTHROPIC_NEWEST: ToolRow = ANTHROPIC_2025_11;
 /// `claude-3-5-sonnet-20241022`, `claude-3-7-sonnet-latest`. Dates (8
 /// digits) and tags (`latest`, `v1`…) are not versions.
 pub fn claude_version(model: &str) -> Option<(String, (u32, u32))> {
-    let name = model.to_ascii_lowercase().replace(['.', '_', '@', ':'], "-");
+    let name = model
+        .to_ascii_lowercase()
+        .replace(['.', '_', '@', ':'], "-");
     let tokens: Vec<&str> = name.split(['-', '/']).filter(|t| !t.is_empty()).collect();
     let at = tokens
         .iter()

@@ -320,6 +320,19 @@ impl Game for Game2048 {
         s
     }
 
+    fn eval_view(&self, paths: &[String]) -> Value {
+        gw_core::state::view_from(
+            paths,
+            &self.terminal,
+            |p| match p {
+                "game_state.score" => Some(self.score.into()),
+                "game_state.level" => Some(max_tile(&self.board).into()),
+                _ => None,
+            },
+            || self.state(),
+        )
+    }
+
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } => {

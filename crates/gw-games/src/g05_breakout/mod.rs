@@ -501,6 +501,27 @@ impl Game for Breakout {
         s
     }
 
+    fn eval_view(&self, paths: &[String]) -> Value {
+        gw_core::state::view_from(
+            paths,
+            &self.terminal,
+            |p| match p {
+                "game_state.score" => Some(self.score.into()),
+                "game_state.completion_progress" => {
+                    let remaining = self.field.alive_count() as u32;
+                    let broken = self.bricks_total - remaining;
+                    Some(if self.bricks_total == 0 {
+                        1.0.into()
+                    } else {
+                        (broken as f64 / self.bricks_total as f64).into()
+                    })
+                }
+                _ => None,
+            },
+            || self.state(),
+        )
+    }
+
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } => match key.as_str() {

@@ -88,7 +88,11 @@ fn each_level_holds_the_coins_its_task_names_and_only_coins_score() {
         let total = levels()[level as usize - 1].coins_total;
         assert_eq!(total as f64, task.target, "{}: level {level}", task.id);
         let text = task.instruction.replace('\n', " ");
-        assert!(text.contains(&format!("{total} coins")), "{}: {text}", task.id);
+        assert!(
+            text.contains(&format!("{total} coins")),
+            "{}: {text}",
+            task.id
+        );
     }
     let mut w = World::new(1, Vec::new());
     w.coins = 3;

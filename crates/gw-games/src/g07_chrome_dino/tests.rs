@@ -283,7 +283,9 @@ fn score_grows_at_the_originals_rate() {
     assert!((9..=11).contains(&w.score()), "{} points in 1 s", w.score());
     // Standing still is no strategy: the first cactus ends every noop run.
     for seed in 700..705 {
-        let r = testkit::play(ID, "07_01", seed, |_| Some(serde_json::json!({"action": "wait"})));
+        let r = testkit::play(ID, "07_01", seed, |_| {
+            Some(serde_json::json!({"action": "wait"}))
+        });
         assert!(!r.success, "seed {seed}: noop reached {}", r.best_score);
     }
 }

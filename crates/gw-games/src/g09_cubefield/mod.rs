@@ -455,19 +455,39 @@ fn outlined_cube(s: &mut Scene, x: f64, z: f64, base: Rgb) {
     // Front (towards the ship), top, left and right faces.
     let faces = [
         (
-            [v3(x0, y0, lo.z - e), v3(x1, y0, lo.z - e), v3(x1, y1, lo.z - e), v3(x0, y1, lo.z - e)],
+            [
+                v3(x0, y0, lo.z - e),
+                v3(x1, y0, lo.z - e),
+                v3(x1, y1, lo.z - e),
+                v3(x0, y1, lo.z - e),
+            ],
             v3(0.0, 0.0, -1.0),
         ),
         (
-            [v3(x0, hi.y + e, z0), v3(x1, hi.y + e, z0), v3(x1, hi.y + e, z1), v3(x0, hi.y + e, z1)],
+            [
+                v3(x0, hi.y + e, z0),
+                v3(x1, hi.y + e, z0),
+                v3(x1, hi.y + e, z1),
+                v3(x0, hi.y + e, z1),
+            ],
             v3(0.0, 1.0, 0.0),
         ),
         (
-            [v3(lo.x - e, y0, z0), v3(lo.x - e, y1, z0), v3(lo.x - e, y1, z1), v3(lo.x - e, y0, z1)],
+            [
+                v3(lo.x - e, y0, z0),
+                v3(lo.x - e, y1, z0),
+                v3(lo.x - e, y1, z1),
+                v3(lo.x - e, y0, z1),
+            ],
             v3(-1.0, 0.0, 0.0),
         ),
         (
-            [v3(hi.x + e, y0, z0), v3(hi.x + e, y1, z0), v3(hi.x + e, y1, z1), v3(hi.x + e, y0, z1)],
+            [
+                v3(hi.x + e, y0, z0),
+                v3(hi.x + e, y1, z0),
+                v3(hi.x + e, y1, z1),
+                v3(hi.x + e, y0, z1),
+            ],
             v3(1.0, 0.0, 0.0),
         ),
     ];

@@ -240,5 +240,8 @@ fn overlapping_cubes_of_one_colour_stay_apart() {
     // its face, and just right of the edge (the farther cube's face).
     let (rim, inner, beyond) = (lum(sx - 2.0), lum(sx - 25.0), lum(sx + 3.0));
     assert!(rim * 4 < inner * 3, "rim {rim} vs face {inner}");
-    assert!(rim * 4 < beyond * 3, "rim {rim} vs the cube behind {beyond}");
+    assert!(
+        rim * 4 < beyond * 3,
+        "rim {rim} vs the cube behind {beyond}"
+    );
 }

@@ -210,11 +210,16 @@ fn score_counts_scrolled_frames_at_60_fps() {
     // own column: noop seldom reaches 200, and never within 16 steps.
     let mut noop_wins = 0;
     for seed in 700..720 {
-        let r = testkit::play(ID, "10_01", seed, |_| Some(serde_json::json!({"action": "wait"})));
+        let r = testkit::play(ID, "10_01", seed, |_| {
+            Some(serde_json::json!({"action": "wait"}))
+        });
         assert!(r.steps > 16, "seed {seed}: 200 points in {} steps", r.steps);
         noop_wins += r.success as u32;
     }
-    assert!(noop_wins <= 4, "noop solved 10_01 on {noop_wins} of 20 seeds");
+    assert!(
+        noop_wins <= 4,
+        "noop solved 10_01 on {noop_wins} of 20 seeds"
+    );
 }
 
 /// 10_03–10_05 lie beyond 100 steps at the original's scale: no play, not

@@ -414,6 +414,15 @@ impl Game for FlappyBird {
         s
     }
 
+    fn eval_view(&self, paths: &[String]) -> Value {
+        gw_core::state::view_from(
+            paths,
+            &self.terminal,
+            |p| (p == "game_state.score").then(|| self.world.score.into()),
+            || self.state(),
+        )
+    }
+
     fn handle_event(&mut self, event: &InputEvent) {
         match event {
             InputEvent::KeyDown { key } if key == "Space" && !self.space_held => {
@@ -623,7 +632,7 @@ fn render(g: &FlappyBird, pm: &mut Pixmap) {
     let w = &g.world;
     let scroll = w.distance.max(0.0) as u64;
     // Screen-wide windows of the pre-drawn strips, scrolled.
-    let frame_w = pm.width();
+    let frame_w = VIEW_W as u32;
     draw::copy_layer(
         pm,
         scenery_strip(),

@@ -5,9 +5,12 @@
 //! button mines the block under the crosshair and a right click places the
 //! held block. Tasks count items gained (`game_state.inventory.item_gains`).
 //!
-//! Spawn tuning: a task's `init: {resource: …}` picks a start spot near that
-//! resource (a forest for wood and leaves, exposed stone, a cave wall with
-//! iron ore), and the player starts with a toolkit (iron pickaxe, golden
+//! Spawn tuning: every start is on the surface under the world's shared
+//! spawn rule (`gw_world::world::find_spawn`: dry land in a land biome with
+//! trees nearby); a task's `init: {resource: …}` picks, among such spots, one
+//! near that resource (a forest for wood and leaves, exposed stone, iron ore
+//! a few blocks under the ground — the player heads underground to find it,
+//! facing it), and the player starts with a toolkit (iron pickaxe, golden
 //! axe, iron shovel, shears, golden pickaxe) so each target fits 100 actions with the reference hold
 //! durations.
 
@@ -20,7 +23,7 @@ use gw_core::state::set;
 use gw_core::{FixedStep, GameApiState, GameConfig, Outcome, TaskInfo, Terminal};
 use gw_world::data::{BlockId, b, data};
 use gw_world::terrain::{CHUNK, SEA_LEVEL, Terrain};
-use gw_world::world::{REACH, find_spawn, find_spawn_where};
+use gw_world::world::{REACH, find_spawn, find_spawn_where, trees_nearby};
 use gw_world::{Action, World, WorldConfig};
 use serde_json::{Map, Value, json};
 
@@ -157,7 +160,31 @@ pub fn exposed_near(t: &Terrain, c: [i32; 3], r: i32, kinds: &[BlockId]) -> Vec<
     out
 }
 
-/// A spawn spot near the resource, searched ring by ring from the origin.
+/// Iron ore under ground block `g`: within [`IRON_REACH`] blocks
+/// horizontally and 2 to [`IRON_DEPTH`] blocks down.
+const IRON_REACH: i32 = 3;
+const IRON_DEPTH: i32 = 7;
+/// Iron ore blocks a surface start for iron needs under it.
+const IRON_NEED: usize = 10;
+
+fn iron_below(t: &Terrain, g: [i32; 3]) -> Vec<[i32; 3]> {
+    let mut out = Vec::new();
+    for dx in -IRON_REACH..=IRON_REACH {
+        for dz in -IRON_REACH..=IRON_REACH {
+            for dy in 2..=IRON_DEPTH {
+                let c = [g[0] + dx, g[1] - dy, g[2] + dz];
+                if t.get(c[0], c[1], c[2]) == b::IRON_ORE {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A spawn spot near the resource, searched ring by ring from the origin:
+/// a surface spot under the shared spawn rule (trees nearby) where one is
+/// near the resource, else any surface spot near it.
 fn spawn_for(terrain: &mut Terrain, resource: &str) -> [f64; 3] {
     let kinds = target_blocks(resource);
     let need = match resource {
@@ -168,22 +195,31 @@ fn spawn_for(terrain: &mut Terrain, resource: &str) -> [f64; 3] {
         _ => 0,
     };
     if resource == "iron_ore" {
-        if let Some(p) = cave_spawn(terrain, &[b::IRON_ORE], 5) {
-            return p;
+        for rule in [true, false] {
+            if let Some(p) = find_spawn_where(terrain, 0, 0, 160, |t, g| {
+                (!rule || trees_nearby(t, g)) && iron_below(t, g).len() >= IRON_NEED
+            }) {
+                return p;
+            }
         }
     } else if need > 0 {
-        let found = find_spawn_where(terrain, 0, 0, 160, |t, g| {
-            let c = [g[0], g[1] + 1, g[2]];
-            // Count only blocks at about the spawn's height (not ones bared by a
-            // cave further down).
-            let n = exposed_near(t, c, 5, &kinds)
-                .iter()
-                .filter(|p| p[1] >= c[1] - 2)
-                .count();
-            n >= need && (resource != "dirt" || t.get(g[0], g[1], g[2]) == b::GRASS_BLOCK)
-        });
-        if let Some(p) = found {
-            return p;
+        for rule in [true, false] {
+            let found = find_spawn_where(terrain, 0, 0, 160, |t, g| {
+                if rule && !trees_nearby(t, g) {
+                    return false;
+                }
+                let c = [g[0], g[1] + 1, g[2]];
+                // Count only blocks at about the spawn's height (not ones bared by a
+                // cave further down).
+                let n = exposed_near(t, c, 5, &kinds)
+                    .iter()
+                    .filter(|p| p[1] >= c[1] - 2)
+                    .count();
+                n >= need && (resource != "dirt" || t.get(g[0], g[1], g[2]) == b::GRASS_BLOCK)
+            });
+            if let Some(p) = found {
+                return p;
+            }
         }
         // No stone cliff nearby: start in a cave instead.
         if resource == "stone"
@@ -275,12 +311,24 @@ impl MinecraftClone {
             start_inventory: TOOLKIT.iter().map(|t| (t.to_string(), 1)).collect(),
             ..Default::default()
         });
-        // Face the nearest target block so the first frame shows the task.
+        // Face the nearest target block so the first frame shows the task
+        // (iron: the ore under the ground, where the way down starts).
         let kinds = target_blocks(&self.resource);
         let eye = w.eye();
         let c = [eye[0] as i32, eye[1] as i32, eye[2] as i32];
-        if let Some(p) = exposed_near(&w.terrain, c, 8, &kinds)
+        let ground = [
+            libm::floor(spawn[0]) as i32,
+            libm::floor(spawn[1]) as i32 - 1,
+            libm::floor(spawn[2]) as i32,
+        ];
+        let near = if self.resource == "iron_ore" {
+            iron_below(&w.terrain, ground)
+        } else {
+            exposed_near(&w.terrain, c, 8, &kinds)
+        };
+        if let Some(p) = near
             .into_iter()
+            .filter(|p| (p[0], p[2]) != (c[0], c[2]))
             .min_by_key(|p| (p[0] - c[0]).pow(2) + (p[2] - c[2]).pow(2))
         {
             let (dx, dz) = (p[0] as f64 + 0.5 - eye[0], p[2] as f64 + 0.5 - eye[2]);

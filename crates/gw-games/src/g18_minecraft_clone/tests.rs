@@ -82,13 +82,13 @@ fn deterministic_per_seed() {
 fn golden_frame() {
     assert_eq!(
         testkit::frame_hash_after(ID, 1, 10),
-        "5852d0054bc77806a0901f539f7edc72dcb8e7fc0277464ccedc15c5765af834"
+        "82250d753dc329159baacb73563fa50816a57ee7190039a9ccd50415701ed705"
     );
 }
 
 /// Every frame of an expert play (mining, drops, the target outline and
-/// cracks) and of a random one, hashed with the renderer as it was before
-/// the voxel view was tuned for speed: pins the pixels across many states.
+/// cracks) and of a random one, hashed: pins the pixels across many states
+/// (re-recorded when light, mob models and item icons came in).
 #[test]
 fn golden_frames_over_whole_plays() {
     let [expert, random] =
@@ -96,8 +96,8 @@ fn golden_frames_over_whole_plays() {
     assert_eq!(
         [expert.as_str(), random.as_str()],
         [
-            "a29f0666ccd66f9d3a31f4d1cf1b25d9e33c16dc9c314c3cd4fa110c604815e0",
-            "792789865a625f76516d0e20e47a72fdc0b0f700e4673aab620aa8655ca15b72",
+            "2dbda62ae82ccf6e3e85d50100e7b44772a06678048249c24ddda415b76e75a2",
+            "d62e37aab82745a2d17d14f18fe0fe77107552b4d2393da40a72f31b7211ced4",
         ]
     );
 }

@@ -402,6 +402,9 @@ fn people_never_cover_the_station_labels() {
     g.y = ly + 13.0;
     let covered = glyphs(&g);
     for (i, (&a, &b)) in clear.iter().zip(&covered).enumerate() {
-        assert!(!core(a) || b >= 3 * 235, "glyph pixel {i} of the label hidden by the monkey");
+        assert!(
+            !core(a) || b >= 3 * 235,
+            "glyph pixel {i} of the label hidden by the monkey"
+        );
     }
 }

@@ -232,6 +232,10 @@ fn the_ceiling_spikes_are_drawn_over_a_rising_platform() {
     for x in [FIELD_L + 10.0, FIELD_L + 30.0] {
         let i = (84 * 1280 + x as usize) * 4;
         let px = &pm.data()[i..i + 3];
-        assert_eq!(px, [SPIKE_COLOR.0, SPIKE_COLOR.1, SPIKE_COLOR.2], "at x {x}");
+        assert_eq!(
+            px,
+            [SPIKE_COLOR.0, SPIKE_COLOR.1, SPIKE_COLOR.2],
+            "at x {x}"
+        );
     }
 }

@@ -254,7 +254,11 @@ fn wall_tiles_meet_without_seams() {
                 }
                 for col in [px - 1, px] {
                     let i = ((py * 1280 + col) * 4) as usize;
-                    assert_eq!(&pm.data()[i..i + 3], wall, "seam at tile ({x}, {y}), column {col}");
+                    assert_eq!(
+                        &pm.data()[i..i + 3],
+                        wall,
+                        "seam at tile ({x}, {y}), column {col}"
+                    );
                 }
                 checked += 1;
             }

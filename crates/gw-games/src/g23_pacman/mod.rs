@@ -958,6 +958,10 @@ fn wall_layer(cells: &Grid) -> Pixmap {
 
 /// An opaque `n`×`n` square of pixels at integer (x, y).
 fn fill_square(pm: &mut Pixmap, x: usize, y: usize, n: usize, c: Rgb) {
+    if draw::scaled(pm) {
+        draw::rect(pm, x as f32, y as f32, n as f32, n as f32, c);
+        return;
+    }
     let w = pm.width() as usize;
     let data = pm.data_mut();
     for yy in y..y + n {
@@ -1226,6 +1230,15 @@ impl Game for Pacman {
             },
         );
         s
+    }
+
+    fn eval_view(&self, paths: &[String]) -> Value {
+        gw_core::state::view_from(
+            paths,
+            &self.terminal,
+            |p| (p == "game_state.score").then(|| self.score.into()),
+            || self.state(),
+        )
     }
 
     fn handle_event(&mut self, event: &InputEvent) {

@@ -192,7 +192,11 @@ fn runner_screen_box(g: &Run3) -> (f32, f32, f32, f32) {
 #[test]
 fn the_controls_hint_never_covers_the_runner() {
     let (hx, hy, hw, hh) = HINT_BOX;
-    for keys in [&["ArrowLeft"][..], &["ArrowRight"], &["ArrowLeft", "ArrowUp"]] {
+    for keys in [
+        &["ArrowLeft"][..],
+        &["ArrowRight"],
+        &["ArrowLeft", "ArrowUp"],
+    ] {
         let mut g = game(700);
         for k in keys {
             key(&mut g, k, true);
@@ -204,7 +208,10 @@ fn the_controls_hint_never_covers_the_runner() {
             }
             let (x0, y0, x1, y1) = runner_screen_box(&g);
             let apart = x1 < hx || x0 > hx + hw || y1 < hy || y0 > hy + hh;
-            assert!(apart, "{keys:?}: runner at ({x0},{y0})-({x1},{y1}) under the hint");
+            assert!(
+                apart,
+                "{keys:?}: runner at ({x0},{y0})-({x1},{y1}) under the hint"
+            );
         }
     }
 }

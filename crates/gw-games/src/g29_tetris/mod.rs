@@ -741,6 +741,21 @@ impl Game for Tetris {
         s
     }
 
+    fn eval_view(&self, paths: &[String]) -> Value {
+        gw_core::state::view_from(
+            paths,
+            &self.terminal,
+            |p| match p {
+                "game_state.score" => Some(self.score.into()),
+                "game_state.completion_progress" => {
+                    Some((self.lines_this_level() as f64 / LINES_PER_LEVEL as f64).into())
+                }
+                _ => None,
+            },
+            || self.state(),
+        )
+    }
+
     fn handle_event(&mut self, event: &InputEvent) {
         let t = self.game_time_ms;
         match event {

@@ -289,7 +289,11 @@ pub fn generate_ambush(rng: &mut Rng) -> Layout {
             (r0, r0 + ROOM - 1)
         };
         let door_side = if link.horizontal { dc } else { dr };
-        let pos = if door_side < first { first + along } else { last - along };
+        let pos = if door_side < first {
+            first + along
+        } else {
+            last - along
+        };
         if link.horizontal {
             (pos, cross as usize)
         } else {
@@ -334,9 +338,7 @@ pub fn generate_ambush(rng: &mut Rng) -> Layout {
             let (c0, r0) = room_origin(behind);
             let spot = (0..ROOM * ROOM)
                 .map(|k| (c0 + k % ROOM, r0 + k / ROOM))
-                .find(|&(c, r)| {
-                    !busy(c, r, &l) && !l.pickups.iter().any(|p| (p.1, p.2) == (c, r))
-                });
+                .find(|&(c, r)| !busy(c, r, &l) && !l.pickups.iter().any(|p| (p.1, p.2) == (c, r)));
             if let Some((c, r)) = spot {
                 l.pickups[i] = (kind, c, r);
             }

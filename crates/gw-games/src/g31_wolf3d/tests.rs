@@ -77,7 +77,10 @@ fn task_31_05_starts_facing_two_guards_and_a_door_with_four_behind() {
         let (mut front, mut behind) = (0, 0);
         for guard in g.guards() {
             let ahead = (guard.x - p.x) * fx + (guard.y - p.y) * fy;
-            assert!(ahead > 1.0, "seed {seed}: a guard not in front of the player");
+            assert!(
+                ahead > 1.0,
+                "seed {seed}: a guard not in front of the player"
+            );
             let (c, r) = guard.tile();
             match level::room_of(c as usize, r as usize) {
                 Some(room) if room == start_room => front += 1,

@@ -1,12 +1,19 @@
 //! The skill policy: a goal-conditioned controller that turns the current
-//! [`SubGoal`] into the world's factored actions (20 per game second),
-//! reading privileged state (terrain, inventory, mobs) — never future random
-//! draws.
+//! [`SubGoal`] into the world's factored actions (20 per game second). What
+//! it knows of blocks and mobs comes from a [`Sight`]: for the fair expert
+//! only what has been in view (see [`crate::sight`]); it also reads its own
+//! inventory and the cells around its body it walks and digs through —
+//! never future random draws.
 //!
-//! - `mine`: find the nearest block that drops the item (explore towards a
-//!   wooded biome when none is loaded), path to it — walking, tunnelling,
-//!   shafting down, pillaring up — and mine it with the right tool.
-//! - `collect`: hunt the nearest mob whose loot has the item.
+//! - `mine`: head for the nearest known block that drops the item and mine
+//!   it with the right tool — walking, tunnelling, shafting down, pillaring
+//!   up. With none known it explores as a player does: a look around, then
+//!   legs across the land for what grows on the surface; for stone and ores
+//!   a shaft down to the layer where they occur (general knowledge:
+//!   [`ore_layer`]) and a strip-mining tunnel from there, seeing the ores its
+//!   walls and the caves it crosses bare.
+//! - `collect`: hunt the nearest mob seen whose loot has the item (explore
+//!   the surface while none is known).
 //! - `craft` / `smelt`: use a crafting table or furnace within reach, walk
 //!   to a placed one nearby, or place one from the hotbar; then issue the
 //!   craft/smelt macro until the count is held.
@@ -18,6 +25,7 @@ pub mod motor;
 use crate::goal::{GoalKind, SubGoal};
 use crate::graph::{CRAFTING_TABLE, FURNACE, Source, world_graph};
 use crate::plan::inventory_map;
+use crate::sight::Sight;
 use gw_world::data::{BlockId, b, data};
 use gw_world::terrain::{Biome, CHUNK, HEIGHT, column};
 use gw_world::world::Event;
@@ -52,6 +60,14 @@ pub struct SkillPolicy {
     skipped: BTreeSet<Cell>,
     explore: Option<Cell>,
     refused: u32,
+    /// Fair exploration: the heading of the current leg (degrees, world
+    /// yaw), ticks of looking around left, and legs walked.
+    heading: Option<f64>,
+    sweep: u32,
+    legs: u32,
+    /// Blocks deeper each next underground leg goes after legs that found
+    /// no way on (a tunnel under the sea floor, lava ahead).
+    deeper: i32,
 }
 
 impl SkillPolicy {
@@ -69,6 +85,10 @@ impl SkillPolicy {
             skipped: BTreeSet::new(),
             explore: None,
             refused: 0,
+            heading: None,
+            sweep: 0,
+            legs: 0,
+            deeper: 0,
         }
     }
 
@@ -86,8 +106,8 @@ impl SkillPolicy {
         Action::noop()
     }
 
-    /// One tick.
-    pub fn act(&mut self, w: &World) -> Action {
+    /// One tick, knowing what `sight` knows.
+    pub fn act(&mut self, w: &World, sight: &mut Sight) -> Action {
         if self.status != Status::Running {
             return Action::noop();
         }
@@ -122,14 +142,14 @@ impl SkillPolicy {
             return self.fail(format!("the world refused {} repeatedly", self.goal));
         }
         match self.goal.kind {
-            GoalKind::Mine => self.mine(w),
-            GoalKind::Collect => self.collect(w),
+            GoalKind::Mine => self.mine(w, sight),
+            GoalKind::Collect => self.collect(w, sight),
             GoalKind::Craft => self.craft(w),
             GoalKind::Smelt => self.smelt(w),
         }
     }
 
-    fn mine(&mut self, w: &World) -> Action {
+    fn mine(&mut self, w: &World, sight: &mut Sight) -> Action {
         let g = world_graph();
         let d = data();
         let inv = inventory_map(&w.player.inventory);
@@ -154,20 +174,35 @@ impl SkillPolicy {
             return self
                 .fail(missing_tool.unwrap_or_else(|| format!("{} is not mined", self.node)));
         }
-        // Keep the target while it is still there and not overdue.
-        if let Some((c, since)) = self.target
-            && (!kinds.contains(&motor::block(w, c)) || w.tick - since > TARGET_TICKS)
+        // Keep the target while it is known to be there and not overdue.
+        if let Some((c, _)) = self.target
+            && motor::dist2(feet(w), c) <= 64
         {
-            if kinds.contains(&motor::block(w, c)) {
-                self.skipped.insert(c);
+            sight.verify(w, c);
+        }
+        if let Some((c, since)) = self.target {
+            let there = sight.block(w, c).is_some_and(|v| kinds.contains(&v));
+            if !there || w.tick - since > TARGET_TICKS {
+                if there {
+                    self.skipped.insert(c);
+                }
+                self.target = None;
             }
-            self.target = None;
         }
         if self.target.is_none() {
-            self.target = nearest(w, &kinds, &self.skipped).map(|c| (c, w.tick));
+            self.target = sight.nearest(w, &kinds, &self.skipped).map(|c| (c, w.tick));
+            if self.target.is_some() {
+                // A new leg starts after this target.
+                self.heading = None;
+                self.explore = None;
+            }
         }
         let Some((c, _)) = self.target else {
-            return self.explore(w, &kinds);
+            return if sight.all_seeing() {
+                self.explore(w, &kinds)
+            } else {
+                self.explore_fair(w, &kinds)
+            };
         };
         if in_reach(w, c)
             && let Some(a) = equip_and_mine(w, c)
@@ -184,7 +219,8 @@ impl SkillPolicy {
         }
     }
 
-    /// Walk towards the nearest wooded column (logs) or straight on.
+    /// The all-seeing expert's exploration: walk towards the nearest wooded
+    /// column (logs) the terrain generator reports, or any land.
     fn explore(&mut self, w: &World, kinds: &[BlockId]) -> Action {
         let f = feet(w);
         if self
@@ -221,29 +257,137 @@ impl SkillPolicy {
         })
     }
 
-    fn collect(&mut self, w: &World) -> Action {
+    /// One tick of exploring the surface (looking around and walking legs),
+    /// whatever the goal.
+    pub fn explore_now(&mut self, w: &World, sight: &Sight) -> Action {
+        if sight.all_seeing() {
+            self.explore(w, &[])
+        } else {
+            self.explore_fair(w, &[])
+        }
+    }
+
+    fn collect(&mut self, w: &World, sight: &mut Sight) -> Action {
         let e = w.eye();
-        let mob = w
-            .mobs
-            .iter()
-            .filter(|m| m.kind.loot().contains(&self.node.as_str()))
+        let mob = sight
+            .mobs(w)
+            .into_iter()
+            .filter(|(_, kind, _)| kind.loot().contains(&self.node.as_str()))
             .min_by(|a, b| {
-                let da = libm::hypot(a.body.pos[0] - e[0], a.body.pos[2] - e[2]);
-                let db = libm::hypot(b.body.pos[0] - e[0], b.body.pos[2] - e[2]);
-                da.total_cmp(&db)
+                let da = libm::hypot(a.2[0] - e[0], a.2[2] - e[2]);
+                let db = libm::hypot(b.2[0] - e[0], b.2[2] - e[2]);
+                da.total_cmp(&db).then(a.0.cmp(&b.0))
             });
-        let Some(m) = mob else {
-            return self.explore(w, &[]);
+        let Some((id, _, pos)) = mob else {
+            return if sight.all_seeing() {
+                self.explore(w, &[])
+            } else {
+                self.explore_fair(w, &[])
+            };
         };
-        if let Some(a) = attack_mob(w, m) {
+        // Close by: the mob is in reach of the senses whether or not in view.
+        if let Some(m) = w.mobs.iter().find(|m| m.id == id)
+            && let Some(a) = attack_mob(w, m)
+        {
             return a;
         }
         let c = [
-            libm::floor(m.body.pos[0]) as i32,
-            libm::floor(m.body.pos[1]) as i32,
-            libm::floor(m.body.pos[2]) as i32,
+            libm::floor(pos[0]) as i32,
+            libm::floor(pos[1]) as i32,
+            libm::floor(pos[2]) as i32,
         ];
-        approach(w, c, w.tick).unwrap_or_default()
+        if motor::dist2(feet(w), c) <= 2 {
+            // It was here and is gone (or it was killed): look elsewhere.
+            sight.forget_mob(id);
+        }
+        approach(w, c, w.tick).unwrap_or_else(|| {
+            sight.forget_mob(id);
+            self.explore_fair(w, &[])
+        })
+    }
+
+    /// Exploration as a player does it, knowing only what it has seen:
+    /// for stone and ores ([`ore_layer`]) a shaft down to their layer and a
+    /// strip-mining tunnel along a heading; for anything else a look around
+    /// (a full turn of the camera), then a leg of [`LEG`] blocks across the
+    /// land, the next leg turned away from the last.
+    fn explore_fair(&mut self, w: &World, kinds: &[BlockId]) -> Action {
+        let f = feet(w);
+        let layer = kinds.iter().filter_map(|&k| ore_layer(k)).max();
+        // What grows on the surface is found there: under a roof of rock
+        // (after mining), climb out first.
+        if layer.is_none()
+            && !motor::sky_above(w)
+            && let Some(a) = approach(w, add(f, [0, 8, 0]), w.tick)
+        {
+            return a;
+        }
+        if self.heading.is_none() {
+            // A new leg: the first along the view, each next one turned by
+            // an amount that varies with the leg (not a square path).
+            let turn = [0.0, 110.0, 250.0, 75.0, 200.0, 140.0][self.legs as usize % 6];
+            self.heading = Some(w.player.yaw + turn);
+            self.legs += 1;
+            self.explore = None;
+            if layer.is_none() {
+                self.sweep = SWEEP_TICKS;
+            }
+        }
+        if self.sweep > 0 && layer.is_none() {
+            self.sweep -= 1;
+            let pitch = if w.player.pitch > 15.0 {
+                -5.0
+            } else if w.player.pitch < 5.0 {
+                5.0
+            } else {
+                0.0
+            };
+            return Action {
+                yaw: gw_world::action::camera::decode(gw_world::action::camera::BINS - 1),
+                pitch: gw_world::action::camera::snap(pitch),
+                ..Default::default()
+            };
+        }
+        let h = self.heading.unwrap_or(0.0).to_radians();
+        let (sx, sz) = (-libm::sin(h), libm::cos(h));
+        let goal = *self.explore.get_or_insert_with(|| {
+            let y = match layer {
+                // Stone: under the soil, a few blocks down.
+                Some(top) if top >= 60 => (f[1] - 8 - self.deeper).max(8),
+                Some(top) => (top.min(f[1]) - self.deeper).max(12),
+                None => f[1],
+            };
+            [
+                f[0] + (sx * LEG as f64) as i32,
+                y,
+                f[2] + (sz * LEG as f64) as i32,
+            ]
+        });
+        let reached = (goal[0] - f[0]).abs() + (goal[2] - f[2]).abs() < 3
+            && (layer.is_none() || (goal[1] - f[1]).abs() < 2);
+        if reached {
+            self.heading = None;
+            return self.explore_fair(w, kinds);
+        }
+        // Shaft down to the layer first, then tunnel along the heading.
+        if layer.is_some()
+            && f[1] > goal[1] + 1
+            && let Some(a) = motor::dig_down(w)
+        {
+            return a;
+        }
+        match approach(w, goal, w.tick) {
+            Some(a) => a,
+            None => {
+                self.heading = None;
+                self.explore = None;
+                if layer.is_some() {
+                    self.deeper = (self.deeper + 3).min(24);
+                }
+                // Turn away at once (no idle tick).
+                motor::look(w, w.player.yaw + 90.0, 0.0)
+            }
+        }
     }
 
     fn craft(&mut self, w: &World) -> Action {
@@ -393,10 +537,31 @@ fn hotbar_has_tool(w: &World, need: &crate::graph::ToolNeed) -> bool {
     })
 }
 
+/// Blocks of one exploring leg on the surface.
+pub const LEG: i32 = 40;
+/// Ticks of a look around (36 × 10° = a full turn).
+pub const SWEEP_TICKS: u32 = 36;
+
+/// General knowledge of where a block is found below ground: the highest
+/// y worth strip-mining at for it (`None`: a surface block). Stone lies
+/// under the soil everywhere; coal and iron occur up to y 127 and 63 (well
+/// spread below that), gold and lapis up to 31, redstone and diamond up to
+/// 15 — so a player tunnels a few blocks under those tops.
+pub fn ore_layer(v: BlockId) -> Option<i32> {
+    match d_name(v) {
+        "stone" | "cobblestone" => Some(60),
+        "coal_ore" => Some(56),
+        "iron_ore" => Some(48),
+        "gold_ore" | "lapis_ore" => Some(24),
+        "redstone_ore" | "diamond_ore" => Some(11),
+        _ => None,
+    }
+}
+
 /// The nearest block of the given kinds in the loaded chunks (horizontal
 /// distance plus 1.5× the height gap), skipping `skip` and blocks next to
-/// lava or under water.
-pub fn nearest(w: &World, kinds: &[BlockId], skip: &BTreeSet<Cell>) -> Option<Cell> {
+/// lava or under water: the all-seeing expert's search.
+pub fn nearest_loaded(w: &World, kinds: &[BlockId], skip: &BTreeSet<Cell>) -> Option<Cell> {
     let f = feet(w);
     let (fcx, fcz) = (f[0].div_euclid(CHUNK), f[2].div_euclid(CHUNK));
     let r = gw_world::world::VIEW_CHUNKS;

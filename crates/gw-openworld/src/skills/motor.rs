@@ -10,13 +10,19 @@ use gw_world::terrain::UNLOADED;
 use gw_world::world::{REACH, dist_to_box, raycast_blocks};
 use gw_world::{Action, World};
 
-/// Largest camera turn per tick, degrees.
-pub const MAX_TURN: f64 = 30.0;
+/// Largest camera turn per tick, degrees: the VPT camera bins' limit, so
+/// every turn is one a VPT label holds exactly.
+pub const MAX_TURN: f64 = 10.0;
 
 pub type Cell = [i32; 3];
 
 pub fn add(c: Cell, d: Cell) -> Cell {
     [c[0] + d[0], c[1] + d[1], c[2] + d[2]]
+}
+
+/// Squared distance between two cells.
+pub fn dist2(a: Cell, b: Cell) -> i32 {
+    (a[0] - b[0]).pow(2) + (a[1] - b[1]).pow(2) + (a[2] - b[2]).pow(2)
 }
 
 pub fn block(w: &World, c: Cell) -> BlockId {
@@ -64,11 +70,14 @@ fn wrap(a: f64) -> f64 {
     (a + 540.0).rem_euclid(360.0) - 180.0
 }
 
-/// Camera deltas (clamped) that turn towards `yaw`, `pitch`.
+/// Camera deltas that turn towards `yaw`, `pitch`: clamped to
+/// [`MAX_TURN`] and snapped to the VPT bin centres (a turn under a third of
+/// a degree is no turn).
 pub fn turn(w: &World, yaw: f64, pitch: f64) -> (f32, f32) {
     let dy = wrap(yaw - w.player.yaw).clamp(-MAX_TURN, MAX_TURN);
     let dp = (pitch - w.player.pitch).clamp(-MAX_TURN, MAX_TURN);
-    (dy as f32, dp as f32)
+    let snap = gw_world::action::camera::snap;
+    (snap(dy as f32), snap(dp as f32))
 }
 
 pub fn look(w: &World, yaw: f64, pitch: f64) -> Action {
@@ -78,6 +87,17 @@ pub fn look(w: &World, yaw: f64, pitch: f64) -> Action {
         pitch: p,
         ..Default::default()
     }
+}
+
+/// Whether the sky shows straight above the head: no block but leaves,
+/// logs or plants up to the top of the world (what a player sees looking up).
+pub fn sky_above(w: &World) -> bool {
+    let f = feet(w);
+    (f[1] + 2..gw_world::terrain::HEIGHT).all(|y| {
+        let v = block(w, [f[0], y, f[2]]);
+        let d = data().block(v);
+        !d.solid || d.name.ends_with("_leaves") || d.name.ends_with("_log")
+    })
 }
 
 /// Whether the crosshair could reach block `c`.
@@ -164,8 +184,24 @@ pub fn mine_at(w: &World, c: Cell) -> Option<Action> {
     }
     let (p, clear) = aim_point(w, c);
     let (yaw, pitch) = angles_to(w, p);
-    let (dy, dp) = turn(w, yaw, pitch);
-    if (dy.abs() as f64) < MAX_TURN && (dp.abs() as f64) < MAX_TURN {
+    let (mut dy, mut dp) = turn(w, yaw, pitch);
+    if dy == 0.0 && dp == 0.0 {
+        // Off the block by less than the smallest camera bin: nudge by
+        // that bin towards the aim point; on it already and still not
+        // hitting it (out of reach along this line): let the caller move.
+        let ry = wrap(yaw - w.player.yaw);
+        let rp = pitch - w.player.pitch;
+        let nudge = gw_world::action::camera::decode(gw_world::action::camera::NULL_BIN + 1);
+        if ry.abs() < 0.05 && rp.abs() < 0.05 {
+            return None;
+        }
+        if ry.abs() >= rp.abs() {
+            dy = nudge.copysign(ry as f32);
+        } else {
+            dp = nudge.copysign(rp as f32);
+        }
+    }
+    if (dy.abs() as f64) < MAX_TURN - 0.5 && (dp.abs() as f64) < MAX_TURN - 0.5 {
         // On target after this turn: see what the crosshair will hit.
         let after = raycast_blocks(
             &w.terrain,
@@ -178,6 +214,10 @@ pub fn mine_at(w: &World, c: Cell) -> Option<Action> {
             && t.pos != c
             && !breakable(w, t.pos)
         {
+            return None;
+        }
+        if after.is_none() && now.is_none() && dy.abs() < 1.0 && dp.abs() < 1.0 {
+            // Aimed, yet nothing within reach along the line: get closer.
             return None;
         }
     }
@@ -380,7 +420,7 @@ fn centre_move(w: &World) -> Action {
 
 /// Dig the block under the feet (centred, looking down) if the fall is
 /// safe; `None` when it is not.
-fn dig_down(w: &World) -> Option<Action> {
+pub fn dig_down(w: &World) -> Option<Action> {
     let c = feet(w);
     let below = add(c, [0, -1, 0]);
     if !breakable(w, below) || c[1] <= 6 {
@@ -482,8 +522,11 @@ pub fn approach(w: &World, goal: Cell, tick: u64) -> Option<Action> {
         a.jump = true;
         return Some(a);
     }
+    // Shaft down only once above the goal: far off, walk (down slopes,
+    // through hills) first — digging stone bare-handed towards a tree in the
+    // valley costs minutes.
     if dy <= -2
-        && (flat <= 1 || dy < -4)
+        && flat <= 1
         && let Some(a) = dig_down(w)
     {
         return Some(a);
@@ -522,7 +565,14 @@ pub fn approach(w: &World, goal: Cell, tick: u64) -> Option<Action> {
         }
     }
     for d in dirs {
-        if let Some(a) = step_to(w, add(c, d), prefer_up) {
+        if let Some(mut a) = step_to(w, add(c, d), prefer_up) {
+            // Far from the goal on open ground, in the goal's direction: sprint.
+            a.sprint = a.forward
+                && flat > 4
+                && w.player.body.on_ground
+                && !w.player.body.in_water
+                && w.player.food > 6.0
+                && (d[0] == dx.signum() && d[0] != 0 || d[2] == dz.signum() && d[2] != 0);
             return Some(a);
         }
     }

@@ -20,11 +20,17 @@ import gymnasium as gym
 
 from . import _core
 from .env import GameWorldEnv
+from .openworld import OpenWorldEnv
 from . import vector
 
-__all__ = ["make", "env_ids", "GameWorldEnv", "vector", "gym_id"]
+#: The package version (the Rust workspace's).
+__version__: str = _core.__version__
+
+__all__ = ["__version__", "make", "env_ids", "GameWorldEnv", "OpenWorldEnv", "vector", "gym_id"]
 
 NAMESPACE = "GameWorld"
+#: The game id of the open world (its env class is ``OpenWorldEnv``).
+OPEN_WORLD = "openworld"
 
 
 def gym_id(game_id: str, task_id: str) -> str:
@@ -46,6 +52,15 @@ def _register() -> None:
     for game_id, task_id, _name in _tasks():
         gid = gym_id(game_id, task_id)
         _BY_GYM_ID[gid] = f"{game_id}+{task_id}"
+        if game_id == OPEN_WORLD:
+            if gid not in gym.registry:
+                gym.register(
+                    id=gid,
+                    entry_point="gameworld.openworld:OpenWorldEnv",
+                    kwargs={"game_task": f"{game_id}+{task_id}"},
+                    disable_env_checker=False,
+                )
+            continue
         if gid not in gym.registry:
             gym.register(
                 id=gid,
@@ -74,6 +89,10 @@ def env_ids() -> list[str]:
 def make(env_id: str, **kwargs) -> gym.Env:
     """``gameworld.make("01_2048+01_01", interface="generalist"|"computer-use",
     render_size=(W, H), obs="rgb"|"state"|"both")`` → a ``gymnasium.Env``.
+    An open-world task (``"openworld+atomic_logs"``) gives an
+    :class:`OpenWorldEnv` (keywords ``obs="rgb"|"dict"``,
+    ``action_format="dict"|"vpt"``, ``reward="progress"|"items"|"sparse"``,
+    ``depth``, ``segmentation``).
 
     Other keywords: ``render_mode="rgb_array"`` (``render()`` returns the full
     viewport frame), ``info_state=True`` (the gameAPI state in every info),
@@ -84,7 +103,10 @@ def make(env_id: str, **kwargs) -> gym.Env:
         raise TypeError(f"env_id={env_id!r} must be a string such as \"01_2048+01_01\" or \"GameWorld/2048-01_01-v0\"")
     if env_id in _FAMILIES:
         return _FAMILIES[env_id](**kwargs)
-    return GameWorldEnv(_game_task(env_id), **kwargs)
+    game_task = _game_task(env_id)
+    if game_task.split("+", 1)[0] == OPEN_WORLD:
+        return OpenWorldEnv(game_task, **kwargs)
+    return GameWorldEnv(game_task, **kwargs)
 
 
 _register()

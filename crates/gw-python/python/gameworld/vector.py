@@ -159,11 +159,22 @@ class GameWorldVectorEnv(VectorEnv):
         self._rust = None
 
 
-def make(env_id: str, num_envs: int = 8, threads: int | None = None, **kwargs) -> GameWorldVectorEnv:
+def make(env_id: str, num_envs: int = 8, threads: int | None = None, **kwargs) -> VectorEnv:
     """A vector environment of ``num_envs`` copies of ``env_id`` (a Gymnasium
     id such as ``GameWorld/2048-01_01-v0`` or ``01_2048+01_01``) stepped on
     ``threads`` Rust threads (default: every core, at most ``num_envs``).
     Keyword arguments are those of :func:`gameworld.make` plus ``copy``."""
-    from . import _game_task
+    from . import OPEN_WORLD, _game_task
+    from .openworld import OpenWorldEnv
 
-    return GameWorldVectorEnv(_game_task(env_id), num_envs=num_envs, threads=threads, **kwargs)
+    game_task = _game_task(env_id)
+    if game_task.split("+", 1)[0] == OPEN_WORLD:
+        # The open world's dict observations and actions batch through
+        # Gymnasium's own vector env (one process; threads do not apply).
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs={num_envs!r} must be an integer between 1 and {MAX_ENVS}")
+        return gym.vector.SyncVectorEnv(
+            [lambda: OpenWorldEnv(game_task, **kwargs) for _ in range(int(num_envs))],
+            autoreset_mode=AutoresetMode.NEXT_STEP,
+        )
+    return GameWorldVectorEnv(game_task, num_envs=num_envs, threads=threads, **kwargs)

@@ -75,6 +75,10 @@ const VIEWER_LINKS_JS: &str = r#"<script>
     parts.forEach(function (p) { if (p === "..") out.pop(); else if (p && p !== ".") out.push(p); });
     a.href = "/#/run?root=" + encodeURIComponent(root) + "&path=" + encodeURIComponent(out.join("/"));
     a.parentNode.hidden = false;
+    // The server serves report files, not folders: the row's folder and
+    // frames links open the viewer too.
+    var cell = a.closest("td");
+    if (cell) cell.querySelectorAll("a.run-link, a.frames-link").forEach(function (b) { b.href = a.href; });
   });
 })();
 </script>"#;
@@ -119,14 +123,15 @@ fn color_of(i: usize) -> &'static str {
     PALETTE[i % PALETTE.len()]
 }
 
-const CSS: &str = r#"
+pub(crate) const CSS: &str = r#"
 :root{--bg:#f4f6fa;--card:#fff;--ink:#1d2433;--muted:#667085;--line:#e4e7ec;--accent:#4c6ef5}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 header{background:linear-gradient(120deg,#1d2433,#34406b);color:#fff;padding:28px 40px 24px}
 header h1{margin:0 0 4px;font-size:26px;letter-spacing:.2px}
 header p{margin:0;color:#c9d1e6}
-main{max-width:1280px;margin:0 auto;padding:24px 32px 48px}
+main{max-width:1340px;margin:0 auto;padding:24px 24px 48px}
+#leaderboard th{white-space:normal}#leaderboard th,#leaderboard td{padding:6px 6px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;margin:-40px 0 20px}
 .card{background:var(--card);border-radius:12px;padding:14px 16px;box-shadow:0 1px 3px rgba(16,24,40,.08),0 1px 2px rgba(16,24,40,.04)}
 .card .v{font-size:24px;font-weight:650;font-variant-numeric:tabular-nums}
@@ -135,6 +140,9 @@ main{max-width:1280px;margin:0 auto;padding:24px 32px 48px}
 section{background:var(--card);border-radius:14px;padding:20px 24px;margin:0 0 20px;box-shadow:0 1px 3px rgba(16,24,40,.08)}
 section h2{margin:0 0 4px;font-size:18px}
 section h2 small{color:var(--muted);font-weight:400;font-size:13px;margin-left:6px}
+section h3{margin:14px 0 6px;font-size:15px}
+details>summary{cursor:pointer}details>summary h2{display:inline}
+tr.published td{color:var(--muted);font-style:italic}
 .note{color:var(--muted);margin:0 0 14px;font-size:13px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
@@ -166,7 +174,7 @@ fn tag(interface: &str) -> String {
     )
 }
 
-fn pg_td(pg: f64) -> String {
+pub(crate) fn pg_td(pg: f64) -> String {
     format!(
         "<td class=\"pg\" style=\"background:{}33\">{}</td>",
         heat_color(pg / 100.0),
@@ -477,7 +485,7 @@ fn bars_svg(class: &str, title: &str, items: &[(String, f64, Option<f64>)], colo
     o
 }
 
-fn table(head: &[(&str, bool)], rows: &[Vec<String>]) -> String {
+pub(crate) fn table(head: &[(&str, bool)], rows: &[Vec<String>]) -> String {
     let mut o = String::from("<div class=\"scroll\"><table><thead><tr>");
     for (h, left) in head {
         let _ = write!(
@@ -500,15 +508,15 @@ fn table(head: &[(&str, bool)], rows: &[Vec<String>]) -> String {
     o
 }
 
-fn td(s: &str) -> String {
+pub(crate) fn td(s: &str) -> String {
     format!("<td>{}</td>", esc(s))
 }
 
-fn tdl(s: &str) -> String {
+pub(crate) fn tdl(s: &str) -> String {
     format!("<td class=\"l\">{}</td>", esc(s))
 }
 
-fn model_td(model: &str, interface: &str) -> String {
+pub(crate) fn model_td(model: &str, interface: &str) -> String {
     format!(
         "<td class=\"l\"><b>{}</b> {}</td>",
         esc(model),
@@ -573,9 +581,10 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
         ("Model".into(), true),
         ("Runs".into(), false),
     ];
+    // One column per genre (SR / PG) keeps the table inside a 1400-px
+    // window with the paper's five genres.
     for g in &c.genres {
-        head.push((format!("{g} SR"), false));
-        head.push((format!("{g} PG"), false));
+        head.push((format!("{g} SR / PG"), false));
     }
     head.push(("Overall SR".into(), false));
     head.push(("Overall PG".into(), true));
@@ -595,11 +604,13 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
             ];
             for g in &c.genres {
                 match r.by_genre.get(g) {
-                    Some(x) => {
-                        v.push(td(&f1(x.sr)));
-                        v.push(pg_td(x.pg));
-                    }
-                    None => v.extend([td("–"), td("–")]),
+                    Some(x) => v.push(format!(
+                        "<td>{} / <b style=\"background:{}33\">{}</b></td>",
+                        f1(x.sr),
+                        heat_color(x.pg / 100.0),
+                        f1(x.pg)
+                    )),
+                    None => v.push(td("–")),
                 }
             }
             v.push(format!("<td><b>{}</b></td>", f1(r.sr)));
@@ -615,12 +626,15 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
     let head_ref: Vec<(&str, bool)> = head.iter().map(|(h, l)| (h.as_str(), *l)).collect();
     o.push_str(&table(&head_ref, &body));
     o.push_str("</section>");
-    o.push_str(&chance_section(s));
 
     // Fig. 3.
     o.push_str("<section id=\"heatmap\"><h2>Per-game progress <small>Fig. 3</small></h2><p class=\"note\">Mean progress of each model on each game (paused runs); hover a cell for SR and run count.</p><div class=\"scroll\">");
     o.push_str(&heatmap_svg(s));
     o.push_str("</div></section>");
+    // One row per task: folded away below the figure it qualifies.
+    o.push_str(&chance_section(s));
+    // Open-world runs: the Optimus tables beside the published numbers.
+    o.push_str(&super::optimus::html(rows));
 
     // Fig. 5.
     o.push_str("<section id=\"curriculum\"><h2>Capability curriculum <small>Fig. 5</small></h2><p class=\"note\">Mean progress per curriculum level, one radar per agent interface. Hollow points mark levels without runs.</p><div class=\"charts\">");
@@ -894,7 +908,7 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
     // Runs.
     let _ = write!(
         o,
-        "<section id=\"runs\"><h2>Runs <small>{}</small></h2><p class=\"note\">Links open each run directory (result.json, trajectory.jsonl) and its frames/ folder.</p>",
+        "<section id=\"runs\"><h2>Runs <small>{}</small></h2><p class=\"note\">Links open each run directory (result.json, trajectory.jsonl) and, when the run kept frames, its frames/ folder. Opened through <code>gameworld serve</code>, they open the run in the viewer.</p>",
         rows.len()
     );
     let body: Vec<Vec<String>> = rows
@@ -976,9 +990,13 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
 
 /// Chance floors per task (see `report::chance`), flagged tasks first.
 fn chance_section(s: &Summary) -> String {
-    let mut o = String::from("<section id=\"chance\"><h2>Chance floors</h2>");
+    let flagged = s.chance_floors.iter().filter(|f| f.flagged).count();
+    let mut o = format!(
+        "<section id=\"chance\"><details><summary><h2>Chance floors <small>{} tasks · {flagged} flagged · click to show</small></h2></summary>",
+        s.chance_floors.len()
+    );
     if s.chance_floors.is_empty() {
-        o.push_str("<p class=\"note\">No <code>random</code> or <code>noop</code> runs found: run the <code>baselines</code> suite and pass its folder with <code>--baselines DIR</code>.</p></section>");
+        o.push_str("<p class=\"note\">No <code>random</code> or <code>noop</code> runs found: run the <code>baselines</code> suite and pass its folder with <code>--baselines DIR</code>.</p></details></section>");
         return o;
     }
     o.push_str("<p class=\"note\">Floor = the higher mean progress of <code>random</code> and <code>noop</code>; PG above chance = (PG &minus; floor) / (1 &minus; floor), clamped at 0. &#9888; = chance succeeds in at least half the baseline runs.</p>");
@@ -1015,7 +1033,7 @@ fn chance_section(s: &Summary) -> String {
         ],
         &body,
     ));
-    o.push_str("</section>");
+    o.push_str("</details></section>");
     o
 }
 

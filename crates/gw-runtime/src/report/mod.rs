@@ -26,6 +26,7 @@
 
 pub mod chance;
 mod html;
+pub mod leaderboard;
 pub mod optimus;
 mod stats;
 mod text;
@@ -378,8 +379,8 @@ pub fn write_report_with_baselines(
         write_bytes(name, text.as_bytes())
     };
     let json = serde_json::to_value(&summary).map_err(|e| e.to_string())?;
-    let json = serde_json::to_vec_pretty(&gw_agents::secrets::value(&json))
-        .map_err(|e| e.to_string())?;
+    let json =
+        serde_json::to_vec_pretty(&gw_agents::secrets::value(&json)).map_err(|e| e.to_string())?;
     write_bytes("summary.json", &json)?;
     write("runs.csv", text::runs_csv(&rows).as_bytes())?;
     write("by_model.csv", text::by_model_csv(&summary).as_bytes())?;

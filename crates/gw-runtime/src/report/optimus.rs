@@ -106,41 +106,44 @@ fn table(
         .collect()
 }
 
-fn render(
-    o: &mut String,
-    title: &str,
-    cols: &[&str],
-    ours: &BTreeMap<String, BTreeMap<String, f64>>,
-    published: &[(&str, Vec<f64>)],
-    digits: usize,
-) {
-    let _ = writeln!(o, "### {title}\n");
-    let _ = writeln!(o, "| agent | {} |", cols.join(" | "));
-    let _ = writeln!(o, "|---|{}", "---|".repeat(cols.len()));
-    for (agent, vals) in ours {
-        let cells: Vec<String> = cols
-            .iter()
-            .map(|c| {
-                vals.get(*c)
-                    .map(|v| format!("{v:.digits$}"))
-                    .unwrap_or_else(|| "–".into())
-            })
-            .collect();
-        let _ = writeln!(o, "| {agent} (this run) | {} |", cells.join(" | "));
-    }
-    for (name, vals) in published {
-        let cells: Vec<String> = vals.iter().map(|v| format!("{v:.digits$}")).collect();
-        let _ = writeln!(
-            o,
-            "| {name} (published, not re-run) | {} |",
-            cells.join(" | ")
-        );
-    }
-    let _ = writeln!(o);
+/// One Optimus table: this report's agents beside the published rows.
+pub struct OptimusTable {
+    pub title: &'static str,
+    pub cols: Vec<&'static str>,
+    /// agent → column → value.
+    pub ours: BTreeMap<String, BTreeMap<String, f64>>,
+    pub published: Vec<(&'static str, Vec<f64>)>,
+    pub digits: usize,
 }
 
-/// The Optimus section of `report.md` (empty without open-world runs).
-pub fn markdown(rows: &[RunRow]) -> String {
+impl OptimusTable {
+    /// Rows as (label, cells), this report's agents first.
+    fn rows(&self) -> Vec<(String, Vec<String>)> {
+        let digits = self.digits;
+        let mut out = Vec::new();
+        for (agent, vals) in &self.ours {
+            let cells = self
+                .cols
+                .iter()
+                .map(|c| {
+                    vals.get(*c)
+                        .map(|v| format!("{v:.digits$}"))
+                        .unwrap_or_else(|| "–".into())
+                })
+                .collect();
+            out.push((format!("{agent} (this run)"), cells));
+        }
+        for (name, vals) in &self.published {
+            let cells = vals.iter().map(|v| format!("{v:.digits$}")).collect();
+            out.push((format!("{name} (published, not re-run)"), cells));
+        }
+        out
+    }
+}
+
+/// The Optimus tables the open-world runs among `rows` fill (none without
+/// open-world runs).
+pub fn tables(rows: &[RunRow]) -> Vec<OptimusTable> {
     fn scored(r: &RunRow) -> Option<&crate::run::RunResult> {
         r.result.as_ref().filter(|x| x.error.is_none())
     }
@@ -151,69 +154,119 @@ pub fn markdown(rows: &[RunRow]) -> String {
     let oe = table(rows, "open_ended", |r| {
         scored(r).map(|x| x.success as u8 as f64)
     });
-    if lh.is_empty() && at.is_empty() && oe.is_empty() {
-        return String::new();
-    }
-    let mut o = String::from("## Open world (Optimus suites)\n\n");
+    let mut out = Vec::new();
     if !lh.is_empty() {
-        let p: Vec<(&str, Vec<f64>)> = PUBLISHED_GROUPS
-            .iter()
-            .map(|(n, v)| (*n, v.to_vec()))
-            .collect();
-        render(
-            &mut o,
-            "Long-horizon SR per group (Optimus-2 Table 3)",
-            &GROUPS,
-            &lh,
-            &p,
-            2,
-        );
+        out.push(OptimusTable {
+            title: "Long-horizon SR per group (Optimus-2 Table 3)",
+            cols: GROUPS.to_vec(),
+            ours: lh,
+            published: PUBLISHED_GROUPS
+                .iter()
+                .map(|(n, v)| (*n, v.to_vec()))
+                .collect(),
+            digits: 2,
+        });
     }
     if !at.is_empty() {
-        let p: Vec<(&str, Vec<f64>)> = PUBLISHED_ATOMIC
-            .iter()
-            .map(|(n, v)| (*n, v.to_vec()))
-            .collect();
-        let mut cols: Vec<&str> = ATOMIC.to_vec();
-        cols.extend(["iron", "gold", "diamond", "redstone"]);
-        let p: Vec<(&str, Vec<f64>)> = p;
-        render(
-            &mut o,
-            "Atomic tasks: average items obtained (Optimus-2 Table 2; published rows cover logs, seeds, dirt, stone)",
-            &cols[..4],
-            &at,
-            &p,
-            1,
-        );
+        let extra = ["iron", "gold", "diamond", "redstone"];
         // The other four MGOA tasks have no published numbers.
-        if at
+        let has_extra = at
             .values()
-            .any(|v| cols[4..].iter().any(|c| v.contains_key(*c)))
-        {
-            render(
-                &mut o,
-                "Atomic tasks with starting pickaxes: average items obtained",
-                &cols[4..],
-                &at,
-                &[],
-                1,
-            );
+            .any(|v| extra.iter().any(|c| v.contains_key(*c)));
+        out.push(OptimusTable {
+            title: "Atomic tasks: average items obtained (Optimus-2 Table 2; published rows cover logs, seeds, dirt, stone)",
+            cols: ATOMIC.to_vec(),
+            ours: at.clone(),
+            published: PUBLISHED_ATOMIC
+                .iter()
+                .map(|(n, v)| (*n, v.to_vec()))
+                .collect(),
+            digits: 1,
+        });
+        if has_extra {
+            out.push(OptimusTable {
+                title: "Atomic tasks with starting pickaxes: average items obtained",
+                cols: extra.to_vec(),
+                ours: at,
+                published: Vec::new(),
+                digits: 1,
+            });
         }
     }
     if !oe.is_empty() {
-        let p: Vec<(&str, Vec<f64>)> = PUBLISHED_OPEN
-            .iter()
-            .map(|(n, v)| (*n, v.to_vec()))
-            .collect();
-        render(
-            &mut o,
-            "Open-ended instruction tasks: SR per task (Optimus-2 Table 4)",
-            &OPEN_ENDED,
-            &oe,
-            &p,
-            2,
-        );
+        out.push(OptimusTable {
+            title: "Open-ended instruction tasks: SR per task (Optimus-2 Table 4)",
+            cols: OPEN_ENDED.to_vec(),
+            ours: oe,
+            published: PUBLISHED_OPEN
+                .iter()
+                .map(|(n, v)| (*n, v.to_vec()))
+                .collect(),
+            digits: 2,
+        });
     }
+    out
+}
+
+/// The Optimus section of `report.md` (empty without open-world runs).
+pub fn markdown(rows: &[RunRow]) -> String {
+    let tables = tables(rows);
+    if tables.is_empty() {
+        return String::new();
+    }
+    let mut o = String::from("## Open world (Optimus suites)\n\n");
+    for t in &tables {
+        let _ = writeln!(o, "### {}\n", t.title);
+        let _ = writeln!(o, "| agent | {} |", t.cols.join(" | "));
+        let _ = writeln!(o, "|---|{}", "---|".repeat(t.cols.len()));
+        for (label, cells) in t.rows() {
+            let _ = writeln!(o, "| {label} | {} |", cells.join(" | "));
+        }
+        let _ = writeln!(o);
+    }
+    o
+}
+
+/// The same tables as a `report.html` section (empty without open-world runs).
+pub fn html(rows: &[RunRow]) -> String {
+    use super::html::esc;
+    let tables = tables(rows);
+    if tables.is_empty() {
+        return String::new();
+    }
+    let mut o = String::from(
+        "<section id=\"openworld\"><h2>Open world <small>Optimus-2 Tables 2–4</small></h2><p class=\"note\">This report's agents on the open-world suites beside the papers' published rows (copied, not re-run).</p>",
+    );
+    for t in &tables {
+        let _ = write!(
+            o,
+            "<h3>{}</h3><div class=\"scroll\"><table><thead><tr><th class=\"l\">Agent</th>",
+            esc(t.title)
+        );
+        for c in &t.cols {
+            let _ = write!(o, "<th>{}</th>", esc(c));
+        }
+        o.push_str("</tr></thead><tbody>");
+        for (label, cells) in t.rows() {
+            let published = label.ends_with("(published, not re-run)");
+            let _ = write!(
+                o,
+                "<tr{}><td class=\"l\">{}</td>",
+                if published {
+                    " class=\"published\""
+                } else {
+                    ""
+                },
+                esc(&label)
+            );
+            for c in cells {
+                let _ = write!(o, "<td>{}</td>", esc(&c));
+            }
+            o.push_str("</tr>");
+        }
+        o.push_str("</tbody></table></div>");
+    }
+    o.push_str("</section>");
     o
 }
 

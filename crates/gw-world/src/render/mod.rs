@@ -1,151 +1,49 @@
-//! First-person view: a voxel DDA ray caster over the terrain with
-//! procedural 8×8 block textures, face shading, daylight, distance fog,
-//! mobs and dropped items as boxes, the block-breaking cracks and target
-//! outline, the held item, and a HUD (crosshair, hotbar with counts, health,
-//! hunger) or the inventory screen when open.
+//! The first-person view of the voxel world and its pick buffer.
 //!
-//! Pixels depend only on the world state: every pixel's colour is computed
-//! from its own ray (the pre-passes below share only where a tile's rays
-//! may start walking, or which face a ray meets first, never a colour), so
-//! rendering rows in parallel gives the same bytes as rendering them in
-//! order.
+//! # Design
 //!
-//! Where the time goes and what avoids it (each shortcut returns what the
-//! plain cell-by-cell walk would, up to last-bit rounding of the distance,
-//! so frames hash the same; `render::tests` compares with the pre-pass off):
-//! - pixels the HUD paints opaquely are not traced ([`hud::coverage`]),
-//!   and they are copied in from the last frame's while what the HUD shows
-//!   stays the same ([`hud::layer`]);
-//! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass
-//!   ([`Scene::raster`]) draws, ring by ring of columns around the eye,
-//!   every face through which a walk from the eye could first enter a
-//!   block: a face of a non-air cell within reach that faces the eye and
-//!   whose eye-side neighbour is air or see-through (`Chunk::opaque` and
-//!   `Chunk::water`, column bits kept exact by `Chunk::set`, select them
-//!   with a few bit operations per column; columns outside the view's
-//!   pyramid are skipped, faces are clipped at a near plane and drawn over
-//!   per-row spans of their projection; rays that met a face in an earlier
-//!   ring are final, as a ray's ring never decreases). Per ray it keeps the
-//!   nearest face whose texel there is opaque, with the exact ray–plane
-//!   distance and the same texel lookup as [`Scene::shade`]. A ray whose
-//!   nearest face was met clearly is shaded from the texel the raster
-//!   found ([`Scene::lit`]; on the target block through `shade`, for its
-//!   outline) and [`Scene::fogged`] without its walk; a ray that met no
-//!   face within reach and stays within the world's height range up to
-//!   the view distance is fully fogged sky. Every other ray is walked as
-//!   before: water first, a hit within [`EDGE`] of a face edge, texel
-//!   border, the target outline or the view distance, near ties, a mob's
-//!   or item's box on the ray (tested per ray where its screen rectangle
-//!   holds the pixel: a box at the feet has the whole view as rectangle),
-//!   the eye inside a non-air cell, unloaded chunks within reach. In
-//!   parallel the pre-pass runs in bands of ray columns, one per thread
-//!   (side by side, each band's pyramid holds a share of the world's
-//!   columns and a like share of ground and sky);
-//! - a beam pre-pass (`Scene::grid`, `Scene::beam_start`): per tile of 8×8
-//!   rays, the box bounding the tile's rays over a stretch of distance is
-//!   tested against per-column occupancy bits (`Chunk::filled`, one `u128`
-//!   per column, exact after every edit; tested tile by tile of 4×4
-//!   columns through `Chunk::tile_filled`, the union of a tile's columns,
-//!   and column by column only in tiles holding a block at the box's
-//!   heights); while the box is all air the beam
-//!   goes on (a blocked step is retried at half length down to an eighth),
-//!   and every ray of the tile starts its walk where the beam stopped
-//!   (`VoxelWalk::skip_to`). Where the raster ran, only tiles with a ray
-//!   it leaves to the walk get a beam (sky tiles had the longest). Tiles clear to [`VIEW_DISTANCE`] with no mob
-//!   or item on a ray are fully fogged sky at once. This also skips the air
-//!   under leaves and in caves that the tops below cannot;
-//! - air above a chunk's or a 4×4 column tile's top is left in one jump
-//!   (`VoxelWalk::leave_box`);
-//! - below the tile top, air and water cells of one chunk are stepped in a
-//!   tight inner loop on the chunk's block array (no chunk or tile lookups
-//!   per cell), which also shades the block it meets (`Chunk::top` is a
-//!   field, not a maximum over the tiles, on each chunk a ray enters);
-//! - a ray above every chunk top within [`VIEW_DISTANCE`] that does not
-//!   descend and does not reach the world's top within that distance ends
-//!   at once in fully fogged sky (`Scene::sky_floor`);
-//! - screen offsets are computed once per column and per row, the eye's
-//!   cell once per frame, textures looked up through a reference held by
-//!   the scene.
+//! **What is drawn.** Per pixel (or per `block` × `block` square, see
+//! [`render_rgba_blocky`]) one ray from the eye: the terrain's blocks with
+//! 8×8 procedural textures (see-through texels for leaves, plants, glass,
+//! torches), water looked through with a tint, mobs as their posed models
+//! ([`crate::model`]: oriented boxes with small skins) and dropped items
+//! as small boxes, the target block's outline and breaking cracks, fog
+//! towards the view distance, and the sky. Over it the HUD ([`hud`]):
+//! crosshair, hotbar and inventory screen with item icons ([`icons`]), the
+//! held item drawn as its icon's shape, health and food.
 //!
-//! Measured (callgrind, `examples/render_frames`, forest walk of seed 1,
-//! instructions per frame): 64×64 5.8 M → 4.6 M, 640×360 271 M → 201 M
-//! (about 1,250 → 840 per traced ray, the beams included), 1280×720 at one
-//! ray per 4×4 pixels 74 M → 57 M. Finer beams (4×4 or 2×2 tiles, or a
-//! second pass of them from the coarse start) cost more than they save. What remains per ray, spread
-//! thinly: the walk set-up (normalisation, three divisions, the jump to the
-//! start), a few DDA steps and box jumps near the hit, the mob/item box
-//! tests, and the texel and fog shading (roughly a third each).
+//! **Light.** A block face takes the light of the cell in front of it
+//! ([`crate::light`]: sky and block light 0–15, kept per cell and updated
+//! on every edit): sky light scaled by the time of day, the greater of the
+//! two through Minecraft's brightness curve, times a fixed shade per face
+//! direction. A mob or item takes the light of the cell it stands in.
 //!
-//! The raster pre-pass (callgrind, frames 9–16 of the same walk, once
-//! every chunk in reach is loaded; instructions per frame in
-//! `render_rgba_blocky`) cuts the per-ray work about threefold but costs
-//! much of that itself: 1280×720 at block 4 (320×180 rays) 58.5 M → 51.9 M
-//! (`ray_hit` 45.9 M → 14.2 M, the raster 27.0 M), 640×360 202 M → 152 M
-//! (`ray_hit` 173 M → 57 M, the raster 74 M). The raster's cost is some
-//! 8,000 candidate faces and about 100,000 ray–face tests per frame at
-//! 320×180 rays (~150 instructions each, with a division and unpredictable
-//! branches), so wall time gains less than the instruction count (equal
-//! within the noise of a loaded 2-core machine at 320×180). At 64×64 it
-//! would cost more than it saves (hence [`RASTER_MIN_RAYS`]). Per-frame
-//! buffers are kept per thread: fresh ones cost ~900 page faults a frame.
-//! Bands of rows with their own narrower pyramids cost more than they cull
-//! when rendering in order. Next steps: cheaper ray–face tests
-//! (incremental edge functions), fewer candidate faces (occlusion by depth
-//! per tile; sky near the horizon keeps tiles open now).
+//! **Exactness.** Every pixel's colour and pick come from its own ray, so
+//! rendering rows (or bands of columns) in parallel gives the same bytes
+//! as in order, and the pick buffer ([`pick`]) says exactly what each pixel
+//! shows: a mob's pixels are those where its ray meets a box of its model
+//! before any block (tests compare against rays cast at the boxes
+//! directly, with and without occlusion).
 //!
-//! The game's frames (callgrind over `gameworld bench --games
-//! 18_minecraft-clone-glm --steps 30`, random play, 1280×720 at block 4 in
-//! parallel; instructions per frame summed over the render functions of
-//! every thread): 49.4 M → 28.9 M after testing mob and item boxes per ray
-//! (random play drops items at the feet, whose rectangle was the whole
-//! view, so every ray was walked: 27% of the rays of the golden plays),
-//! keeping only boxes whose rectangle is on the view (every ray tested
-//! all within reach), beams only for tiles with walked rays, one store per
-//! row of a ray's 4×4 square, the raster's texel reused. Render median in
-//! `gameworld bench` alternating with main's binary under a load average
-//! of 4.3: 12.5 and 13.1 ms (main) against 8.9 and 7.3 ms. At 64×64
-//! (`examples/render_frames`, 300 steps) 4.96 M → 4.72 M per frame, and
-//! world generation 3.05 M → 2.15 M per chunk (`terrain::generate`). The column bands leave the
-//! instruction count as it was; they are meant to even out the two
-//! threads' shares (with row bands the upper one holds the sky, whose rays
-//! stay open through every ring), which this loaded machine could not
-//! time apart from the rest.
+//! **Speed.** The plain cell-by-cell walk (Amanatides–Woo, [`VoxelWalk`])
+//! is the reference. Shortcuts that give the same result:
+//! - the HUD's opaque pixels are not traced and are copied from the last
+//!   frame while what it shows is unchanged ([`hud::layer`]);
+//! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass ([`Scene::raster`])
+//!   projects, ring by ring of columns around the eye, every face a walk
+//!   could first enter (exposed faces selected with per-column bit masks
+//!   kept exact by `Chunk::set`); a ray whose nearest face it met clearly
+//!   is shaded from that texel without walking;
+//! - a beam pre-pass ([`Scene::beam_start`]) lets the rays of each 8×8
+//!   tile start their walk past air that per-column occupancy bits prove
+//!   empty; air above a chunk's or a 4×4 column tile's top is crossed in
+//!   one jump; rays over every chunk top that do not descend end in sky;
+//! - mob and item boxes are tested only for rays inside their screen
+//!   rectangle (the part in front of the eye's plane).
 //!
-//! Then (same measure, 20 steps): 27.5 M → 20.5 M per frame. Random play
-//! leaves items at the player's feet, whose boxes have a corner behind the
-//! eye's plane: their rectangle was the whole view, so every ray ran a
-//! slab test per such box (4.6 M a frame); the rectangle of the part of the
-//! box in front of the near plane (`Camera::project_clipped`, valid when
-//! the box is farther from the eye than the near plane's reach) takes
-//! them off the view (`ray_hit` 13.2 M → 6.8 M). The HUD's opaque pixels
-//! and coverage are kept per thread while what it shows is unchanged
-//! ([`hud::layer`]), and bands without HUD rows skip the coverage check.
-//!
-//! Session 11 (callgrind, `examples/render_frames`, seed 1 forest walk,
-//! whole program with world building and steps; 64×64 × 300 frames and
-//! 640×360 × 30 frames): 1,541 M and 4,891 M → 1,418 M and 4,736 M (−8.0%
-//! and −3.2%). `VoxelWalk::leave_box` picks its exit axis without a loop
-//! state machine and converts each other axis' crossing count once
-//! (saturating float-to-integer conversions cost ~8 instructions each):
-//! ~165 → ~106 instructions a call, 64 M at 64×64. The beam's tile-wise
-//! test: `beam_start` 107 M → 89 M at 64×64 (84 → 87 M at 640×360, where
-//! the boxes are narrow). `Chunk::top` as a field: −22 M. Blocks shaded
-//! inside the fast walk: −19 M and −71 M. A ray's beam start looked up
-//! only when it is traced: −52 M at 640×360. Tried and taken out again, each
-//! costing more than it saved: bits of empty 4×4×4 bricks per tile (exact
-//! under `Chunk::set`) jumped with `leave_box` below a tile's top, either
-//! only where the full checks run (+3.6 M at 64×64) or also ending the
-//! fast walk at an empty brick (+40 M at 64×64, +47 M at 640×360); a box
-//! of 3×3 chunks above their greatest top for rays over the terrain (+38 M
-//! and +55 M); one bound for the fast walk's distance test
-//! (`next_down(box_t).min(VIEW_DISTANCE)`) and one unsigned height test
-//! (+23 M, the compiler laid the loop out worse). Counted per ray at 64×64
-//! (first 60 frames): a ray that hits a block takes 2.5 rounds of the full
-//! checks, 3.75 fast steps and 0.28 box jumps after its beam start, so
-//! little empty space is left to jump over; rays that end in sky (10–36%
-//! of the walk's rays) take 5.1 rounds, 6.8 fast steps and 2.8 jumps and
-//! cost most. Unrelated code changes move these counts by ±1–2% through
-//! code generation alone, so small gains need both sizes measured.
+//! `render::tests` checks each shortcut against the plain walk (frames and
+//! picks byte-equal). The measurements behind these choices, and what was
+//! tried and taken out, are in `docs/performance.md`.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::light;
