@@ -29,4 +29,11 @@ rm -rf "$VENV/wheels"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$VENV"/wheels/*.whl
 # GAMEWORLD_BIN: the CLI built by cargo test, for the test that replays a CLI run.
 GAMEWORLD_BIN="$TARGET/debug/gameworld" "$VENV/bin/python" -m pytest -q -p no:cacheprovider crates/gw-python/tests
+# `gameworld mcp` with the official MCP Python SDK (from PyPI; needs Python >= 3.10) as its client.
+if ! "$VENV/bin/python" -c 'import sys; assert sys.version_info >= (3, 10)' 2>/dev/null; then
+  echo "error: the MCP tests (crates/gw-mcp/tests) need CPython >= 3.10 for the MCP SDK; set PYTHON=... to a newer one, or GW_SKIP_PYTHON=1" >&2
+  exit 1
+fi
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check "mcp>=2.3,<3"
+GAMEWORLD_BIN="$TARGET/debug/gameworld" "$VENV/bin/python" -m pytest -q -p no:cacheprovider crates/gw-mcp/tests
 echo "python package: built, installed and tested in $(( $(date +%s) - start )) s"

@@ -55,9 +55,65 @@ enum Command {
     Serve(ServeArgs),
     /// Export a run's frames as an animated GIF.
     Clip(ClipArgs),
+    /// Serve one task as a Model Context Protocol server: an MCP client
+    /// plays the run through tools (<game_id>+<task_id>).
+    Mcp(McpArgs),
     /// Re-play runs from their preset, seed and recorded actions and check
     /// every step and the result.json totals.
     Verify(verify_cmd::VerifyArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum McpInterface {
+    Generalist,
+    ComputerUse,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum McpTransport {
+    Stdio,
+    Http,
+}
+
+#[derive(Args)]
+struct McpArgs {
+    /// <game_id>+<task_id>, e.g. 01_2048+01_01 (the MCP client is the agent;
+    /// the run's model id is `mcp`).
+    preset: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stdio: the run directory (default runs/<game>+<task>+mcp/seed-<N>).
+    /// HTTP: the folder that gets one run-NNN folder per MCP session.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// generalist: one tool per semantic action; computer-use: one
+    /// `computer` tool (key, click, drag, wait).
+    #[arg(long, value_enum, default_value = "generalist")]
+    interface: McpInterface,
+    /// Let the game clock run by the wall time between calls (default:
+    /// paused, the game waits for the next call).
+    #[arg(long)]
+    realtime: bool,
+    #[arg(long, value_enum, default_value = "stdio")]
+    transport: McpTransport,
+    /// HTTP: port on 127.0.0.1 (0 picks a free one; the address is printed
+    /// on stderr).
+    #[arg(long, default_value_t = 8322)]
+    port: u16,
+    /// HTTP: MCP sessions at once (each plays its own run; a cooperative
+    /// game takes one session per role).
+    #[arg(long, default_value_t = 4)]
+    max_sessions: usize,
+    /// HTTP: listen on another address than 127.0.0.1 (needs --allow-remote:
+    /// anyone who reaches it can start runs on this machine).
+    #[arg(long, value_name = "ADDR")]
+    bind: Option<std::net::IpAddr>,
+    #[arg(long)]
+    allow_remote: bool,
+    /// Cooperative games: seconds a step waits for the roles that have not
+    /// called an action (they send none).
+    #[arg(long, default_value_t = 120)]
+    step_timeout: u64,
 }
 
 #[derive(Args)]
@@ -540,6 +596,7 @@ fn dispatch(cli: Cli) -> CmdResult {
         Command::World(cmd) => world_cmd::run(cmd, &cli.registry),
         Command::Serve(args) => serve(&cli.registry, args),
         Command::Clip(args) => clip(args),
+        Command::Mcp(args) => mcp(&cli.registry, args),
         Command::Verify(args) => {
             verify_cmd::run(&load_registry(&cli.registry).map_err(config)?, args)
         }
@@ -791,6 +848,47 @@ fn serve(extra: &[PathBuf], args: ServeArgs) -> CmdResult {
     state.hosts = hosts;
     let addr = std::net::SocketAddr::new(ip, args.port);
     gw_web::serve_state(std::sync::Arc::new(state), addr).map_err(|e| (1, e))
+}
+
+fn mcp(extra: &[PathBuf], args: McpArgs) -> CmdResult {
+    let bind = match args.bind {
+        None => std::net::IpAddr::from([127, 0, 0, 1]),
+        Some(ip) if ip.is_loopback() || args.allow_remote => ip,
+        Some(ip) => {
+            return Err(config(format!(
+                "--bind {ip} would let other machines start runs and play them; add --allow-remote to confirm, or leave --bind out to stay on 127.0.0.1"
+            )));
+        }
+    };
+    if args.step_timeout == 0 {
+        return Err(config("--step-timeout must be at least 1 second".into()));
+    }
+    let registry = load_registry(extra).map_err(config)?;
+    let out = args.out.unwrap_or_else(|| {
+        PathBuf::from("runs")
+            .join(format!("{}+{}", args.preset, gw_core::registry::MCP_AGENT))
+            .join(format!("seed-{}", args.seed))
+    });
+    let opts = gw_mcp::McpOptions {
+        preset: args.preset,
+        seed: args.seed,
+        out,
+        interface: match args.interface {
+            McpInterface::Generalist => gw_core::registry::Interface::Generalist,
+            McpInterface::ComputerUse => gw_core::registry::Interface::ComputerUse,
+        },
+        realtime: args.realtime,
+        transport: match args.transport {
+            McpTransport::Stdio => gw_mcp::Transport::Stdio,
+            McpTransport::Http => gw_mcp::Transport::Http,
+        },
+        bind,
+        port: args.port,
+        max_sessions: args.max_sessions,
+        step_timeout: std::time::Duration::from_secs(args.step_timeout),
+        one_run: false,
+    };
+    gw_mcp::serve(std::sync::Arc::new(registry), opts)
 }
 
 fn clip(args: ClipArgs) -> CmdResult {

@@ -109,6 +109,10 @@ pub enum AgentError {
     Config(String),
     #[error("{0}")]
     Provider(String),
+    /// The agent went away (an MCP client disconnected): the run ends with
+    /// `stop_reason: agent_left` and keeps what was played; not an error.
+    #[error("{0}")]
+    Left(String),
 }
 
 /// What an agent does with one observation: act (one step), or only watch the
@@ -172,6 +176,11 @@ pub trait Agent: Send {
     fn take_unreported_calls(&mut self) -> Vec<Value> {
         Vec::new()
     }
+    /// Who drives the agent from outside, for `result.json` (`client`): an
+    /// MCP client's name and version. `None` for every other agent.
+    fn client(&self) -> Option<Value> {
+        None
+    }
 }
 
 /// Build the agent for a preset: a built-in, a live model (its API key is
@@ -187,6 +196,11 @@ pub fn create_agent(
             Err(AgentError::Config(format!(
                 "\"{name}\" is a person: human play runs in the browser; start `gameworld serve` and open its Play page"
             )))
+        }
+        gw_core::AgentRef::Builtin(name) if name == gw_core::registry::MCP_AGENT => {
+            Err(AgentError::Config(
+                "\"mcp\" is an agent that connects over the Model Context Protocol: start `gameworld mcp <game_id>+<task_id>` and point an MCP client at it".into(),
+            ))
         }
         gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed)
             .ok_or_else(|| AgentError::Config(format!("unknown built-in agent \"{name}\""))),

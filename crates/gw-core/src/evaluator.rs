@@ -24,6 +24,9 @@ pub enum StopReason {
     GameTerminal,
     /// The agent or provider failed mid-run; partial results were kept.
     AgentError,
+    /// The agent went away mid-run (an MCP client disconnected or stayed
+    /// silent too long); the steps played so far are kept.
+    AgentLeft,
     /// A person playing from the web page pressed Quit.
     PlayerQuit,
     /// A person's play was abandoned: no input within the idle limit.
@@ -38,6 +41,7 @@ impl StopReason {
             StopReason::EndField => "end_field",
             StopReason::GameTerminal => "game_terminal",
             StopReason::AgentError => "agent_error",
+            StopReason::AgentLeft => "agent_left",
             StopReason::PlayerQuit => "player_quit",
             StopReason::PlayerLeft => "player_left",
         }

@@ -22,6 +22,9 @@ pub const BUILTIN_AGENTS: [&str; 4] = ["random", "noop", "scripted", "hierarchic
 /// The model id of a person playing through `gameworld serve` (a name can be
 /// added: `human-alice`). Presets accept it; only the web app can play it.
 pub const HUMAN_AGENT: &str = "human";
+/// The model id of an agent that plays over the Model Context Protocol
+/// (`gameworld mcp`); only the MCP server can play it.
+pub const MCP_AGENT: &str = "mcp";
 
 /// Whether `model_id` names a person (`human` or `human-<name>`).
 pub fn is_human_agent(model_id: &str) -> bool {
@@ -1138,7 +1141,7 @@ impl Registry {
                     ),
                 ));
             }
-            if BUILTIN_AGENTS.contains(&model.id.as_str()) {
+            if BUILTIN_AGENTS.contains(&model.id.as_str()) || model.id == MCP_AGENT {
                 errors.push(m.err_at(
                     "id",
                     format!(
@@ -1391,7 +1394,7 @@ impl Registry {
     }
 
     fn agent_ref(&self, model_id: &str, preset: &str) -> Result<AgentRef, String> {
-        if BUILTIN_AGENTS.contains(&model_id) || is_human_agent(model_id) {
+        if BUILTIN_AGENTS.contains(&model_id) || is_human_agent(model_id) || model_id == MCP_AGENT {
             return Ok(AgentRef::Builtin(model_id.to_string()));
         }
         let m = self.models.get(model_id).map(|m| m.value.clone()).ok_or_else(|| {

@@ -32,6 +32,6 @@ pub fn make_agent(
     };
     made.map_err(|e| match e {
         AgentError::Config(m) => RunError::Config(m),
-        AgentError::Provider(m) => RunError::Runtime(m),
+        AgentError::Provider(m) | AgentError::Left(m) => RunError::Runtime(m),
     })
 }

@@ -143,6 +143,10 @@ pub struct RunResult {
     /// (`best_score`, `progress`, `success`), comparable with its results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<gw_core::ReferenceOutcome>,
+    /// The program that drove the agent from outside (`gameworld mcp`: the
+    /// MCP client's `{name, version}` from its handshake).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<Value>,
 }
 
 /// One role's share of a cooperative run.
@@ -163,6 +167,9 @@ pub struct RoleResult {
     /// The role's own inference time, summed over its steps.
     #[serde(default)]
     pub latency_ms: u64,
+    /// The MCP client that played this role (see [`RunResult::client`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<Value>,
 }
 
 impl RoleResult {
@@ -420,6 +427,7 @@ pub fn run_preset_with_agent(
             role: p.role.name.clone(),
             model: a.id().to_string(),
             interface: a.interface().as_str().to_string(),
+            client: a.client(),
             ..Default::default()
         })
         .collect();
@@ -467,6 +475,7 @@ pub fn run_preset_with_agent(
         error: None,
         roles: None,
         reference: None,
+        client: if coop { None } else { agents[0].client() },
     };
 
     // Which frames go to disk: all of them (every `frame_every` steps for
@@ -526,6 +535,11 @@ pub fn run_preset_with_agent(
                     let calls = agent.take_unreported_calls();
                     write_calls(&mut calls_out[i], &calls_paths[i], &calls)?;
                     break 'run reason;
+                }
+                Err(gw_agents::AgentError::Left(_)) => {
+                    // A client that went away ends the run like a budget
+                    // would: what was played counts, and it is no error.
+                    break 'run StopReason::AgentLeft;
                 }
                 Err(e) => {
                     result.error = Some(gw_agents::secrets::error_text(&if coop {

@@ -656,5 +656,8 @@ fn compare(result: &RunResult, recorded: &[Line], replayed: &Replayed) -> Verdic
 
 /// Stop reasons that come from the agent's side, not the game's.
 fn agent_stop(reason: &str) -> bool {
-    matches!(reason, "agent_error" | "player_quit" | "player_left")
+    matches!(
+        reason,
+        "agent_error" | "player_quit" | "player_left" | "agent_left"
+    )
 }
