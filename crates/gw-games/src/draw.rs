@@ -99,6 +99,10 @@ pub fn render_scaled(pm: &mut Pixmap, viewport: (u32, u32), draw: impl FnOnce(&m
             SCALE.with(|c| c.set(self.0));
         }
     }
+    // Start from a cleared frame, as a fresh pixmap does: shapes drawn small
+    // cover edge pixels only in part, and what they leave must not be the
+    // last frame's pixels (a caller may reuse its buffer).
+    pm.fill(tiny_skia::Color::TRANSPARENT);
     let at = pm.data().as_ptr() as usize;
     let _restore = Restore(SCALE.with(|c| c.replace(Some((at, s.0, s.1)))));
     draw(pm);

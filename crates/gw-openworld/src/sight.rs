@@ -94,37 +94,12 @@ fn floor(x: f64) -> i32 {
 /// calls `visit(cell)` for each cell entered (the start cell first) until it
 /// returns false.
 fn walk(o: [f64; 3], d: [f64; 3], range: f64, mut visit: impl FnMut(Cell) -> bool) {
-    let mut cell = [floor(o[0]), floor(o[1]), floor(o[2])];
-    let mut step = [0i32; 3];
-    let mut tmax = [f64::INFINITY; 3];
-    let mut tdelta = [f64::INFINITY; 3];
-    for k in 0..3 {
-        if d[k] > 1e-12 {
-            step[k] = 1;
-            tdelta[k] = 1.0 / d[k];
-            tmax[k] = (cell[k] as f64 + 1.0 - o[k]) * tdelta[k];
-        } else if d[k] < -1e-12 {
-            step[k] = -1;
-            tdelta[k] = -1.0 / d[k];
-            tmax[k] = (o[k] - cell[k] as f64) * tdelta[k];
-        }
-    }
-    loop {
-        if !visit(cell) {
+    let mut w = gw_world::ray::VoxelWalk::new(o, d);
+    while visit(w.cell) {
+        let (_, t) = w.advance();
+        if t > range {
             return;
         }
-        let k = if tmax[0] < tmax[1] {
-            if tmax[0] < tmax[2] { 0 } else { 2 }
-        } else if tmax[1] < tmax[2] {
-            1
-        } else {
-            2
-        };
-        if tmax[k] > range {
-            return;
-        }
-        cell[k] += step[k];
-        tmax[k] += tdelta[k];
     }
 }
 

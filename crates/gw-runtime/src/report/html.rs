@@ -516,6 +516,25 @@ pub(crate) fn tdl(s: &str) -> String {
     format!("<td class=\"l\">{}</td>", esc(s))
 }
 
+/// The first columns of a ranked table (the leaderboard, the leaderboard
+/// page): rank, model and interface, runs.
+pub(crate) fn ranked_head() -> Vec<(String, bool)> {
+    vec![
+        ("#".into(), false),
+        ("Model".into(), true),
+        ("Runs".into(), false),
+    ]
+}
+
+/// The cells under [`ranked_head`].
+pub(crate) fn ranked_cells(rank: usize, model: &str, interface: &str, runs: usize) -> Vec<String> {
+    vec![
+        format!("<td><span class=\"rank r{}\">{rank}</span></td>", rank.min(4)),
+        model_td(model, interface),
+        td(&runs.to_string()),
+    ]
+}
+
 pub(crate) fn model_td(model: &str, interface: &str) -> String {
     format!(
         "<td class=\"l\"><b>{}</b> {}</td>",
@@ -576,11 +595,7 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
 
     // Table 6.
     o.push_str("<section id=\"leaderboard\"><h2>Leaderboard <small>Table 6 · ranked by overall PG</small></h2><p class=\"note\">Completed paused runs. Each genre shows SR / PG; the bar tracks overall PG.</p>");
-    let mut head: Vec<(String, bool)> = vec![
-        ("#".into(), false),
-        ("Model".into(), true),
-        ("Runs".into(), false),
-    ];
+    let mut head = ranked_head();
     // One column per genre (SR / PG) keeps the table inside a 1400-px
     // window with the paper's five genres.
     for g in &c.genres {
@@ -593,15 +608,7 @@ pub fn render(s: &Summary, rows: &[RunRow], links: &[String]) -> String {
         .leaderboard
         .iter()
         .map(|r| {
-            let mut v = vec![
-                format!(
-                    "<td><span class=\"rank r{}\">{}</span></td>",
-                    r.rank.min(4),
-                    r.rank
-                ),
-                model_td(&r.model, &r.interface),
-                td(&r.runs.to_string()),
-            ];
+            let mut v = ranked_cells(r.rank, &r.model, &r.interface, r.runs);
             for g in &c.genres {
                 match r.by_genre.get(g) {
                     Some(x) => v.push(format!(

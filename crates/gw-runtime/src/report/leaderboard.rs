@@ -8,7 +8,7 @@
 //! from the `random` / `noop` runs among the inputs) and the cost of all of
 //! the pair's runs. Verification re-plays the runs (see [`crate::verify`]).
 
-use super::html::{CSS, esc, model_td, pg_td, table, td, tdl};
+use super::html::{CSS, esc, model_td, pg_td, ranked_cells, ranked_head, table, td, tdl};
 use super::text::f1;
 use super::{RunRow, Status, collect_runs, stats};
 use gw_core::registry::Registry;
@@ -192,13 +192,9 @@ pub fn render(board: &Board) -> String {
         board.inputs.len()
     );
     o.push_str("<section id=\"board\"><h2>Ranking <small>by overall PG</small></h2><p class=\"note\">Verified: <code>gameworld verify</code> re-played every run of the row from its preset, seed and recorded actions and got the recorded score, progress and state at every step and the recorded totals.</p>");
-    let mut head: Vec<(String, bool)> = vec![
-        ("#".into(), false),
-        ("Model".into(), true),
-        ("Runs".into(), false),
-        ("PG".into(), false),
-        ("SR".into(), false),
-    ];
+    let mut head = ranked_head();
+    head.push(("PG".into(), false));
+    head.push(("SR".into(), false));
     for g in &board.genres {
         head.push((format!("{g} SR / PG"), false));
     }
@@ -209,17 +205,9 @@ pub fn render(board: &Board) -> String {
         .rows
         .iter()
         .map(|r| {
-            let mut v = vec![
-                format!(
-                    "<td><span class=\"rank r{}\">{}</span></td>",
-                    r.rank.min(4),
-                    r.rank
-                ),
-                model_td(&r.model, &r.interface),
-                td(&r.runs.to_string()),
-                pg_td(r.pg),
-                td(&f1(r.sr)),
-            ];
+            let mut v = ranked_cells(r.rank, &r.model, &r.interface, r.runs);
+            v.push(pg_td(r.pg));
+            v.push(td(&f1(r.sr)));
             for g in &board.genres {
                 v.push(match r.by_genre.get(g) {
                     Some((sr, pg)) => td(&format!("{} / {}", f1(*sr), f1(*pg))),
