@@ -145,10 +145,6 @@ pub const OUT_OF_REACH: &[(&str, &str)] = &[
     ("10_doodle-jump", "10_03"),
     ("10_doodle-jump", "10_04"),
     ("10_doodle-jump", "10_05"),
-    // Not a scale limit but an open defect: since 18_05 starts on the
-    // surface above shallow iron (#36 item 5), the expert won 0 of 5 seeds
-    // (it reaches 0-4 points); listed here so the other tasks stay checked.
-    ("18_minecraft-clone-glm", "18_05"),
 ];
 
 /// Whether `task_id` of `game_id` is in [`OUT_OF_REACH`].

@@ -5,8 +5,10 @@
 //! walks towards the exposed target block quickest to reach (distance plus
 //! the turn to face it), digging whatever stands in
 //! the body's way (head height, an un-steppable foot block, a low ceiling over
-//! a step up) and side-stepping a block under one shoulder. It reads the
-//! world's state, never future random draws.
+//! a step up) and side-stepping a block under one shoulder. Ore (iron,
+//! coal) lies out of sight inside the stone: [`plan_ore`] digs a shaft down
+//! from the surface and tunnels along view rays to the ore it knows of. It
+//! reads the world's state, never future random draws.
 
 use super::{LOOK_DEG_PER_PX, MinecraftClone, exposed_near, target_blocks};
 use gw_core::TaskInfo;
@@ -74,7 +76,11 @@ pub fn choose(g: &MinecraftClone, task: &TaskInfo) -> &'static str {
     let slot_of =
         |name: &str| (0..9).find(|&i| slots[i].is_some_and(|s| d.item_name(s.item) == name));
     let tool = resource_tools(res).iter().find_map(|t| slot_of(t));
-    let action = plan(g, &kinds, res);
+    let ore = matches!(res, "iron_ore" | "coal_ore");
+    let action = ore
+        .then(|| plan_ore(g, task, &kinds, res))
+        .flatten()
+        .unwrap_or_else(|| plan(g, &kinds, res));
     if action != "mine_target" {
         return action;
     }
@@ -356,4 +362,318 @@ fn forward_or_dig(g: &MinecraftClone, pitch: f64) -> &'static str {
         return if pitch > 0.0 { "look_up" } else { "look_down" };
     }
     "move_forward"
+}
+
+/// Mining actions charged for a block the ore planner cannot break.
+const UNBREAKABLE: u32 = u32::MAX / 4;
+
+/// A view the look actions reach from the current one: the look steps it
+/// takes (yaw steps, pitch steps; pitch clamps at ±90°) and its direction.
+struct View {
+    dy: i32,
+    dp: i32,
+    dir: [f64; 3],
+}
+
+/// Every view within half a turn of yaw and any pitch (pitch steps that end
+/// on the same clamped pitch counted once, at the fewest steps).
+fn views(yaw: f64, pitch: f64) -> Vec<View> {
+    let mut pitches: Vec<(f64, i32)> = Vec::new();
+    for k in 0..=9i32 {
+        for dp in [k, -k] {
+            let np = (pitch + dp as f64 * STEP_DEG).clamp(-90.0, 90.0);
+            if !pitches.iter().any(|(p, _)| (p - np).abs() < 1e-6) {
+                pitches.push((np, dp));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for dy in -9i32..=8 {
+        for &(np, dp) in &pitches {
+            out.push(View {
+                dy,
+                dp,
+                dir: dir(yaw + dy as f64 * STEP_DEG, np),
+            });
+        }
+    }
+    out
+}
+
+/// The blocks a ray from `eye` meets within reach, in order (air and
+/// fluids skipped, as the crosshair does; cells `open` says are dug read as
+/// air). Stops at an unloaded cell.
+fn ray_blocks(
+    g: &MinecraftClone,
+    eye: [f64; 3],
+    d: [f64; 3],
+    open: &impl Fn([i32; 3]) -> bool,
+) -> Vec<([i32; 3], BlockId)> {
+    let t = &g.world.terrain;
+    let mut walk = gw_world::ray::VoxelWalk::new(eye, d);
+    let mut out = Vec::new();
+    loop {
+        let c = walk.cell;
+        let v = if open(c) {
+            b::AIR
+        } else {
+            t.get(c[0], c[1], c[2])
+        };
+        if v == gw_world::terrain::UNLOADED {
+            return out;
+        }
+        if v != b::AIR && v != b::WATER && v != b::LAVA {
+            out.push((c, v));
+        }
+        if walk.advance().1 > REACH {
+            return out;
+        }
+    }
+}
+
+/// Where a body standing with its feet in cell `feet` comes to rest once the
+/// block under it is dug out: the new feet cell, or None when the fall is
+/// longer than three blocks (it would hurt) or ends in a fluid.
+fn fall_from(g: &MinecraftClone, feet: [i32; 3], open: &impl Fn([i32; 3]) -> bool) -> Option<i32> {
+    let t = &g.world.terrain;
+    let at = |y: i32| {
+        let c = [feet[0], y, feet[2]];
+        if open(c) {
+            b::AIR
+        } else {
+            t.get(c[0], c[1], c[2])
+        }
+    };
+    let mut y = feet[1] - 1;
+    loop {
+        let v = at(y - 1);
+        if v == b::WATER || v == b::LAVA || v == gw_world::terrain::UNLOADED || y < 1 {
+            return None;
+        }
+        if gw_world::data::data().block(v).solid {
+            return Some(y);
+        }
+        y -= 1;
+        if feet[1] - y > 3 {
+            return None;
+        }
+    }
+}
+
+/// The ore planner (iron and coal lie inside the stone, out of sight): the
+/// expert knows where the ore blocks are. It weighs digging straight down
+/// through the floor (a one-block shaft: one action a block, the body
+/// following each block down) against mining from where it stands, and from
+/// a spot it keeps, aims along the view whose ray reaches ore for the
+/// fewest actions per ore (look steps plus every block on the ray before the
+/// ore, mined one after another), counting only ore whose drop the magnet
+/// pulls in. None when no ore is in reach from the shaft at any depth (the
+/// general planner walks on).
+fn plan_ore(
+    g: &MinecraftClone,
+    task: &TaskInfo,
+    kinds: &[BlockId],
+    res: &str,
+) -> Option<&'static str> {
+    let w = &g.world;
+    let d = gw_world::data::data();
+    let pick = resource_tools(res)
+        .iter()
+        .find_map(|t| {
+            w.player
+                .inventory
+                .slots
+                .iter()
+                .flatten()
+                .find(|s| d.item_name(s.item) == *t)
+        })
+        .map(|s| s.item);
+    let cost_of = |v: BlockId| mine_actions(v, pick).unwrap_or(UNBREAKABLE);
+    let body = &w.player.body;
+    let (yaw, pitch) = (w.player.yaw, w.player.pitch);
+    let pos = body.pos;
+    let solid = |x: i32, y: i32, z: i32| d.block(w.terrain.get(x, y, z)).solid;
+    let mut feet = [
+        libm::floor(pos[0]) as i32,
+        libm::floor(pos[1] + 0.01) as i32,
+        libm::floor(pos[2]) as i32,
+    ];
+    // Falling (down the shaft): plan from where the body lands.
+    if !body.on_ground {
+        for _ in 0..16 {
+            if feet[1] <= 1 || solid(feet[0], feet[1] - 1, feet[2]) {
+                break;
+            }
+            feet[1] -= 1;
+        }
+    }
+    // The body can stand on the edge of a block with air under its middle;
+    // then the shaft is not its way down.
+    let centred = solid(feet[0], feet[1] - 1, feet[2]);
+    let all_views = views(yaw, pitch);
+    // Ore still to collect: the target less what is gained and in flight.
+    let item = d.item_id(res);
+    let gained = item.map_or(0, |i| w.obtained.get(&i).copied().unwrap_or(0));
+    let flying: u32 = w
+        .items
+        .iter()
+        .filter(|it| Some(it.item) == item)
+        .map(|it| it.count)
+        .sum();
+    let need = ((task.target.ceil() as i64 - gained as i64 - flying as i64).max(1)) as usize;
+
+    // Digging out the floor under feet level `f`: where the body lands,
+    // the block dug and the actions it takes. A held button carries on into
+    // the next floor within the same action (stone breaks in under half of
+    // one), so a floor is dug only where the one under the landing spot
+    // could be dug safely too (or cannot be dug at all): a cave under the
+    // shaft is never fallen into.
+    let dig = |f: i32| -> Option<(i32, BlockId, u32)> {
+        let floor = w.terrain.get(feet[0], f - 1, feet[2]);
+        let n = cost_of(floor);
+        if !d.block(floor).solid || n >= UNBREAKABLE {
+            return None;
+        }
+        let none = |_: [i32; 3]| false;
+        let land = fall_from(g, [feet[0], f, feet[2]], &none)?;
+        Some((land, floor, n))
+    };
+    let may_dig = |f: i32| -> Option<(i32, BlockId, u32)> {
+        let (land, floor, n) = dig(f)?;
+        let under = w.terrain.get(feet[0], land - 1, feet[2]);
+        (cost_of(under) >= UNBREAKABLE || dig(land).is_some()).then_some((land, floor, n))
+    };
+
+    // The shaft: each level the body can reach by digging out the floor,
+    // with the actions that takes (turning the view down first) and the ore
+    // dug on the way.
+    let down_turns = if pitch >= 80.0 - 1e-6 {
+        0
+    } else {
+        ((80.0 - pitch) / STEP_DEG).ceil() as u32
+    };
+    let mut levels: Vec<(u32, i32, usize)> = vec![(0, feet[1], 0)];
+    if centred {
+        let (mut f, mut cost, mut dug) = (feet[1], down_turns, 0usize);
+        for _ in 0..10 {
+            let Some((land, floor, n)) = may_dig(f) else {
+                break;
+            };
+            cost += n;
+            dug += usize::from(kinds.contains(&floor));
+            f = land;
+            levels.push((cost, f, dug));
+        }
+    }
+
+    // Per level: the actions the cheapest `need` ore blocks take from there
+    // (each on its cheapest ray), ore the level cannot reach at a high price.
+    let est = |li: usize| -> u32 {
+        let (cost, f, dug) = levels[li];
+        let open =
+            |c: [i32; 3]| c[0] == feet[0] && c[2] == feet[2] && c[1] >= f && c[1] <= feet[1] + 1;
+        let eye = [pos[0], f as f64 + gw_world::world::EYE, pos[2]];
+        let pc = [pos[0], f as f64 + 0.9, pos[2]];
+        let mut best: Vec<([i32; 3], u32)> = Vec::new();
+        for v in &all_views {
+            let mut acc = 0u32;
+            for (c, b) in ray_blocks(g, eye, v.dir, &open) {
+                if c == [feet[0], f - 1, feet[2]] {
+                    break;
+                }
+                acc = acc.saturating_add(cost_of(b));
+                if acc >= UNBREAKABLE {
+                    break;
+                }
+                if kinds.contains(&b) && pulled_from(pc, c) {
+                    match best.iter_mut().find(|(p, _)| *p == c) {
+                        Some(e) => e.1 = e.1.min(acc),
+                        None => best.push((c, acc)),
+                    }
+                }
+            }
+        }
+        let mut costs: Vec<u32> = best.into_iter().map(|(_, n)| n).collect();
+        costs.sort_unstable();
+        let want = need.saturating_sub(dug);
+        let missing = want.saturating_sub(costs.len()) as u32;
+        cost + costs.iter().take(want).sum::<u32>() + 12 * missing
+    };
+    let ests: Vec<u32> = (0..levels.len()).map(est).collect();
+    let (best_level, best_est) = ests
+        .iter()
+        .enumerate()
+        .min_by_key(|&(i, e)| (*e, i))
+        .map(|(i, e)| (i, *e))?;
+    if best_est >= 12 * need as u32 {
+        // No ore within reach from any depth of the shaft.
+        return None;
+    }
+    let floor = [feet[0], feet[1] - 1, feet[2]];
+    let target = raycast_blocks(&w.terrain, w.eye(), dir(yaw, pitch), REACH);
+    if best_level > 0 {
+        // Dig down: aim at the floor, mine it (and a plant standing in the
+        // way, as tall grass where the body stands).
+        if target
+            .is_some_and(|t| (t.pos[0], t.pos[2]) == (floor[0], floor[2]) && t.pos[1] >= floor[1])
+        {
+            return Some("mine_target");
+        }
+        return (pitch < 90.0 - 1e-6).then_some("look_down");
+    }
+    // Mine from here: the view with the fewest actions per ore.
+    let eye = [pos[0], feet[1] as f64 + gw_world::world::EYE, pos[2]];
+    let pc = [pos[0], feet[1] as f64 + 0.9, pos[2]];
+    let none = |_: [i32; 3]| false;
+    let safe_floor = centred && may_dig(feet[1]).is_some();
+    let mut choice: Option<((u64, u32), i32, i32)> = None;
+    for v in &all_views {
+        let turns = (v.dy.abs() + v.dp.abs()) as u32;
+        let (mut acc, mut ores) = (turns, 0u32);
+        let mut rate: Option<(u64, u32)> = None;
+        for (c, b) in ray_blocks(g, eye, v.dir, &none) {
+            let ore = kinds.contains(&b) && pulled_from(pc, c);
+            if c == floor && !(ore && safe_floor) {
+                break;
+            }
+            acc = acc.saturating_add(cost_of(b));
+            if acc >= UNBREAKABLE {
+                break;
+            }
+            if ore {
+                ores += 1;
+                // Actions per ore, scaled to compare without floats; ties
+                // go to the fewer look steps.
+                let r = (acc as u64 * 1000 / ores as u64, turns);
+                if rate.is_none_or(|x| r < x) {
+                    rate = Some(r);
+                }
+            }
+            if c == floor {
+                break;
+            }
+        }
+        if let Some(r) = rate
+            && choice.is_none_or(|(x, _, _)| r < x)
+        {
+            choice = Some((r, v.dy, v.dp));
+        }
+    }
+    let (_, dy, dp) = choice?;
+    Some(if (dy, dp) == (0, 0) {
+        "mine_target"
+    } else {
+        look(dy, dp)
+    })
+}
+
+/// Whether a block's drop (at its centre) lies within [`MAGNET_SAFE`] of the
+/// player's middle `pc`.
+fn pulled_from(pc: [f64; 3], p: [i32; 3]) -> bool {
+    let d = [
+        p[0] as f64 + 0.5 - pc[0],
+        p[1] as f64 + 0.5 - pc[1],
+        p[2] as f64 + 0.5 - pc[2],
+    ];
+    d[0] * d[0] + d[1] * d[1] + d[2] * d[2] < MAGNET_SAFE * MAGNET_SAFE
 }

@@ -245,8 +245,12 @@ fn exposed_near_matches_reading_every_cell() {
 /// 18_04 (700..720) and 18/20 on 18_03 (all of 700..706) once it dug through the soil hiding a
 /// mountain's stone within reach and took the quickest tool for a block in
 /// its way (before, one seed in forty never found stone under the soil).
+///
+/// 18_05 (iron from a surface start: dig a shaft down, then tunnel along the
+/// view rays to the ore): measured 31/31 on 700..730 and 125/125 on 1..125.
 #[test]
 fn expert_holds_on_untuned_seeds() {
     testkit::assert_expert_wins(ID, "18_04", 700..712, 11);
     testkit::assert_expert_wins(ID, "18_03", 700..706, 5);
+    testkit::assert_expert_wins(ID, "18_05", 700..712, 11);
 }
