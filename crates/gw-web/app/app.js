@@ -255,7 +255,9 @@ async function playView(id) {
       h("p", { class: "muted" }, `Mode: ${p.mode === "realtime" ? "real time (the game keeps running)" : "step (the game waits for you)"}`),
       c.keys && c.keys.length ? h("p", {}, "Keys: ", c.keys.join(" ")) : null,
       c.clicks ? h("p", {}, "Mouse: click or drag on the game") : null,
-      c.description ? h("pre", {}, c.description) : null,
+      // The registry's prose is hard-wrapped: reflow it, one <p> a paragraph.
+      c.description ? h("div", { id: "play-controls" }, c.description.split(/\n\s*\n/)
+        .map(par => h("p", {}, par.trim().replace(/\s*\n\s*/g, " ")))) : null,
       result, quit)));
   show(p);
 }
@@ -547,6 +549,8 @@ function dashboard(params) {
         h("td", {}, r.status === "pending" ? r.preset : h("a", { href: `#/run?${q({ root, path: (path ? path + "/" : "") + r.dir })}` }, r.preset)),
         h("td", {}, r.seed), h("td", { class: r.status === "error" ? "bad" : (r.success ? "ok" : "") }, r.status + (r.error ? `: ${r.error}` : "")),
         h("td", {}, r.steps), h("td", {}, fmt(r.progress)))));
+    // A finished suite sends nothing more: stop following it.
+    if (st.complete) es.close();
   });
 }
 

@@ -1081,6 +1081,13 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
         assert_eq!(v["inner"], 1400, "{v}");
         assert_eq!(v["beside"], true, "{v}");
         assert!(v["frame_w"].as_f64().unwrap() >= 900.0, "{v}");
+        // A step-mode play has no countdown, and no overlay dims its frame.
+        let overlay = eval("getComputedStyle(document.getElementById('countdown')).display".into()).await;
+        assert_eq!(overlay, json!("none"));
+        // The controls text reflows (the registry's prose is hard-wrapped).
+        let text = eval("document.querySelector('#play-controls p').textContent".into()).await;
+        let text = text.as_str().unwrap();
+        assert!(text.len() > 40 && !text.contains('\n'), "{text:?}");
         let icon = eval("document.querySelector('link[rel=icon]') && document.querySelector('link[rel=icon]').href.startsWith('data:image/svg+xml')".into()).await;
         assert_eq!(icon, json!(true));
 
@@ -1097,8 +1104,12 @@ fn pages_at_1400_px_keep_panels_beside_the_frame_and_page_the_runs() {
         eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/run?root=0&path=framed"))).await;
         let v = wait_for(beside("#run-frame", "#viewer-side"), "the viewer").await;
         assert_eq!(v["beside"], true, "{v}");
+        // A run with frames shows no "no frames" note over them (the note's
+        // own display rule must not override `hidden`).
+        let shown = eval("getComputedStyle(document.getElementById('no-frames')).display".into()).await;
+        assert_eq!(shown, json!("none"));
         eval(format!("(() => {{ location.hash = {:?}; return true; }})()", format!("#/run?root=0&path=bare"))).await;
-        let note = wait_for("(() => { const n = document.getElementById('no-frames'); return n && !n.hidden && n.textContent; })()".into(), "the no-frames note").await;
+        let note = wait_for("(() => { const n = document.getElementById('no-frames'); return n && !n.hidden && getComputedStyle(n).display !== 'none' && n.textContent; })()".into(), "the no-frames note").await;
         assert!(note.as_str().unwrap().starts_with("No frames recorded"), "{note}");
 
         // Runs list: running first, 50 a page, next page, filter.
