@@ -54,11 +54,15 @@ def test_cli_dataset_reads_with_pyarrow_and_the_card_parses(tmp_path):
     default = front["configs"][0]
     assert default["config_name"] == "default"
     assert default["data_files"][0] == {"split": "train", "path": "data/*/*.parquet"}
-    info = front["dataset_info"]
+    # One dataset_info entry per config, `frame` an image in each of them.
+    infos = front["dataset_info"]
+    assert [i["config_name"] for i in infos] == [c["config_name"] for c in front["configs"]]
+    for i in infos:
+        assert {"name": "frame", "dtype": "image"} in i["features"], i["config_name"]
+    info = next(i for i in infos if i["config_name"] == "default")
     assert info["splits"][0]["num_examples"] == stats["frames"]
     feature_names = [f["name"] for f in info["features"]]
     assert feature_names == names
-    assert {"name": "frame", "dtype": "image"} in info["features"]
 
     # Rebuilding the card from the folder gives the same files.
     before = (out / "stats.json").read_text(), card
