@@ -584,7 +584,9 @@ fn mow(w: &World, mut a: Action, kinds: &[BlockId]) -> Action {
 
 /// In a cramped tunnel or shaft with no spot to place a station: one tick
 /// of mining a wall block beside the feet or the head (no liquid beyond or
-/// above), which opens such a spot.
+/// above), which opens such a spot. Never a block that drops filler (dirt,
+/// sand, …): that would undo the filler just placed to free a hotbar slot,
+/// and the player would place and dig the same block forever.
 fn dig_pocket(w: &World) -> Option<Action> {
     let f = feet(w);
     [
@@ -602,11 +604,21 @@ fn dig_pocket(w: &World) -> Option<Action> {
     .find(|&(n, c)| {
         motor::solid(w, c)
             && motor::breakable(w, c)
+            && !drops_filler(motor::block(w, c))
             && ![add(c, [n[0], 0, n[2]]), add(c, [0, 1, 0])]
                 .iter()
                 .any(|&o| matches!(motor::block(w, o), v if v == b::LAVA || v == b::WATER))
     })
     .and_then(|(_, c)| equip_and_mine(w, c))
+}
+
+/// Whether mining block `v` yields a filler item ([`FILLER`]).
+fn drops_filler(v: BlockId) -> bool {
+    let d = data();
+    d.block(v)
+        .drops
+        .iter()
+        .any(|x| FILLER.contains(&d.item_name(x.item)))
 }
 
 /// Inventory totals as the plan may count on them: tools and stations only

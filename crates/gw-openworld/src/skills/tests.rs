@@ -133,12 +133,14 @@ fn expert_keeps_spare_planks_when_it_crafts_at_a_table_after_mining() {
 }
 
 #[test]
-#[ignore = "fails since the merge with main on 28 Nov (expert branch): seed 28 stalls on 'craft 1 crafting_table' underground after 'no crafting_table placed nearby or held'; open, see the expert branch's closing report"]
 fn expert_makes_a_piston_where_it_once_looped_on_crafting_tables() {
     // Seed 28 left its table on the surface (the hotbar was full, so it could
     // not be picked up); underground the expert crafted new tables into the
     // main inventory, out of the hotbar, and re-planned on "missing
-    // ingredients for crafting_table" until the time ran out.
+    // ingredients for crafting_table" until the time ran out. Later, to
+    // free a hotbar slot for the new table, it placed its dirt in the
+    // tunnel and, with no spot left, dug a pocket — out of the dirt it had
+    // just placed — and so on until the time ran out.
     // (A solvability check: the all-seeing expert.)
     let r = run_knowing(
         Knowledge::AllSeeing,
