@@ -42,7 +42,8 @@ fn main() {
         frames += run.actions.len() as u64;
     }
     println!(
-        "{frames} frames at {w}x{h}: JPEG q90 {:.1} KB/frame, PNG {:.1} KB/frame",
+        "{frames} frames at {w}x{h}: JPEG q{} {:.1} KB/frame, PNG {:.1} KB/frame",
+        gw_owdata::frame::JPEG_QUALITY,
         jpeg as f64 / frames.max(1) as f64 / 1000.0,
         png as f64 / frames.max(1) as f64 / 1000.0
     );

@@ -142,7 +142,7 @@ fn body(stats: &Value, example: &str) -> String {
     let frames_note = if format == "jpeg" {
         format!(
             "Frames are JPEG (quality {q}, 4:2:0 chroma; `--frame-format png` stores lossless PNG\n\
-             instead, about twice the bytes): {kb:.1} KB per {res0}×{res1} frame here.",
+             instead, about 3.5 times the bytes): {kb:.1} KB per {res0}×{res1} frame here.",
             q = crate::frame::JPEG_QUALITY,
             kb = fbpf / 1000.0,
             res0 = res[0],
@@ -151,7 +151,7 @@ fn body(stats: &Value, example: &str) -> String {
     } else {
         format!(
             "Frames are PNG (lossless, `--frame-format png`): {kb:.1} KB per {res0}×{res1} frame here;\n\
-             the default JPEG takes about half.",
+             the default JPEG takes under a third of that.",
             kb = fbpf / 1000.0,
             res0 = res[0],
             res1 = res[1],

@@ -45,6 +45,15 @@ pub enum Status {
 pub const STALL_TICKS: u64 = 2400;
 /// Ticks one mining target may take before it is skipped.
 const TARGET_TICKS: u64 = 900;
+/// Ticks a plant target may go without the player drawing nearer before
+/// it and the plants around it are skipped.
+const PLANT_STUCK_TICKS: u64 = 100;
+/// Ticks a surface exploration leg may go without drawing nearer its end
+/// before the next leg is taken.
+const LEG_STUCK_TICKS: u64 = 100;
+/// Squared distance (blocks) around a stuck plant target within which the
+/// plants count as out of the way too.
+const PLANT_PATCH: i32 = 9;
 /// How far (blocks) a placed station may be to walk back to it.
 pub const STATION_RANGE: i32 = 12;
 
@@ -65,6 +74,11 @@ pub struct SkillPolicy {
     heading: Option<f64>,
     sweep: u32,
     legs: u32,
+    /// The nearest a plant target has been (squared distance) and when.
+    closest: Option<(i32, u64)>,
+    /// The fewest blocks (across the land) the surface leg has had left,
+    /// and when.
+    leg_best: Option<(i32, u64)>,
     /// Blocks deeper each next underground leg goes after legs that found
     /// no way on (a tunnel under the sea floor, lava ahead).
     deeper: i32,
@@ -88,6 +102,8 @@ impl SkillPolicy {
             heading: None,
             sweep: 0,
             legs: 0,
+            closest: None,
+            leg_best: None,
             deeper: 0,
         }
     }
@@ -150,6 +166,31 @@ impl SkillPolicy {
     }
 
     fn mine(&mut self, w: &World, sight: &mut Sight) -> Action {
+        let a = self.mine_step(w, sight);
+        let kinds = self.mined_kinds(w);
+        if !kinds.is_empty() && kinds.iter().all(|&k| mowable(k)) {
+            mow(w, a, &kinds)
+        } else {
+            a
+        }
+    }
+
+    /// The blocks mined for the goal's item that the hotbar's tools can
+    /// harvest now.
+    fn mined_kinds(&self, w: &World) -> Vec<BlockId> {
+        let d = data();
+        let mut kinds = Vec::new();
+        for s in world_graph().sources.get(&self.node).into_iter().flatten() {
+            if let Source::Mine { blocks, tool, .. } = s
+                && tool.as_ref().is_none_or(|t| hotbar_has_tool(w, t))
+            {
+                kinds.extend(blocks.iter().filter_map(|n| d.block_id(n)));
+            }
+        }
+        kinds
+    }
+
+    fn mine_step(&mut self, w: &World, sight: &mut Sight) -> Action {
         let g = world_graph();
         let d = data();
         let inv = inventory_map(&w.player.inventory);
@@ -180,9 +221,30 @@ impl SkillPolicy {
         {
             sight.verify(w, c);
         }
+        let plants = kinds.iter().all(|&k| mowable(k));
         if let Some((c, since)) = self.target {
             let there = sight.block(w, c).is_some_and(|v| kinds.contains(&v));
-            if !there || w.tick - since > TARGET_TICKS {
+            // A plant is broken at the first hit: one not drawing nearer for
+            // a few seconds is out of the way (below a cliff, across
+            // water), and so are the plants around it.
+            let d = motor::dist2(feet(w), c);
+            let stuck = plants
+                && match self.closest {
+                    Some((best, t)) if d >= best => w.tick - t > PLANT_STUCK_TICKS,
+                    _ => {
+                        self.closest = Some((d, w.tick));
+                        false
+                    }
+                };
+            if stuck {
+                let near: Vec<Cell> = sight
+                    .known()
+                    .filter(|&(k, v)| kinds.contains(&v) && motor::dist2(k, c) <= PLANT_PATCH)
+                    .map(|(k, _)| k)
+                    .collect();
+                self.skipped.extend(near);
+            }
+            if !there || stuck || w.tick - since > TARGET_TICKS {
                 if there {
                     self.skipped.insert(c);
                 }
@@ -191,6 +253,7 @@ impl SkillPolicy {
         }
         if self.target.is_none() {
             self.target = sight.nearest(w, &kinds, &self.skipped).map(|c| (c, w.tick));
+            self.closest = None;
             if self.target.is_some() {
                 // A new leg starts after this target.
                 self.heading = None;
@@ -329,6 +392,7 @@ impl SkillPolicy {
             self.heading = Some(w.player.yaw + turn);
             self.legs += 1;
             self.explore = None;
+            self.leg_best = None;
             if layer.is_none() {
                 self.sweep = SWEEP_TICKS;
             }
@@ -365,7 +429,20 @@ impl SkillPolicy {
         });
         let reached = (goal[0] - f[0]).abs() + (goal[2] - f[2]).abs() < 3
             && (layer.is_none() || (goal[1] - f[1]).abs() < 2);
-        if reached {
+        // A surface leg that has not drawn nearer its end for a while (a
+        // cliff out of the water, a wall it would have to tunnel bare-handed)
+        // is given up for the next one, as a player turns away.
+        let left = (goal[0] - f[0]).abs() + (goal[2] - f[2]).abs();
+        let blocked = layer.is_none()
+            && match self.leg_best {
+                Some((best, t)) if left >= best => w.tick - t > LEG_STUCK_TICKS,
+                _ => {
+                    self.leg_best = Some((left, w.tick));
+                    false
+                }
+            };
+        if reached || blocked {
+            self.leg_best = None;
             self.heading = None;
             return self.explore_fair(w, kinds);
         }
@@ -474,9 +551,42 @@ impl SkillPolicy {
     }
 }
 
+/// How far down (degrees) the camera looks while mowing plants on the
+/// move: the crosshair then crosses the plants one to three blocks ahead.
+pub const MOW_PITCH: f64 = 30.0;
+
+/// Plants that break at the first hit (tall grass): gathered by mowing.
+fn mowable(k: BlockId) -> bool {
+    let d = data().block(k);
+    !d.solid && d.hardness == 0.0
+}
+
+/// Mowing, as a player gathers seeds from a meadow: whatever the step does
+/// (walk to the next plant, aim at it, explore), hit a wanted plant the
+/// crosshair is on this tick, and walk looking down at [`MOW_PITCH`] so the
+/// crosshair sweeps the plants ahead rather than the horizon. Steps that
+/// select, use or mine something else are left as they are.
+fn mow(w: &World, mut a: Action, kinds: &[BlockId]) -> Action {
+    if a.attack || a.use_item || a.hotbar.is_some() || a.craft.is_some() || a.smelt.is_some() {
+        return a;
+    }
+    let hit =
+        gw_world::world::raycast_blocks(&w.terrain, w.eye(), w.look_dir(), gw_world::world::REACH);
+    if hit.is_some_and(|t| kinds.contains(&t.block)) {
+        a.attack = true;
+    }
+    if a.forward && !w.player.body.in_water {
+        let dp = (MOW_PITCH - w.player.pitch).clamp(-motor::MAX_TURN, motor::MAX_TURN);
+        a.pitch = gw_world::action::camera::snap(dp as f32);
+    }
+    a
+}
+
 /// In a cramped tunnel or shaft with no spot to place a station: one tick
 /// of mining a wall block beside the feet or the head (no liquid beyond or
-/// above), which opens such a spot.
+/// above), which opens such a spot. Never a block that drops filler (dirt,
+/// sand, …): that would undo the filler just placed to free a hotbar slot,
+/// and the player would place and dig the same block forever.
 fn dig_pocket(w: &World) -> Option<Action> {
     let f = feet(w);
     [
@@ -494,11 +604,21 @@ fn dig_pocket(w: &World) -> Option<Action> {
     .find(|&(n, c)| {
         motor::solid(w, c)
             && motor::breakable(w, c)
+            && !drops_filler(motor::block(w, c))
             && ![add(c, [n[0], 0, n[2]]), add(c, [0, 1, 0])]
                 .iter()
                 .any(|&o| matches!(motor::block(w, o), v if v == b::LAVA || v == b::WATER))
     })
     .and_then(|(_, c)| equip_and_mine(w, c))
+}
+
+/// Whether mining block `v` yields a filler item ([`FILLER`]).
+fn drops_filler(v: BlockId) -> bool {
+    let d = data();
+    d.block(v)
+        .drops
+        .iter()
+        .any(|x| FILLER.contains(&d.item_name(x.item)))
 }
 
 /// Inventory totals as the plan may count on them: tools and stations only

@@ -459,7 +459,10 @@ const FILLER: [&str; 6] = [
 fn pillar_up(w: &World) -> Option<Action> {
     let c = feet(w);
     let up2 = add(c, [0, 2, 0]);
-    if solid(w, up2) {
+    // Head room is cleared standing: at the top of a jump the feet reach the
+    // next cell, whose head room may be a roof, and aiming up at it then
+    // would miss the moment to place under the feet (jumping forever).
+    if solid(w, up2) && w.player.body.on_ground {
         return if breakable(w, up2) {
             equip_and_mine(w, up2)
         } else {
