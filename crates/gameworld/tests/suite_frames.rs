@@ -84,7 +84,7 @@ fn suites_keep_a_sparse_frame_set_by_default() {
     expected.insert(format!("step_{steps:06}.png"));
     for (i, line) in traj.iter().enumerate() {
         let step = i as u32 + 1;
-        if step % 10 == 0 {
+        if step.is_multiple_of(10) {
             expected.insert(format!("step_{step:06}.png"));
         }
         // A failed episode: its frame and the restarted game's.

@@ -97,7 +97,10 @@ fn small_frames_match_the_shrunk_viewport_frame() {
                 continue;
             };
             report.push(format!("{g} {w}x{h}: {diff:.2}"));
-            assert!(same, "{g}: two draws at {w}x{h} differ (the second over a magenta frame)");
+            assert!(
+                same,
+                "{g}: two draws at {w}x{h} differ (the second over a magenta frame)"
+            );
             assert!(
                 diff <= TOLERANCE,
                 "{g} at {w}x{h}: mean difference {diff:.2} from the shrunk viewport frame"

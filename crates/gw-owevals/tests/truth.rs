@@ -368,7 +368,8 @@ fn every_eqa_and_caption_question_is_answerable_from_its_frame() {
     let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
     for i in 0..40u32 {
         let mut r = rng(3000 + i as u64);
-        let Some(a) = (0..gw_owevals::set::ATTEMPTS).find_map(|_| eqa::scene(&mut r, view, i)) else {
+        let Some(a) = (0..gw_owevals::set::ATTEMPTS).find_map(|_| eqa::scene(&mut r, view, i))
+        else {
             continue;
         };
         let w = &a.world;
@@ -509,7 +510,8 @@ fn eqa_answers_equal_the_state() {
     let mut seen_types = BTreeMap::new();
     for i in 0..15u32 {
         let mut r = rng(200 + i as u64);
-        let Some(a) = (0..gw_owevals::set::ATTEMPTS).find_map(|_| eqa::scene(&mut r, view, i)) else {
+        let Some(a) = (0..gw_owevals::set::ATTEMPTS).find_map(|_| eqa::scene(&mut r, view, i))
+        else {
             panic!("no world for question {i}");
         };
         let st = gw_world::state::privileged(&a.world);

@@ -196,10 +196,10 @@ fn a_folder_of_runs_verifies_each_run_and_finds_the_doctored_one() {
     }
     let runs = find_runs(&suite);
     assert_eq!(runs.len(), 3);
-    let all = verify_all(&reg, &[suite.clone()], 3).unwrap();
+    let all = verify_all(&reg, std::slice::from_ref(&suite), 3).unwrap();
     assert!(all.iter().all(|(_, v)| v.is_verified()), "{all:?}");
     edit_line(&runs[1], 9, |l| l["best_progress"] = json!(0.99));
-    let all = verify_all(&reg, &[suite.clone()], 3).unwrap();
+    let all = verify_all(&reg, std::slice::from_ref(&suite), 3).unwrap();
     let bad: Vec<&(PathBuf, Verdict)> = all.iter().filter(|(_, v)| !v.is_verified()).collect();
     assert_eq!(bad.len(), 1);
     assert_eq!(bad[0].0, runs[1]);

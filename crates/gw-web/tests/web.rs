@@ -744,7 +744,8 @@ fn plays_end_as_quit_or_left_and_verify() {
     let dir = tempfile::tempdir().unwrap();
     let runs = dir.path().join("runs");
     let registry = Registry::load(&[project_registry()]).unwrap();
-    let state = Arc::new(gw_web::AppState::new(registry.clone(), &[runs.clone()]).unwrap());
+    let state =
+        Arc::new(gw_web::AppState::new(registry.clone(), std::slice::from_ref(&runs)).unwrap());
     state.plays.set_idle_limit(Duration::from_millis(1500));
     let base = start_state(state);
     let start = |mode: &str| {

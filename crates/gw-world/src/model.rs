@@ -386,8 +386,8 @@ impl Placed {
             let mut c = self.corner;
             for k in 0..3 {
                 if i >> k & 1 == 1 {
-                    for j in 0..3 {
-                        c[j] += self.axes[k][j] * self.size[k];
+                    for (cj, aj) in c.iter_mut().zip(self.axes[k]) {
+                        *cj += aj * self.size[k];
                     }
                 }
             }

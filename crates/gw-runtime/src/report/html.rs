@@ -529,7 +529,10 @@ pub(crate) fn ranked_head() -> Vec<(String, bool)> {
 /// The cells under [`ranked_head`].
 pub(crate) fn ranked_cells(rank: usize, model: &str, interface: &str, runs: usize) -> Vec<String> {
     vec![
-        format!("<td><span class=\"rank r{}\">{rank}</span></td>", rank.min(4)),
+        format!(
+            "<td><span class=\"rank r{}\">{rank}</span></td>",
+            rank.min(4)
+        ),
         model_td(model, interface),
         td(&runs.to_string()),
     ]

@@ -929,6 +929,10 @@ fn from_shape(shape: &Shape, base: [u8; 3], accent: [u8; 3]) -> Icon {
     out
 }
 
+/// A cube face in icon space: origin, the two edge vectors, the face
+/// index (top, left, right) and its light.
+type Face = ([f64; 2], [f64; 2], [f64; 2], usize, f32);
+
 /// An isometric cube: the top face from `top`, the two side faces from
 /// `side` (the left one lighter), 8×8 textures.
 fn cube(top: &[[u8; 4]; TEX * TEX], side: &[[u8; 4]; TEX * TEX]) -> Icon {
@@ -939,7 +943,7 @@ fn cube(top: &[[u8; 4]; TEX * TEX], side: &[[u8; 4]; TEX * TEX]) -> Icon {
             // Corners: top (8, 0), left (0, 4), right (16, 4), centre
             // (8, 8), bottom left (0, 12), bottom right (16, 12), bottom
             // (8, 16). Each face is a parallelogram p = o + s·a + t·b.
-            let faces: [([f64; 2], [f64; 2], [f64; 2], usize, f32); 3] = [
+            let faces: [Face; 3] = [
                 ([0.0, 4.0], [8.0, -4.0], [8.0, 4.0], 0, 1.0),
                 ([0.0, 4.0], [8.0, 4.0], [0.0, 8.0], 1, 0.82),
                 ([8.0, 8.0], [8.0, -4.0], [0.0, 8.0], 2, 0.62),
