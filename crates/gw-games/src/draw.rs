@@ -86,7 +86,7 @@ pub fn logical_size(pm: &Pixmap) -> (f32, f32) {
 /// (cached layers and stamps are painted afresh at that size), so a small
 /// observation costs its own pixels, not the viewport's. `draw` is the
 /// game's own `render`; it must draw through this kit only (the games
-/// listed in [`crate::DRAWS_SCALED`] do; the others are drawn at the
+/// [`crate::draws_scaled`] names do; the others are drawn at the
 /// viewport and shrunk).
 pub fn render_scaled(pm: &mut Pixmap, viewport: (u32, u32), draw: impl FnOnce(&mut Pixmap)) {
     let s = (
@@ -476,12 +476,10 @@ pub fn copy_frame(pm: &mut Pixmap, layer: &Pixmap) -> bool {
 
 /// Start a frame from the static layer `paint` draws: drawn once into `cell`
 /// (frame-sized) and copied after that; drawn directly, over a cleared
-/// frame, when `pm` has another size.
+/// frame, when `pm` has another size or is drawn scaled.
 pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(&mut Pixmap)) {
     if scaled(pm) {
-        // As the cached layer does: start from a transparent frame, so that
-        // what `paint` leaves uncovered does not keep the last frame's pixels.
-        pm.fill(tiny_skia::Color::TRANSPARENT);
+        // `render_scaled` cleared the frame.
         paint(pm);
         return;
     }
@@ -491,6 +489,8 @@ pub fn static_layer(pm: &mut Pixmap, cell: &'static OnceLock<Pixmap>, paint: fn(
         l
     });
     if !copy_frame(pm, layer) {
+        // As the cached layer does: start from a transparent frame, so that
+        // what `paint` leaves uncovered does not keep the last frame's pixels.
         pm.fill(tiny_skia::Color::TRANSPARENT);
         paint(pm);
     }
@@ -534,7 +534,6 @@ impl<K: PartialEq> KeyedLayer<K> {
         // A frame drawn scaled is painted directly (a layer of its own
         // would be drawn unscaled).
         if scaled(pm) {
-            pm.fill(tiny_skia::Color::TRANSPARENT);
             paint(pm);
             return true;
         }

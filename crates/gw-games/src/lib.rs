@@ -115,47 +115,35 @@ pub const GAME_IDS: &[&str] = &[
     g34_worlds_hardest_game_2::ID,
 ];
 
-/// The games whose `render` draws through the drawing kit only, so they
-/// draw a small observation directly at its size ([`render_sized`]);
-/// `scaled_draw_tests` checks each against its viewport frame shrunk.
-pub const DRAWS_SCALED: &[&str] = &[
-    g01_2048::ID,
-    g02_another_gentlemans_adventure::ID,
-    g03_astray::ID,
-    g04_boxel_rebound::ID,
-    g05_breakout::ID,
-    g06_captaincallisto::ID,
-    g07_chrome_dino::ID,
-    g08_core_ball::ID,
-    g11_edge_surf::ID,
-    g12_fireboy_and_watergirl::ID,
-    g13_flappy_bird::ID,
-    g14_geodash::ID,
-    g15_google_snake::ID,
-    g16_hextris::ID,
-    g17_mario_game::ID,
-    g19_minesweeper::ID,
-    g21_ns_shaft::ID,
-    g22_ovo::ID,
-    g23_pacman::ID,
-    g24_restless_wing_syndrome::ID,
-    g25_rocket_league_2d::ID,
-    g27_stack::ID,
-    g29_tetris::ID,
-    g30_vex_3::ID,
-    g32_wordle::ID,
-    g33_worlds_hardest_game::ID,
-    g34_worlds_hardest_game_2::ID,
+/// The games drawn at their viewport and shrunk for a small observation:
+/// the 3D games, Doodle Jump, Monkey Mart and the Minecraft clone (the voxel
+/// renderer) draw outside the drawing kit's scale transform. Every other
+/// game draws scaled ([`draws_scaled`]).
+pub const DRAWS_AT_VIEWPORT: &[&str] = &[
+    g09_cubefield::ID,
+    g10_doodle_jump::ID,
+    g18_minecraft_clone::ID,
+    g20_monkey_mart::ID,
+    g26_run_3::ID,
+    g28_temple_run_2::ID,
+    g31_wolf3d::ID,
 ];
 
+/// Whether `game_id`'s `render` draws through the drawing kit only, so it
+/// draws a small observation directly at its size ([`render_sized`]);
+/// `scaled_draw_tests` checks each against its viewport frame shrunk.
+pub fn draws_scaled(game_id: &str) -> bool {
+    GAME_IDS.contains(&game_id) && !DRAWS_AT_VIEWPORT.contains(&game_id)
+}
+
 /// Draw `game`'s frame directly at `pixmap`'s size when the game is one of
-/// [`DRAWS_SCALED`] (the kit's scale transform, [`draw::render_scaled`]);
+/// [`draws_scaled`] (the kit's scale transform, [`draw::render_scaled`]);
 /// false, drawing nothing, for the others.
 pub fn render_sized(game: &dyn Game, pixmap: &mut tiny_skia::Pixmap) -> bool {
     if game.render_sized(pixmap) {
         return true;
     }
-    if !DRAWS_SCALED.contains(&game.game_id()) {
+    if !draws_scaled(game.game_id()) {
         return false;
     }
     draw::render_scaled(pixmap, game.viewport(), |pm| game.render(pm));

@@ -4,6 +4,7 @@
 //! scaled, and the same pixels every time.
 
 use crate::testkit::{expert_step, stepper};
+use gw_core::Stepper;
 use tiny_skia::Pixmap;
 
 /// Box-shrink an RGBA frame to `w` × `h` (the mean of each box).
@@ -40,11 +41,16 @@ fn rgb(pm: &Pixmap) -> Vec<u8> {
         .collect()
 }
 
-/// Mean absolute difference per channel (0..255) between a frame drawn at
-/// `w` × `h` and the viewport frame shrunk, and whether two small draws
-/// were identical.
-fn compare(game_id: &str, task: &str, w: u32, h: u32) -> Option<(f64, bool)> {
-    let mut s = stepper(game_id, task, 3);
+/// `game_id`'s first task on seed 3, after up to 12 expert steps, and its
+/// viewport frame there.
+fn played(game_id: &str) -> (Stepper, Pixmap) {
+    let task = crate::testkit::registry()
+        .tasks_of(game_id)
+        .next()
+        .expect("every game has tasks")
+        .id
+        .clone();
+    let mut s = stepper(game_id, &task, 3);
     for _ in 0..12 {
         if s.finished().is_some() {
             break;
@@ -54,6 +60,26 @@ fn compare(game_id: &str, task: &str, w: u32, h: u32) -> Option<(f64, bool)> {
     let (vw, vh) = s.viewport();
     let mut full = Pixmap::new(vw, vh).unwrap();
     s.render(&mut full);
+    (s, full)
+}
+
+/// Mean absolute difference per channel (0..255) between `small` and
+/// `full` shrunk to its size.
+fn mean_diff(small: &Pixmap, full: &Pixmap) -> f64 {
+    let a = rgb(small);
+    let b = shrink(full, small.width(), small.height());
+    a.iter()
+        .zip(&b)
+        .map(|(x, y)| (*x as f64 - *y as f64).abs())
+        .sum::<f64>()
+        / a.len() as f64
+}
+
+/// Mean absolute difference between a frame drawn at `w` × `h` and the
+/// viewport frame shrunk, and whether two small draws were identical;
+/// `None` for a game that does not draw scaled.
+fn compare(game_id: &str, w: u32, h: u32) -> Option<(f64, bool)> {
+    let (s, full) = played(game_id);
     let mut small = Pixmap::new(w, h).unwrap();
     if !crate::render_sized(s.game(), &mut small) {
         return None;
@@ -63,24 +89,7 @@ fn compare(game_id: &str, task: &str, w: u32, h: u32) -> Option<(f64, bool)> {
     let mut again = Pixmap::new(w, h).unwrap();
     again.fill(tiny_skia::Color::from_rgba8(255, 0, 255, 255));
     crate::render_sized(s.game(), &mut again);
-    let a = rgb(&small);
-    let b = shrink(&full, w, h);
-    let diff = a
-        .iter()
-        .zip(&b)
-        .map(|(x, y)| (*x as f64 - *y as f64).abs())
-        .sum::<f64>()
-        / a.len() as f64;
-    Some((diff, small.data() == again.data()))
-}
-
-fn first_task(game_id: &str) -> String {
-    crate::testkit::registry()
-        .tasks
-        .keys()
-        .find(|(g, _)| g == game_id)
-        .map(|(_, t)| t.clone())
-        .unwrap()
+    Some((mean_diff(&small, &full), small.data() == again.data()))
 }
 
 /// Mean absolute difference allowed per channel (of 255): small shapes and
@@ -91,9 +100,8 @@ const TOLERANCE: f64 = 12.0;
 fn small_frames_match_the_shrunk_viewport_frame() {
     let mut report = Vec::new();
     for &g in crate::GAME_IDS {
-        let task = first_task(g);
         for (w, h) in [(64, 64), (160, 90)] {
-            let Some((diff, same)) = compare(g, &task, w, h) else {
+            let Some((diff, same)) = compare(g, w, h) else {
                 continue;
             };
             report.push(format!("{g} {w}x{h}: {diff:.2}"));
@@ -107,42 +115,30 @@ fn small_frames_match_the_shrunk_viewport_frame() {
             );
         }
     }
-    // Every game in DRAWS_SCALED, plus those that draw at any size
-    // themselves (`Game::render_sized`, e.g. the Minecraft clone).
-    assert!(report.len() >= 2 * crate::DRAWS_SCALED.len(), "{report:#?}");
+    // Every game that draws scaled, plus those that draw at any size
+    // themselves (`Game::render_sized`).
+    let scaled = crate::GAME_IDS
+        .iter()
+        .filter(|g| crate::draws_scaled(g))
+        .count();
+    assert!(report.len() >= 2 * scaled, "{report:#?}");
 }
 
 /// Which games could draw scaled (run with --ignored --nocapture to see
-/// every game's difference when extending [`crate::DRAWS_SCALED`]).
+/// every game's difference when shortening [`crate::DRAWS_AT_VIEWPORT`]).
 #[test]
 #[ignore]
 fn survey_every_game_drawn_scaled() {
     for &g in crate::GAME_IDS {
-        let task = first_task(g);
-        let mut s = stepper(g, &task, 3);
-        for _ in 0..12 {
-            if s.finished().is_some() {
-                break;
-            }
-            expert_step(&mut s);
-        }
+        let (s, full) = played(g);
         let (vw, vh) = s.viewport();
-        let mut full = Pixmap::new(vw, vh).unwrap();
-        s.render(&mut full);
         for (w, h) in [(64, 64), (160, 90)] {
             let mut small = Pixmap::new(w, h).unwrap();
             let ok = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 crate::draw::render_scaled(&mut small, (vw, vh), |pm| s.game().render(pm))
             }))
             .is_ok();
-            let a = rgb(&small);
-            let b = shrink(&full, w, h);
-            let diff = a
-                .iter()
-                .zip(&b)
-                .map(|(x, y)| (*x as f64 - *y as f64).abs())
-                .sum::<f64>()
-                / a.len() as f64;
+            let diff = mean_diff(&small, &full);
             println!("SURVEY {g} {w}x{h} ok={ok} diff={diff:.2}");
         }
     }

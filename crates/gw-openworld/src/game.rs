@@ -60,6 +60,8 @@ pub const ACTION_FIELDS: [&str; 15] = [
     "pitch",
     "craft",
 ];
+/// The factored action's on/off buttons: the first fields of [`ACTION_FIELDS`].
+pub const BUTTONS: &[&str] = ACTION_FIELDS.split_at(11).0;
 /// The last factored field (kept apart so the array above stays a line each).
 pub const SMELT_FIELD: &str = "smelt";
 

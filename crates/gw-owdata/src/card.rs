@@ -13,22 +13,10 @@ fn leaf(name: &str, dtype: &str) -> Value {
 
 /// The `datasets` features of a record, in the Parquet schema's order.
 pub fn features() -> Value {
-    let mut action: Vec<Value> = [
-        "forward",
-        "back",
-        "left",
-        "right",
-        "jump",
-        "sneak",
-        "sprint",
-        "attack",
-        "use",
-        "drop",
-        "inventory",
-    ]
-    .iter()
-    .map(|n| leaf(n, "bool"))
-    .collect();
+    let mut action: Vec<Value> = gw_openworld::game::BUTTONS
+        .iter()
+        .map(|n| leaf(n, "bool"))
+        .collect();
     action.extend([
         leaf("hotbar", "int32"),
         leaf("yaw", "float32"),

@@ -15,19 +15,7 @@ use gw_world::{Action, World, data};
 use serde_json::Value;
 
 /// The `Discrete(2)` buttons of the `Dict` action, in row order.
-pub const FLAGS: [&str; 11] = [
-    "forward",
-    "back",
-    "left",
-    "right",
-    "jump",
-    "sneak",
-    "sprint",
-    "attack",
-    "use",
-    "drop",
-    "inventory",
-];
+pub const FLAGS: &[&str] = gw_openworld::game::BUTTONS;
 /// A `Dict` action as numbers: the 11 buttons, `hotbar`, camera pitch,
 /// camera yaw, `craft`, `smelt`.
 pub const ROW_LEN: usize = 16;
