@@ -1,6 +1,6 @@
 //! Where a preset's agent is built. A new kind of agent is wired in here.
 
-use crate::run::RunError;
+use crate::error::RunError;
 use gw_agents::{Agent, AgentError};
 use gw_core::Preset;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Where games come from: native games from `gw-games`, browser games
 //! (`backend: browser`) from `gw-browser`, chosen by the game's YAML.
 
-use crate::run::RunError;
+use crate::error::RunError;
 use gw_core::Game;
 use gw_core::registry::{Backend, Preset};
 

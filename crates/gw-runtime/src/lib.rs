@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod bench;
+pub mod error;
 pub mod frames;
 pub mod games;
 pub mod plan_print;
@@ -15,4 +16,5 @@ pub mod suite;
 pub mod validate;
 pub mod verify;
 
-pub use run::{RunError, RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};
+pub use error::RunError;
+pub use run::{RunOptions, RunResult, recorded_seed, run_preset, run_preset_observed};

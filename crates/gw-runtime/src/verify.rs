@@ -22,61 +22,9 @@ use crate::run::{RunOptions, RunResult, run_preset_observed};
 use gw_core::registry::{Interface, Registry};
 use gw_core::{Decision, Stepper};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
-/// The fingerprint of a gameAPI snapshot recorded in each trajectory line
-/// (`state_fingerprint`): SHA-256 of a canonical form of the state without
-/// the wall-clock `timestampMs` (keys in order, integers as written,
-/// other numbers to 12 significant digits so a JSON round trip keeps the
-/// fingerprint), first 128 bits in hex.
-pub fn state_fingerprint(state: &Value) -> String {
-    fn feed(h: &mut Sha256, v: &Value, top: bool) {
-        match v {
-            Value::Object(map) => {
-                h.update(b"{");
-                for (k, x) in map {
-                    if top && k == "timestampMs" {
-                        continue;
-                    }
-                    h.update(k.as_bytes());
-                    h.update(b":");
-                    feed(h, x, false);
-                    h.update(b",");
-                }
-                h.update(b"}");
-            }
-            Value::Array(items) => {
-                h.update(b"[");
-                for x in items {
-                    feed(h, x, false);
-                    h.update(b",");
-                }
-                h.update(b"]");
-            }
-            Value::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    h.update(i.to_string().as_bytes());
-                } else if let Some(u) = n.as_u64() {
-                    h.update(u.to_string().as_bytes());
-                } else {
-                    let f = n.as_f64().unwrap_or(0.0);
-                    h.update(format!("{f:.11e}").as_bytes());
-                }
-            }
-            Value::String(s) => {
-                h.update(b"\"");
-                h.update(s.as_bytes());
-                h.update(b"\"");
-            }
-            other => h.update(other.to_string().as_bytes()),
-        }
-    }
-    let mut h = Sha256::new();
-    feed(&mut h, state, true);
-    let digest = h.finalize();
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use crate::run::state_fingerprint;
 
 /// What verification found for one run.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,28 +1,11 @@
 //! `report.html`: one self-contained page (inline CSS, hand-written SVG, no
 //! scripts, no external assets) that opens offline.
 
+use super::cells::{REALTIME_HEAD, esc, f1, label, model_order, pm};
 use super::stats::{ModeCell, Summary};
-use super::text::{REALTIME_HEAD, f1, label, model_order, pm};
 use super::{RunRow, Status};
 use std::fmt::Write;
 use std::path::{Component, Path, PathBuf};
-
-/// Escape text for HTML/XML content and attribute values.
-pub(crate) fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => o.push(' '),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 /// Percent-encode a relative path for use in a link.
 fn url_path(s: &str) -> String {

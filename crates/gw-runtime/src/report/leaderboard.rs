@@ -8,8 +8,8 @@
 //! from the `random` / `noop` runs among the inputs) and the cost of all of
 //! the pair's runs. Verification re-plays the runs (see [`crate::verify`]).
 
-use super::html::{CSS, esc, model_td, pg_td, ranked_cells, ranked_head, table, td, tdl};
-use super::text::f1;
+use super::cells::{esc, f1};
+use super::html::{CSS, model_td, pg_td, ranked_cells, ranked_head, table, td, tdl};
 use super::{RunRow, Status, collect_runs, stats};
 use gw_core::registry::Registry;
 use serde::Serialize;

@@ -229,7 +229,7 @@ pub fn markdown(rows: &[RunRow]) -> String {
 
 /// The same tables as a `report.html` section (empty without open-world runs).
 pub fn html(rows: &[RunRow]) -> String {
-    use super::html::esc;
+    use super::cells::esc;
     let tables = tables(rows);
     if tables.is_empty() {
         return String::new();

@@ -1,5 +1,6 @@
 //! CSV and Markdown renderings.
 
+use super::cells::{REALTIME_HEAD, esc, f1, label, model_order, pm};
 use super::stats::Summary;
 use super::{RunRow, Status};
 use std::fmt::Write;
@@ -18,19 +19,6 @@ fn csv_line(out: &mut String, fields: &[String]) {
     out.push_str(&line.join(","));
     out.push('\n');
 }
-
-/// The columns of the real-time vs paused table (Table 8), in both reports.
-pub(super) const REALTIME_HEAD: [&str; 9] = [
-    "Model",
-    "RT runs",
-    "RT sec/step",
-    "RT SR",
-    "RT PG",
-    "Paused runs",
-    "Paused sec/step",
-    "Paused SR",
-    "Paused PG",
-];
 
 pub const RUNS_COLUMNS: &[&str] = &[
     "status",
@@ -126,25 +114,6 @@ pub fn runs_csv(rows: &[RunRow]) -> String {
     out
 }
 
-/// Every model + interface pair that has a result: leaderboard order first.
-pub(crate) fn model_order(s: &Summary) -> Vec<(String, String)> {
-    let mut keys: Vec<(String, String)> = s
-        .leaderboard
-        .iter()
-        .map(|r| (r.model.clone(), r.interface.clone()))
-        .collect();
-    let mut rest: Vec<(String, String)> = s
-        .cost
-        .rows
-        .iter()
-        .map(|r| (r.model.clone(), r.interface.clone()))
-        .filter(|k| !keys.contains(k))
-        .collect();
-    rest.sort();
-    keys.extend(rest);
-    keys
-}
-
 fn opt(x: Option<f64>) -> String {
     x.map(|v| v.to_string()).unwrap_or_default()
 }
@@ -214,17 +183,6 @@ pub fn by_model_csv(s: &Summary) -> String {
     out
 }
 
-pub(crate) fn f1(x: f64) -> String {
-    format!("{x:.1}")
-}
-
-pub(crate) fn pm(mean: f64, std: Option<f64>) -> String {
-    match std {
-        Some(s) => format!("{mean:.1} ± {s:.1}"),
-        None => format!("{mean:.1}"),
-    }
-}
-
 /// A Markdown table cell: HTML escaped (Markdown renderers pass raw HTML
 /// through, so a model name or error text could inject markup), `|` escaped,
 /// line breaks and other control characters flattened.
@@ -233,7 +191,7 @@ pub(crate) fn md_escape(s: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    super::html::esc(&flat).replace('|', "\\|")
+    esc(&flat).replace('|', "\\|")
 }
 
 fn md_table(out: &mut String, head: &[&str], rows: &[Vec<String>]) {
@@ -253,10 +211,6 @@ fn md_table(out: &mut String, head: &[&str], rows: &[Vec<String>]) {
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out.push('\n');
-}
-
-pub(crate) fn label(model: &str, interface: &str) -> String {
-    format!("{model} ({interface})")
 }
 
 /// The chance-floor table: what `random` and `noop` reach on each task.
