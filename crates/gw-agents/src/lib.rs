@@ -1,25 +1,35 @@
 //! Agents: who chooses the next action. One narrow trait, [`Agent`]; the
-//! built-in agents (`random`, `noop`, `scripted`) live here, model-backed
-//! agents wrap a provider (one wire format each) behind the same trait.
+//! built-in agents (`random`, `noop`, `scripted`) and model-backed
+//! agents, which wrap a provider (one wire format each), sit behind it.
 //!
 //! Architecture invariant: agents propose, they never decide legality — the
 //! action layer in `gw-core` does — and they never write files; the runtime
 //! records what they return.
+//!
+//! Layers, each using only the ones above it in this list:
+//! * this file and [`conversation`]: the agent seam and the neutral
+//!   conversation every layer speaks;
+//! * [`wire`]: sending requests and recording them ([`http`]), the one
+//!   redaction point ([`secrets`]), answering from a recording ([`replay`]);
+//! * [`formats`]: translating to and from what models read and write:
+//!   one [`providers::Provider`] per wire format, the text [`protocols`],
+//!   computer-use dialects ([`cua`]) and lenient JSON ([`jsonfix`]);
+//! * [`agent`]: the agents themselves: built-ins ([`builtin`]) and the
+//!   model-backed agent ([`model_agent`]) with its [`prompt`] and [`memory`].
+//!
+//! `scripts/module-cycles.py` checks that no modules import each other in a
+//! cycle.
 
-pub mod builtin;
+pub mod agent;
 pub mod conversation;
-pub mod cua;
-pub mod http;
-pub mod jsonfix;
-pub mod memory;
-pub mod model_agent;
-pub mod prompt;
-pub mod protocols;
-pub mod providers;
-pub mod replay;
-pub mod secrets;
+pub mod formats;
+pub mod wire;
 
-use gw_core::registry::{Interface, Preset};
+pub use agent::{builtin, create_agent, memory, model_agent, prompt};
+pub use formats::{cua, jsonfix, protocols, providers};
+pub use wire::{http, replay, secrets};
+
+use gw_core::registry::Interface;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -180,30 +190,5 @@ pub trait Agent: Send {
     /// MCP client's name and version. `None` for every other agent.
     fn client(&self) -> Option<Value> {
         None
-    }
-}
-
-/// Build the agent for a preset: a built-in, a live model (its API key is
-/// checked here, before the first step), or a model replaying the calls
-/// recorded in `replay_dir`.
-pub fn create_agent(
-    preset: &Preset,
-    seed: u64,
-    replay_dir: Option<&std::path::Path>,
-) -> Result<Box<dyn Agent>, AgentError> {
-    match &preset.agent {
-        gw_core::AgentRef::Builtin(name) if gw_core::registry::is_human_agent(name) => {
-            Err(AgentError::Config(format!(
-                "\"{name}\" is a person: human play runs in the browser; start `gameworld serve` and open its Play page"
-            )))
-        }
-        gw_core::AgentRef::Builtin(name) if name == gw_core::registry::MCP_AGENT => {
-            Err(AgentError::Config(
-                "\"mcp\" is an agent that connects over the Model Context Protocol: start `gameworld mcp <game_id>+<task_id>` and point an MCP client at it".into(),
-            ))
-        }
-        gw_core::AgentRef::Builtin(name) => builtin::create(name, preset, seed)
-            .ok_or_else(|| AgentError::Config(format!("unknown built-in agent \"{name}\""))),
-        gw_core::AgentRef::Model(spec) => model_agent::create(preset, spec, replay_dir),
     }
 }

@@ -5,17 +5,18 @@
 //! turns it into a payload for the action layer — which alone decides
 //! whether the action is legal.
 
+use crate::agent::memory::{DEFAULT_ROUNDS, Memory, Round};
+use crate::agent::prompt::{PromptBuilder, REASONING_ARG, semantic_tools};
 use crate::conversation::{Conversation, Image, ModelOutput, Part, ToolCall, Tools};
-use crate::cua::{CuaNormalizer, generic_tools};
-use crate::http::{
+pub use crate::formats::capped;
+use crate::formats::cua::{CuaNormalizer, generic_tools};
+use crate::formats::protocols::{TextReply, qwen, ui_tars};
+use crate::formats::providers::{self, Provider};
+use crate::wire::http::{
     CallMeta, MAX_RETRY_AFTER, NetTransport, Redactor, Transport, call_record, retry_delay_capped,
     retryable,
 };
-use crate::memory::{DEFAULT_ROUNDS, Memory, Round};
-use crate::prompt::{PromptBuilder, REASONING_ARG, semantic_tools};
-use crate::protocols::{TextReply, qwen, ui_tars};
-use crate::providers::{self, Provider};
-use crate::replay::ReplayTransport;
+use crate::wire::replay::ReplayTransport;
 use crate::{Agent, AgentError, Observation, Reply, Usage};
 use gw_core::registry::{Interface, ModelSpec, Preset, Protocol, ProviderKind};
 use serde_json::{Map, Value, json};
@@ -37,8 +38,8 @@ pub fn api_key(spec: &ModelSpec) -> Result<Option<String>, AgentError> {
     match std::env::var(var) {
         Ok(v) if !v.trim().is_empty() => {
             // From here on no output of this process may show the key.
-            crate::secrets::register(&v);
-            crate::secrets::register(v.trim());
+            crate::wire::secrets::register(&v);
+            crate::wire::secrets::register(v.trim());
             Ok(Some(v.trim().to_string()))
         }
         _ => Err(AgentError::Config(format!(
@@ -91,18 +92,6 @@ pub fn cost_usd(spec: &ModelSpec, u: &Usage) -> f64 {
 /// longer reply is cut here, so hostile output costs bounded work.
 pub const MAX_REPLY_TEXT: usize = 256 * 1024;
 
-/// `s` cut to at most `max` bytes, at a character boundary.
-pub fn capped(s: &str, max: usize) -> &str {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
-
 /// A request timeout from the profile: finite, at least 1 ms, at most a day
 /// (validation rejects worse; this keeps a hand-built profile from panicking).
 pub fn timeout_of(spec: &ModelSpec) -> Duration {
@@ -144,7 +133,7 @@ impl Link {
                 Box::new(ReplayTransport::open(dir)?),
                 spec.api_key_env
                     .as_ref()
-                    .map(|_| crate::http::REDACTED.to_string()),
+                    .map(|_| crate::wire::http::REDACTED.to_string()),
             ),
             None => (Box::new(NetTransport), api_key(spec)?),
         };
@@ -213,7 +202,7 @@ impl Link {
                                 return self.provider.parse(&body).map_err(|e| {
                                     AgentError::Provider(format!(
                                         "{name} answered step {step} in an unexpected shape: {}",
-                                        crate::secrets::message(&e)
+                                        crate::wire::secrets::message(&e)
                                     ))
                                 });
                             }
@@ -227,7 +216,7 @@ impl Link {
                         // Never retried: the same request gets the same redirect.
                         let base = providers::base_url(&self.spec);
                         return Err(AgentError::Provider(match &resp.location {
-                            Some(location) => crate::secrets::message(&format!(
+                            Some(location) => crate::wire::secrets::message(&format!(
                                 "{name} answered HTTP {} with a redirect to {location}; provider calls \
                                  do not follow redirects to another origin or that change the method \
                                  (only a same-origin 307/308 is followed), so the key is not sent there. \
@@ -247,7 +236,7 @@ impl Link {
                             .as_ref()
                             .and_then(providers::error_message)
                             .unwrap_or_else(|| resp.body.clone());
-                        let message = crate::secrets::message(&redactor.text(&message));
+                        let message = crate::wire::secrets::message(&redactor.text(&message));
                         last_problem = format!("{name} returned HTTP {}: {message}", resp.status);
                         if !retryable(resp.status) {
                             let hint = match (resp.status, &self.spec.api_key_env) {
@@ -269,7 +258,7 @@ impl Link {
                 }
                 Err(f) => {
                     *latency += f.latency_ms;
-                    last_problem = crate::secrets::message(&redactor.text(&f.message));
+                    last_problem = crate::wire::secrets::message(&redactor.text(&f.message));
                     None
                 }
             };
@@ -457,7 +446,7 @@ impl Agent for ModelAgent {
         let (payload, parse_error) = match &reply.call {
             Some(call) => {
                 let (p, problem) = self.payload(call);
-                let p = crate::secrets::clip_value(&p, crate::secrets::MAX_STORED_TEXT);
+                let p = crate::wire::secrets::clip_value(&p, crate::wire::secrets::MAX_STORED_TEXT);
                 (Some(p), problem.or(reply.note))
             }
             None => {
@@ -484,7 +473,10 @@ impl Agent for ModelAgent {
         };
         // The call record that produced this reply keeps the provider's
         // stated reason and the count of moves beyond the first.
-        let stated_reason = output.stated_reason.as_deref().map(crate::secrets::message);
+        let stated_reason = output
+            .stated_reason
+            .as_deref()
+            .map(crate::wire::secrets::message);
         if let Some(last) = calls.last_mut().and_then(Value::as_object_mut) {
             if let Some(r) = &stated_reason {
                 last.insert("stated_reason".into(), json!(r));
@@ -495,9 +487,9 @@ impl Agent for ModelAgent {
         }
         // Provider text kept per step is bounded (prefix, length, hash of
         // the rest): the reasoning as a stored text, notes as messages.
-        let reasoning =
-            reasoning.map(|r| crate::secrets::clip(&r, crate::secrets::MAX_STORED_TEXT));
-        let parse_error = parse_error.map(|e| crate::secrets::message(&e));
+        let reasoning = reasoning
+            .map(|r| crate::wire::secrets::clip(&r, crate::wire::secrets::MAX_STORED_TEXT));
+        let parse_error = parse_error.map(|e| crate::wire::secrets::message(&e));
         let action_text = match &payload {
             Some(p) => p.to_string(),
             None => "none (the reply had no tool call)".to_string(),

@@ -6,16 +6,16 @@
 //! undefined variables: a missing block is an error, never an empty section.
 
 use crate::conversation::ToolSpec;
-use crate::cua;
-use crate::protocols::qwen;
+use crate::formats::cua;
+use crate::formats::protocols::qwen;
 use gw_core::registry::{Interface, ModelSpec, Preset, Protocol};
 use minijinja::{Environment, UndefinedBehavior, context};
 use serde_json::{Map, Value, json};
 
-const GENERALIST: &str = include_str!("../templates/generalist.j2");
-const COMPUTER_USE: &str = include_str!("../templates/computer_use.j2");
-const ACTION_LIST: &str = include_str!("../templates/action_list.j2");
-const STEP: &str = include_str!("../templates/step.j2");
+const GENERALIST: &str = include_str!("../../templates/generalist.j2");
+const COMPUTER_USE: &str = include_str!("../../templates/computer_use.j2");
+const ACTION_LIST: &str = include_str!("../../templates/action_list.j2");
+const STEP: &str = include_str!("../../templates/step.j2");
 
 /// Name of the free-text argument every semantic tool accepts.
 pub const REASONING_ARG: &str = "reasoning";

@@ -190,7 +190,7 @@ impl CuaNormalizer {
         let mut out = match lname.as_str() {
             // Anthropic's `computer` tool and Qwen's `computer_use` share most verbs.
             "computer" | "computer_use" => self.action_dialect(args, self.space),
-            crate::providers::openai_responses::COMPUTER_CALL => self.openai_dialect(args),
+            crate::formats::providers::openai_responses::COMPUTER_CALL => self.openai_dialect(args),
             "click_at" | "hover_at" | "type_text_at" | "key_combination" | "scroll_document"
             | "scroll_at" | "drag_and_drop" | "wait_5_seconds" => self.gemini_dialect(&lname, args),
             _ => {

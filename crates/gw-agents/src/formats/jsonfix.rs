@@ -1,7 +1,7 @@
 //! Reading JSON the way models write it: inside code fences, followed by
 //! prose, or cut off by the token limit.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The most of a reply the repair looks at; the rest is treated as cut off.
 pub const MAX_REPAIR_BYTES: usize = 256 * 1024;
@@ -25,7 +25,7 @@ pub fn parse_lenient_counted(text: &str) -> (Option<Value>, usize) {
 }
 
 fn repair(text: &str, work: &mut usize) -> Option<Value> {
-    let text = crate::model_agent::capped(text, MAX_REPAIR_BYTES);
+    let text = crate::formats::capped(text, MAX_REPAIR_BYTES);
     *work += text.len();
     let s = strip_fences(text.trim());
     let start = s.find(['{', '['])?;
@@ -136,6 +136,29 @@ fn close(s: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// Tool arguments that arrived as a JSON string (OpenAI style), repaired
+/// when truncated.
+pub fn arguments_from_text(raw: &str) -> Result<Map<String, Value>, String> {
+    if raw.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match parse_lenient(raw) {
+        Some(Value::Object(m)) => Ok(m),
+        _ => Err(raw.to_string()),
+    }
+}
+
+/// Tool arguments as a provider sent them: an object, a JSON string of one
+/// (repaired when truncated), or nothing.
+pub fn arguments_from_value(v: Option<&Value>) -> Result<Map<String, Value>, String> {
+    match v {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m.clone()),
+        Some(Value::String(s)) => arguments_from_text(s),
+        Some(other) => Err(other.to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -4,11 +4,46 @@
 //! secrets redacted and screenshots replaced by their frame path.
 
 use crate::conversation::Image;
-use crate::providers::HttpRequest;
 use serde_json::{Map, Value, json};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+
+/// A request ready to send. Header values marked secret are redacted from
+/// every record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpRequest {
+    pub url: String,
+    pub headers: Vec<Header>,
+    pub body: Value,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+    pub secret: bool,
+}
+
+impl Header {
+    pub fn plain(name: &str, value: &str) -> Header {
+        Header {
+            name: name.into(),
+            value: value.into(),
+            secret: false,
+        }
+    }
+    pub fn secret(name: &str, value: &str) -> Header {
+        Header {
+            name: name.into(),
+            value: value.into(),
+            secret: true,
+        }
+    }
+}
+
+/// What a secret is replaced with in records.
+pub const REDACTED: &str = super::secrets::MASK;
 
 /// What came back over the wire.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -219,7 +254,7 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(120);
 /// The wait before retry number `attempt` (1-based): the server's wait when
 /// it gave one (`Retry-After` seconds or HTTP-date, `retry-after-ms`, a
 /// `RetryInfo` body — see [`NetTransport`] and
-/// [`crate::providers::body_retry_delay`]), capped at [`MAX_RETRY_AFTER`];
+/// [`crate::formats::providers::body_retry_delay`]), capped at [`MAX_RETRY_AFTER`];
 /// else `base · 2^(attempt-1)` capped at 60 s.
 pub fn retry_delay(attempt: u32, base_s: f64, retry_after: Option<&str>) -> Duration {
     retry_delay_capped(attempt, base_s, retry_after, MAX_RETRY_AFTER)
@@ -333,8 +368,6 @@ pub struct Redactor {
     cursor: Cell<usize>,
     secrets: Vec<String>,
 }
-
-pub const REDACTED: &str = "[REDACTED]";
 
 impl Redactor {
     pub fn new<'a>(images: impl Iterator<Item = &'a Image>, secrets: &[&str]) -> Redactor {
@@ -452,9 +485,9 @@ pub fn call_record(
             match parsed {
                 Some(v) => rec["response"] = redactor.value(&v),
                 None => {
-                    rec["response_text"] = json!(crate::secrets::clip(
+                    rec["response_text"] = json!(crate::wire::secrets::clip(
                         &redactor.text(&resp.body),
-                        crate::secrets::MAX_STORED_TEXT
+                        crate::wire::secrets::MAX_STORED_TEXT
                     ))
                 }
             }
@@ -462,7 +495,7 @@ pub fn call_record(
         Err(f) => {
             rec["status"] = Value::Null;
             rec["latency_ms"] = json!(f.latency_ms);
-            rec["error"] = json!(crate::secrets::message(&redactor.text(&f.message)));
+            rec["error"] = json!(crate::wire::secrets::message(&redactor.text(&f.message)));
         }
     }
     rec
@@ -471,7 +504,7 @@ pub fn call_record(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::providers::Header;
+    use crate::formats::providers::Header;
     use std::sync::Arc;
 
     #[test]

@@ -4,8 +4,8 @@
 //! including the recorded latencies, which real-time runs feed to the clock.
 
 use crate::AgentError;
-use crate::http::{CallMeta, HttpResponse, Transport, TransportFailure};
-use crate::providers::HttpRequest;
+use crate::wire::http::HttpRequest;
+use crate::wire::http::{CallMeta, HttpResponse, Transport, TransportFailure};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -87,7 +87,7 @@ impl Transport for ReplayTransport {
             .unwrap_or_default();
         if !recorded_url.is_empty()
             && recorded_url != req.url
-            && !recorded_url.contains(crate::http::REDACTED)
+            && !recorded_url.contains(crate::wire::http::REDACTED)
         {
             return Err(fail(format!(
                 "replay of {} diverged at step {}: recorded URL {recorded_url}, requested {}",

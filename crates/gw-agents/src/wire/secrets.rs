@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::sync::RwLock;
 
 /// What a secret is replaced with.
-pub const MASK: &str = crate::http::REDACTED;
+pub const MASK: &str = "[REDACTED]";
 
 static SECRETS: RwLock<Vec<String>> = RwLock::new(Vec::new());
 

@@ -16,3 +16,14 @@ pub struct TextReply {
     /// Why no call was read, or what was dropped (extra calls).
     pub note: Option<String>,
 }
+
+/// The reasoning in a reply: the `<think>` block, or everything before
+/// `</think>` when the opening tag was consumed by the chat template.
+pub fn think_of(text: &str) -> Option<String> {
+    let end = text.find("</think>")?;
+    let start = text[..end]
+        .find("<think>")
+        .map_or(0, |i| i + "<think>".len());
+    let t = text[start..end].trim();
+    (!t.is_empty()).then(|| t.to_string())
+}

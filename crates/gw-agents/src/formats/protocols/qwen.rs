@@ -7,10 +7,10 @@
 //! without its opening tag (Qwen3 thinking models), arguments given as a
 //! JSON string. Several blocks: the first readable one is used.
 
-use super::TextReply;
+use super::{TextReply, think_of};
 use crate::conversation::{ToolCall, ToolSpec};
-use crate::providers::arguments_from_value;
-use crate::providers::openai::function_tool;
+use crate::formats::jsonfix::arguments_from_value;
+use crate::formats::providers::openai::function_tool;
 use serde_json::Value;
 
 const OPEN: &str = "<tool_call>";
@@ -25,17 +25,6 @@ pub fn tools_block(tools: &[ToolSpec]) -> String {
     }
     s.push_str("</tools>");
     s
-}
-
-/// The reasoning in a reply: the `<think>` block, or everything before
-/// `</think>` when the opening tag was consumed by the chat template.
-pub fn think_of(text: &str) -> Option<String> {
-    let end = text.find("</think>")?;
-    let start = text[..end]
-        .find("<think>")
-        .map_or(0, |i| i + "<think>".len());
-    let t = text[start..end].trim();
-    (!t.is_empty()).then(|| t.to_string())
 }
 
 pub fn read(text: &str) -> TextReply {
@@ -67,7 +56,7 @@ pub fn read(text: &str) -> TextReply {
     }
     let total = blocks.len();
     for block in blocks {
-        let Some(Value::Object(obj)) = crate::jsonfix::parse_lenient(block) else {
+        let Some(Value::Object(obj)) = crate::formats::jsonfix::parse_lenient(block) else {
             continue;
         };
         let Some(name) = obj

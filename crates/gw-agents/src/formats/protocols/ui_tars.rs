@@ -8,9 +8,9 @@
 //! written in the same call syntax (`move_up()`, `reveal(cell='c4')`) name a
 //! semantic action directly. Several calls: the first is used.
 
-use super::TextReply;
+use super::{TextReply, think_of};
 use crate::conversation::ToolCall;
-use crate::cua::point_of;
+use crate::formats::cua::point_of;
 use serde_json::{Map, Value, json};
 
 /// One `verb(k='v', …)` call found in the text.
@@ -51,9 +51,7 @@ fn split_thought(text: &str) -> (Option<String>, &str) {
         let end = action_at.filter(|&a| a > start).unwrap_or(text.len());
         text[start..end].trim().to_string()
     });
-    let thought = thought
-        .or_else(|| super::qwen::think_of(text))
-        .filter(|t| !t.is_empty());
+    let thought = thought.or_else(|| think_of(text)).filter(|t| !t.is_empty());
     let action_text = match action_at {
         Some(a) => &text[a + "Action:".len()..],
         None => text

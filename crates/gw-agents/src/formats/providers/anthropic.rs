@@ -121,7 +121,7 @@ impl Provider for Anthropic {
 
 #[cfg(test)]
 mod tests {
-    use crate::providers::anthropic_beta_for;
+    use crate::formats::providers::anthropic_beta_for;
 
     #[test]
     fn beta_header_follows_tool_version() {

@@ -5,11 +5,12 @@
 //! never in the URL. Output tokens include thinking tokens, which are billed.
 
 use super::{
-    Header, HttpRequest, Provider, arguments_from_value, base_url, computer_tool, joined,
-    json_request, set_opt, stated_reason, str_at, u64_at,
+    Header, HttpRequest, Provider, base_url, computer_tool, joined, json_request, set_opt,
+    stated_reason, str_at, u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
+use crate::formats::jsonfix::arguments_from_value;
 use gw_core::registry::ModelSpec;
 use serde_json::{Value, json};
 

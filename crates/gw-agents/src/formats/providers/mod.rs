@@ -7,43 +7,14 @@ pub mod anthropic;
 pub mod gemini;
 pub mod openai;
 pub mod openai_responses;
+mod select;
+
+pub use crate::wire::http::{Header, HttpRequest};
+pub use select::for_model;
 
 use crate::conversation::{Conversation, ModelOutput};
-use gw_core::registry::{ApiKind, ModelSpec, ProviderKind};
-use serde_json::{Map, Value};
-
-/// A request ready to send. Header values marked secret are redacted from
-/// every record.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HttpRequest {
-    pub url: String,
-    pub headers: Vec<Header>,
-    pub body: Value,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Header {
-    pub name: String,
-    pub value: String,
-    pub secret: bool,
-}
-
-impl Header {
-    pub fn plain(name: &str, value: &str) -> Header {
-        Header {
-            name: name.into(),
-            value: value.into(),
-            secret: false,
-        }
-    }
-    pub fn secret(name: &str, value: &str) -> Header {
-        Header {
-            name: name.into(),
-            value: value.into(),
-            secret: true,
-        }
-    }
-}
+use gw_core::registry::{ModelSpec, ProviderKind};
+use serde_json::Value;
 
 /// The seam between the agent and a wire format.
 pub trait Provider: Send {
@@ -58,16 +29,6 @@ pub trait Provider: Send {
     ) -> HttpRequest;
     /// Read a successful (2xx) response body.
     fn parse(&self, body: &Value) -> Result<ModelOutput, String>;
-}
-
-/// The provider for a model profile.
-pub fn for_model(model: &ModelSpec) -> Box<dyn Provider> {
-    match (model.provider, model.api) {
-        (ProviderKind::Openai, ApiKind::Chat) => Box::new(openai::OpenAiChat),
-        (ProviderKind::Openai, ApiKind::Responses) => Box::new(openai_responses::OpenAiResponses),
-        (ProviderKind::Anthropic, _) => Box::new(anthropic::Anthropic),
-        (ProviderKind::Gemini, _) => Box::new(gemini::Gemini),
-    }
 }
 
 /// The default endpoint root of each provider.
@@ -334,27 +295,6 @@ pub fn error_message(body: &Value) -> Option<String> {
             .get("message")
             .and_then(Value::as_str)
             .map(str::to_string),
-    }
-}
-
-/// Tool arguments that arrived as a JSON string (OpenAI style), repaired
-/// when truncated.
-pub fn arguments_from_text(raw: &str) -> Result<Map<String, Value>, String> {
-    if raw.trim().is_empty() {
-        return Ok(Map::new());
-    }
-    match crate::jsonfix::parse_lenient(raw) {
-        Some(Value::Object(m)) => Ok(m),
-        _ => Err(raw.to_string()),
-    }
-}
-
-pub fn arguments_from_value(v: Option<&Value>) -> Result<Map<String, Value>, String> {
-    match v {
-        None | Some(Value::Null) => Ok(Map::new()),
-        Some(Value::Object(m)) => Ok(m.clone()),
-        Some(Value::String(s)) => arguments_from_text(s),
-        Some(other) => Err(other.to_string()),
     }
 }
 
@@ -670,21 +610,21 @@ mod conformance_tests {
         let m = spec(
             json!({"provider": "anthropic", "price_input_per_mtok": 3.0, "price_output_per_mtok": 15.0}),
         );
-        let cost = crate::model_agent::cost_usd(&m, &u);
+        let cost = crate::agent::model_agent::cost_usd(&m, &u);
         let want = (1000.0 * 3.0 + 10000.0 * 0.3 + 2000.0 * 3.75 + 100.0 * 15.0) / 1e6;
         assert!((cost - want).abs() < 1e-12, "{cost} vs {want}");
         let own = spec(
             json!({"provider": "anthropic", "price_input_per_mtok": 3.0, "price_cached_input_per_mtok": 1.0, "price_cache_write_per_mtok": 5.0}),
         );
         let want = (1000.0 * 3.0 + 10000.0 * 1.0 + 2000.0 * 5.0) / 1e6;
-        assert!((crate::model_agent::cost_usd(&own, &u) - want).abs() < 1e-12);
+        assert!((crate::agent::model_agent::cost_usd(&own, &u) - want).abs() < 1e-12);
         // Hostile counts saturate instead of wrapping.
         let huge = anthropic::Anthropic.parse(&json!({"content": [], "usage": {"input_tokens": u64::MAX, "cache_read_input_tokens": u64::MAX}})).unwrap().usage;
         assert_eq!(huge.input_tokens, u64::MAX);
         let sum = huge.saturating_add(huge);
         assert_eq!(sum.input_tokens, u64::MAX);
         assert!(
-            crate::model_agent::cost_usd(
+            crate::agent::model_agent::cost_usd(
                 &m,
                 &Usage {
                     output_tokens: u64::MAX,

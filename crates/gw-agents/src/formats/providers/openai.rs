@@ -8,11 +8,11 @@
 //! get the generic low-level functions.
 
 use super::{
-    HttpRequest, Provider, arguments_from_value, base_url, bearer, json_request, set_opt,
-    stated_reason, str_at, u64_at,
+    HttpRequest, Provider, base_url, bearer, json_request, set_opt, stated_reason, str_at, u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, ToolSpec, Tools};
+use crate::formats::jsonfix::arguments_from_value;
 use gw_core::registry::ModelSpec;
 use serde_json::{Value, json};
 

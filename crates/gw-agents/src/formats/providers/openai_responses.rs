@@ -4,11 +4,12 @@
 //! semantic actions are `function` tools answered with `function_call` items.
 
 use super::{
-    HttpRequest, Provider, arguments_from_value, base_url, bearer, computer_tool, joined,
-    json_request, set_opt, str_at, u64_at,
+    HttpRequest, Provider, base_url, bearer, computer_tool, joined, json_request, set_opt, str_at,
+    u64_at,
 };
 use crate::Usage;
 use crate::conversation::{Conversation, ModelOutput, Part, ToolCall, Tools};
+use crate::formats::jsonfix::arguments_from_value;
 use gw_core::registry::ModelSpec;
 use serde_json::{Value, json};
 
