@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README screenshots: the play page, the run viewer, the suite dashboard and
+# The guide's screenshots (README.md, docs/web-app.md): the play page, the run viewer, the suite dashboard and
 # report.html, taken by headless Chromium at 1400 px from a small suite run
 # here (no network, no API key). Writes docs/img/{play,viewer,dashboard,report}.png.
 #
@@ -33,7 +33,7 @@ export GAMEWORLD_REGISTRY="$ROOT/registry"
 # A small suite: three games, the expert and the random agent, two seeds.
 cat > "$WORK/shots.yaml" <<'YAML'
 name: shots
-description: a small suite for the README screenshots
+description: a small suite for the guide's screenshots
 cases:
   - games: ["23_pacman", "05_breakout", "13_flappy-bird", "29_tetris", "01_2048"]
     tasks: all

@@ -366,6 +366,18 @@ fn load_registry(extra: &[PathBuf]) -> Result<Registry, String> {
 
 fn main() -> ExitCode {
     panic::install();
+    // GAMEWORLD_PARSE_ONLY=1: check the command line and stop (exit 0, or
+    // clap's message and exit 2). The guide's commands are checked this way
+    // (tests/guide_commands.rs) without running them.
+    if std::env::var_os("GAMEWORLD_PARSE_ONLY").is_some_and(|v| v == "1") {
+        return match Cli::try_parse() {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = e.print();
+                ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+            }
+        };
+    }
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -137,7 +137,7 @@ pub fn expert_step(s: &mut Stepper) -> Value {
 /// scores about 10 points a second and a task holds 25 s of play; Doodle Jump
 /// scores at most one point per 60 fps frame, 12 per 0.2 s step. The expert
 /// checks leave them out; each game's tests bound what a play can score
-/// there instead. The README's chance-floor table lists them.
+/// there instead. The guide's chance-floor table (docs/chance-floors.md) lists them.
 pub const OUT_OF_REACH: &[(&str, &str)] = &[
     ("07_chrome-dino", "07_03"),
     ("07_chrome-dino", "07_04"),

@@ -445,13 +445,25 @@ fn every_kill_drops_its_kinds_loot_and_only_that() {
         }
         let expected: Vec<&str> = kind.loot().collect();
         for (name, n) in &got {
-            assert!(expected.contains(&name.as_str()), "{} dropped {name}", kind.name());
+            assert!(
+                expected.contains(&name.as_str()),
+                "{} dropped {name}",
+                kind.name()
+            );
             let (_, least, extra) = kind.drops().iter().find(|d| d.0 == name).unwrap();
-            assert!(*n >= least * 40 && *n <= (least + extra) * 40, "{} × {name}: {n}", kind.name());
+            assert!(
+                *n >= least * 40 && *n <= (least + extra) * 40,
+                "{} × {name}: {n}",
+                kind.name()
+            );
         }
         // Over 40 kills every listed item turns up at least once.
         for name in expected {
-            assert!(got.contains_key(name), "40 {}s never dropped {name}", kind.name());
+            assert!(
+                got.contains_key(name),
+                "40 {}s never dropped {name}",
+                kind.name()
+            );
         }
     }
     // The hostile drops are items with icons of their own.
