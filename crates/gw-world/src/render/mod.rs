@@ -304,7 +304,36 @@ pub enum Pick {
 /// pixels of a `Pick::Mob(id)` are exactly where that mob is visible —
 /// occlusion by blocks, other mobs and the HUD included.
 pub fn pick(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
-    pick_with(world, w, h, parallel, Paths::FAST)
+    let parallel = parallel && rayon::current_thread_index().is_none();
+    match renderer() {
+        Renderer::Raster => {
+            let mut out = raster::picks(world, w, h, parallel);
+            cover_hud(world, w, h, &mut out);
+            out
+        }
+        Renderer::Rays => pick_with(world, w, h, parallel, Paths::FAST),
+    }
+}
+
+/// Marks the pixels the HUD covers in `out` as [`Pick::Hud`].
+fn cover_hud(world: &World, w: usize, h: usize, out: &mut [Pick]) {
+    let layer = hud::layer(world, w, h);
+    for (p, &c) in out.iter_mut().zip(&layer.mask) {
+        if c != 0 {
+            *p = Pick::Hud;
+        }
+    }
+    // The HUD over a black and over a white buffer: a pixel it changes on
+    // either, it covers (a black rectangle shows on the white one).
+    for fill in [0u8, 255] {
+        let mut hud = vec![fill; w * h * 4];
+        crate::render::hud::draw(world, w, h, &mut hud);
+        for (p, px) in out.iter_mut().zip(hud.chunks_exact(4)) {
+            if px[..3] != [fill; 3] {
+                *p = Pick::Hud;
+            }
+        }
+    }
 }
 
 /// Which of the exact shortcuts run (tests compare them with the plain
@@ -365,17 +394,7 @@ pub(crate) fn pick_with(
             .enumerate()
             .for_each(|(y, line)| row(y, line));
     }
-    // The HUD over a black and over a white buffer: a pixel it changes on
-    // either, it covers (a black rectangle shows on the white one).
-    for fill in [0u8, 255] {
-        let mut hud = vec![fill; w * h * 4];
-        crate::render::hud::draw(world, w, h, &mut hud);
-        for (p, px) in out.iter_mut().zip(hud.chunks_exact(4)) {
-            if px[..3] != [fill; 3] {
-                *p = Pick::Hud;
-            }
-        }
-    }
+    cover_hud(world, w, h, &mut out);
     out
 }
 
@@ -699,7 +718,10 @@ pub fn render_rgba_blocky(
     // the cores busy already) could, while waiting for its rows, pick up
     // another whole run.
     let parallel = parallel && rayon::current_thread_index().is_none();
-    render_with(world, w, h, block, out, parallel, Paths::FAST);
+    match renderer() {
+        Renderer::Raster => raster::render(world, w, h, block, out, parallel),
+        Renderer::Rays => render_with(world, w, h, block, out, parallel, Paths::FAST),
+    }
 }
 
 /// [`render_rgba_blocky`], with the shortcuts chosen (tests compare them).
@@ -2062,16 +2084,77 @@ fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
 
 pub mod hud;
 pub mod icons;
+pub mod mesh;
+mod raster;
+pub mod span;
 
+pub use raster::primitive_count;
+
+/// Which renderer draws the first-person view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renderer {
+    /// Chunk meshes, boxes and a depth buffer ([`raster`]).
+    Raster,
+    /// One ray per pixel walked through the cells (the reference).
+    Rays,
+}
+
+impl Renderer {
+    /// The renderer named `name` (`raster` or `rays`).
+    pub fn parse(name: &str) -> Option<Renderer> {
+        match name {
+            "raster" => Some(Renderer::Raster),
+            "rays" => Some(Renderer::Rays),
+            _ => None,
+        }
+    }
+}
+
+/// 0: not chosen yet, 1: raster, 2: rays.
+static RENDERER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// The renderer the public entry points use: set by [`set_renderer`], else
+/// the environment variable `GW_WORLD_RENDERER` (`raster` or `rays`), else
+/// [`DEFAULT_RENDERER`].
+pub fn renderer() -> Renderer {
+    use std::sync::atomic::Ordering;
+    match RENDERER.load(Ordering::Relaxed) {
+        1 => Renderer::Raster,
+        2 => Renderer::Rays,
+        _ => {
+            let r = std::env::var("GW_WORLD_RENDERER")
+                .ok()
+                .and_then(|v| Renderer::parse(v.trim()))
+                .unwrap_or(DEFAULT_RENDERER);
+            set_renderer(r);
+            r
+        }
+    }
+}
+
+/// Chooses the renderer for the whole process.
+pub fn set_renderer(r: Renderer) {
+    let v = match r {
+        Renderer::Raster => 1,
+        Renderer::Rays => 2,
+    };
+    RENDERER.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The renderer used unless one is chosen.
+pub const DEFAULT_RENDERER: Renderer = Renderer::Raster;
+
+
+/// Worlds the renderer tests look at.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests_support {
     use super::*;
     use crate::action::Action;
     use crate::world::WorldConfig;
 
     /// Worlds seen from many places and angles: a few seeds, walked by a
     /// fixed pseudo-random policy that also digs and places blocks.
-    fn views() -> Vec<World> {
+    pub(crate) fn views() -> Vec<World> {
         let mut out = Vec::new();
         for seed in [1u64, 3, 8] {
             let mut w = World::new(WorldConfig {
@@ -2102,36 +2185,10 @@ mod tests {
         out
     }
 
-    #[test]
-    fn beam_start_changes_no_pixel_and_no_pick() {
-        for (i, w) in views().iter().enumerate() {
-            for (wd, ht, block) in [(64, 64, 1), (160, 90, 1), (120, 68, 4)] {
-                let mut on = vec![0u8; wd * ht * 4];
-                let mut off = vec![0u8; wd * ht * 4];
-                let beam = Paths {
-                    beam: true,
-                    raster: Some(false),
-                };
-                render_with(w, wd, ht, block, &mut on, false, beam);
-                render_with(w, wd, ht, block, &mut off, false, Paths::PLAIN);
-                assert!(on == off, "view {i} at {wd}x{ht}/{block}: pixels differ");
-            }
-            let beam = Paths {
-                beam: true,
-                raster: Some(false),
-            };
-            assert_eq!(
-                pick_with(w, 96, 54, false, beam),
-                pick_with(w, 96, 54, false, Paths::PLAIN),
-                "view {i}: picks differ"
-            );
-        }
-    }
-
     /// The views of [`views`] and variants of them: at night, with water,
     /// leaves and a torch placed around the eye, with a mob and an item in
     /// front and an item at the feet, and with the eye in water or in leaves.
-    fn hard_views() -> Vec<World> {
+    pub(crate) fn hard_views() -> Vec<World> {
         use crate::world::MobKind;
         let mut out = Vec::new();
         for (i, w) in views().into_iter().enumerate() {
@@ -2180,6 +2237,41 @@ mod tests {
             out.push(w);
         }
         out
+    }
+
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::WorldConfig;
+
+    use crate::render::tests_support::{hard_views, views};
+
+    #[test]
+    fn beam_start_changes_no_pixel_and_no_pick() {
+        for (i, w) in views().iter().enumerate() {
+            for (wd, ht, block) in [(64, 64, 1), (160, 90, 1), (120, 68, 4)] {
+                let mut on = vec![0u8; wd * ht * 4];
+                let mut off = vec![0u8; wd * ht * 4];
+                let beam = Paths {
+                    beam: true,
+                    raster: Some(false),
+                };
+                render_with(w, wd, ht, block, &mut on, false, beam);
+                render_with(w, wd, ht, block, &mut off, false, Paths::PLAIN);
+                assert!(on == off, "view {i} at {wd}x{ht}/{block}: pixels differ");
+            }
+            let beam = Paths {
+                beam: true,
+                raster: Some(false),
+            };
+            assert_eq!(
+                pick_with(w, 96, 54, false, beam),
+                pick_with(w, 96, 54, false, Paths::PLAIN),
+                "view {i}: picks differ"
+            );
+        }
     }
 
     /// The pick buffer is exact for every mob kind: with nothing in the
