@@ -13,8 +13,30 @@
 use crate::data::BlockId;
 use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain};
 
-/// Height of a section (a chunk holds `HEIGHT / SECTION` of them).
-pub(crate) const SECTION: i32 = 16;
+/// Side of a section: a chunk holds `(CHUNK / SECTION)² · HEIGHT /
+/// SECTION` cubes of cells, each with its own faces (culled as a whole).
+pub(crate) const SECTION: i32 = 8;
+
+/// Sections per chunk along x (and z).
+const ACROSS: i32 = CHUNK / SECTION;
+
+/// Index of the section holding chunk-local cell (`x`, `y`, `z`).
+#[inline]
+pub(crate) fn section_of(x: i32, y: i32, z: i32) -> usize {
+    (((x / SECTION) * ACROSS + z / SECTION) * (HEIGHT / SECTION) + y / SECTION) as usize
+}
+
+/// The chunk-local corner (least x, y, z) of section `i`.
+#[inline]
+pub(crate) fn section_corner(i: usize) -> [i32; 3] {
+    let i = i as i32;
+    let ys = HEIGHT / SECTION;
+    [
+        (i / ys / ACROSS) * SECTION,
+        (i % ys) * SECTION,
+        ((i / ys) % ACROSS) * SECTION,
+    ]
+}
 
 /// One face: the cell (chunk-local `x`, `y`, `z`) and its block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +55,7 @@ impl Face {
     }
 }
 
-/// The faces of one section by direction `axis * 2 + positive`, each list
+/// The faces of one section (a cube of [`SECTION`]³ cells) by direction `axis * 2 + positive`, each list
 /// sorted by the cells' coordinate on `axis`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Section {
@@ -47,7 +69,7 @@ impl Section {
     }
 }
 
-/// A chunk's mesh: its sections from the bottom up.
+/// A chunk's mesh: its sections (see [`section_of`]).
 #[derive(Clone, Debug, Default)]
 pub struct Mesh {
     pub(crate) sections: Vec<Section>,
@@ -98,7 +120,8 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
             None => (full, 0),
         }
     };
-    let mut sections = vec![Section::default(); (HEIGHT / SECTION) as usize];
+    let mut sections =
+        vec![Section::default(); (ACROSS * ACROSS * (HEIGHT / SECTION)) as usize];
     for x in 0..CHUNK {
         for z in 0..CHUNK {
             let col = (x * CHUNK + z) as usize;
@@ -132,7 +155,7 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
                     z: z as u8,
                     block,
                 };
-                let s = &mut sections[(y / SECTION) as usize];
+                let s = &mut sections[section_of(x, y, z)];
                 for (dir, m) in around.iter().enumerate() {
                     if m.0 & bit != 0 {
                         continue;

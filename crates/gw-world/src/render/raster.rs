@@ -3,7 +3,7 @@
 //!
 //! See the module documentation of [`super`] for the design.
 
-use super::mesh::{self, Face, SECTION};
+use super::mesh::{self, SECTION};
 use super::span::spans;
 use super::*;
 
@@ -18,14 +18,12 @@ const BAND_ROWS: usize = 16;
 /// What a primitive is.
 #[derive(Clone, Copy, Debug)]
 enum What {
-    /// A block face: the cell, its block, the face's axis and side, the
-    /// light on it (brightness times the face's shade).
+    /// A block face: the cell, its block, the face's axis and side.
     Block {
         cell: [i32; 3],
         block: BlockId,
         axis: u8,
         positive: bool,
-        bright: f32,
     },
     /// Face (`axis`, `far`) of box `i` of the scene.
     Box { i: u32, axis: u8, far: bool },
@@ -39,8 +37,11 @@ struct Prim {
     plane: [f64; 4],
     /// Whether some texels are see-through (tested per pixel).
     cutout: bool,
-    /// Rows `y0..y1` it may cover.
+    /// Rows `y0..y1` and columns `x0..x1` it may cover.
     rows: (u16, u16),
+    cols: (u16, u16),
+    /// The greatest reciprocal depth of its points (its nearest point).
+    near: f32,
     poly: [[f64; 2]; 8],
     n: u8,
 }
@@ -50,6 +51,29 @@ impl Prim {
     fn inv(&self, sx: f64, sy: f64) -> f64 {
         (self.plane[0] + self.plane[1] * sx + self.plane[2] * sy) * self.plane[3]
     }
+}
+
+/// A face's projection ([`Frame::project`]).
+struct Shape {
+    poly: [[f64; 2]; 8],
+    n: u8,
+    rows: (u16, u16),
+    cols: (u16, u16),
+    near: f32,
+}
+
+/// The first pixel whose centre is at or past `v`, clamped to `0..=n`.
+#[inline(always)]
+fn first(v: f64, n: usize) -> u16 {
+    let c = v - 0.5;
+    if c.is_nan() || c <= 0.0 {
+        return 0;
+    }
+    if c >= n as f64 {
+        return n as u16;
+    }
+    let t = c as u32;
+    (if (t as f64) < c { t + 1 } else { t }) as u16
 }
 
 /// Per block id: whether any texel of any of its faces is see-through.
@@ -80,36 +104,68 @@ fn tex_face(axis: usize, positive: bool) -> usize {
     }
 }
 
-/// Per-frame buffers, kept per thread between frames.
+/// Side of the depth buffer's tiles kept for occlusion tests (pixels).
+const TILE: usize = 8;
+
+/// One band of rays (rows `y0..y1` of the view) being drawn: its buffers
+/// (row-major over the band) and the primitives its ids point at. Kept per
+/// thread between frames.
 #[derive(Default)]
-struct Buffers {
+struct Band {
+    y0: usize,
+    y1: usize,
+    /// Per ray, the reciprocal depth of the nearest face (0: none).
     depth: Vec<f32>,
+    /// Per ray, the reciprocal depth of the nearest water surface in front
+    /// of that face (0: none).
     water: Vec<f32>,
+    /// Per ray, the index in `prims` of the nearest face ([`NONE`]: none).
     ids: Vec<u32>,
+    prims: Vec<Prim>,
+    /// Per tile of [`TILE`] × [`TILE`] rays, the least reciprocal depth
+    /// (the farthest anything drawn there is), valid where not `stale`.
+    tiles: Vec<f32>,
+    stale: Vec<bool>,
 }
 
 thread_local! {
-    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+    static BANDS: std::cell::RefCell<Band> = std::cell::RefCell::default();
 }
+
+#[cfg(test)]
+pub(crate) static STATS: [std::sync::atomic::AtomicUsize; 4] = [const { std::sync::atomic::AtomicUsize::new(0) }; 4];
 
 /// No primitive at a pixel.
 const NONE: u32 = u32::MAX;
 
-/// A frame's primitives and what is needed to shade them.
+/// A mesh section within view.
+struct Sec<'a> {
+    faces: &'a mesh::Section,
+    origin: [i32; 3],
+    lo: [f64; 3],
+    hi: [f64; 3],
+}
+
+/// A frame's sections and boxes and what is needed to shade them.
 pub(crate) struct Frame<'a> {
     scene: Scene<'a>,
     w: usize,
     h: usize,
     cols: Vec<f64>,
     rows: Vec<f64>,
-    prims: Vec<Prim>,
-    water: Vec<Prim>,
+    /// The mesh sections within view, nearest first.
+    secs: Vec<Sec<'a>>,
+    /// The faces of the mobs' and items' boxes turned to the eye.
+    boxes: Vec<Prim>,
     /// Whether the eye is in water (every ray starts in it).
     eye_in_water: bool,
+    /// The colour of every ray that meets nothing, where the world's top
+    /// is beyond the view distance (the sky wholly fogged).
+    flat_sky: Option<[u8; 3]>,
 }
 
 impl<'a> Frame<'a> {
-    /// The primitives of `world`'s view at `w` × `h` rays.
+    /// The view of `world` at `w` × `h` rays.
     pub(crate) fn new(world: &'a World, w: usize, h: usize) -> Frame<'a> {
         let scene = Scene::new(world, w, h);
         let cols: Vec<f64> = (0..w).map(|x| screen_x(x, w, scene.tan_x)).collect();
@@ -122,12 +178,17 @@ impl<'a> Frame<'a> {
             h,
             cols,
             rows,
-            prims: Vec::new(),
-            water: Vec::new(),
+            secs: Vec::new(),
+            boxes: Vec::new(),
             eye_in_water,
+            flat_sky: None,
         };
-        f.collect_terrain();
-        f.collect_boxes();
+        if HEIGHT as f64 - f.scene.eye[1] >= VIEW_DISTANCE {
+            let fog = f.scene.sky_horizon;
+            f.flat_sky = Some(fog.map(|c| (c * 255.0) as u8));
+        }
+        f.secs = f.sections();
+        f.boxes = f.box_faces();
         f
     }
 
@@ -141,15 +202,15 @@ impl<'a> Frame<'a> {
     }
 
     /// The screen polygon of a convex face given by its camera-space
-    /// corners, clipped at [`NEAR`]; `None` when nothing of it is on the
-    /// screen.
-    fn project(&self, cs: &[[f64; 3]]) -> Option<([[f64; 2]; 8], u8, (u16, u16))> {
+    /// corners, clipped at [`NEAR`]; `None` when it covers no pixel centre
+    /// of the view.
+    #[inline]
+    fn project(&self, cs: &[[f64; 3]]) -> Option<Shape> {
         let s = &self.scene;
         let (w, h) = (self.w as f64, self.h as f64);
         let mut clipped = [[0.0f64; 3]; 8];
         let mut m = 0;
-        let all_in = cs.iter().all(|c| c[0] >= NEAR);
-        if all_in {
+        if cs.iter().all(|c| c[0] >= NEAR) {
             clipped[..cs.len()].copy_from_slice(cs);
             m = cs.len();
         } else {
@@ -171,26 +232,39 @@ impl<'a> Frame<'a> {
         }
         let mut poly = [[0.0f64; 2]; 8];
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        let (kx, ky) = (w / (2.0 * s.tan_x), h / (2.0 * s.tan_y));
+        let mut zmin = f64::MAX;
         for (o, c) in poly.iter_mut().zip(&clipped[..m]) {
-            let px = (c[1] / c[0] / s.tan_x + 1.0) / 2.0 * w;
-            let py = (1.0 - c[2] / c[0] / s.tan_y) / 2.0 * h;
+            zmin = zmin.min(c[0]);
+            let iz = 1.0 / c[0];
+            let px = c[1] * iz * kx + w / 2.0;
+            let py = h / 2.0 - c[2] * iz * ky;
             *o = [px, py];
             x0 = x0.min(px);
             x1 = x1.max(px);
             y0 = y0.min(py);
             y1 = y1.max(py);
         }
-        if x1 < 0.0 || x0 > w || y1 < 0.0 || y0 > h {
+        // The first pixel centres at or past each bound: none between
+        // them, no pixel covered.
+        let (xa, xb) = (first(x0, self.w), first(x1, self.w));
+        let (ya, yb) = (first(y0, self.h), first(y1, self.h));
+        if xa >= xb || ya >= yb {
             return None;
         }
-        let row = |v: f64| (v - 0.5).clamp(0.0, h).ceil() as u16;
-        let rows = (row(y0), (row(y1) + 1).min(self.h as u16));
-        (rows.0 < rows.1).then_some((poly, m as u8, rows))
+        Some(Shape {
+            poly,
+            n: m as u8,
+            rows: (ya, yb),
+            cols: (xa, xb),
+            // Rounded up, so that no point of it is nearer.
+            near: ((1.0 / zmin) * (1.0 + 1e-6)) as f32,
+        })
     }
 
     /// Whether the box `lo`..`hi` may hold a point of the view within the
-    /// view distance (in front of the near plane, inside the four side
-    /// planes of the view pyramid).
+    /// view distance (in front of the eye, inside the four side planes of
+    /// the view pyramid).
     fn box_in_view(&self, lo: [f64; 3], hi: [f64; 3]) -> bool {
         let s = &self.scene;
         let e = s.eye;
@@ -214,9 +288,9 @@ impl<'a> Frame<'a> {
         })
     }
 
-    /// The block and water faces of every loaded chunk's mesh that face
-    /// the eye within the view.
-    fn collect_terrain(&mut self) {
+    /// The non-empty mesh sections of loaded chunks within view, nearest
+    /// first (ties in a fixed order).
+    fn sections(&self) -> Vec<Sec<'a>> {
         let s = &self.scene;
         let e = s.eye;
         let reach = VIEW_DISTANCE + 1.0;
@@ -227,9 +301,8 @@ impl<'a> Frame<'a> {
             )
         };
         let ((x0, x1), (z0, z1)) = (span(e[0]), span(e[2]));
-        let terrain = s.terrain;
-        let mut prims = std::mem::take(&mut self.prims);
-        let mut water = std::mem::take(&mut self.water);
+        let terrain: &'a Terrain = s.terrain;
+        let mut out: Vec<(f64, Sec<'a>)> = Vec::new();
         for cx in x0..=x1 {
             for cz in z0..=z1 {
                 let Some(c) = terrain.chunk(cx, cz) else {
@@ -247,39 +320,50 @@ impl<'a> Frame<'a> {
                     if sec.is_empty() {
                         continue;
                     }
-                    let oy = si as i32 * SECTION;
-                    let lo = [ox as f64, oy as f64, oz as f64];
-                    let hi = [(ox + CHUNK) as f64, (oy + SECTION) as f64, (oz + CHUNK) as f64];
+                    let k = mesh::section_corner(si);
+                    let lo = [(ox + k[0]) as f64, k[1] as f64, (oz + k[2]) as f64];
+                    let hi = lo.map(|v| v + SECTION as f64);
                     if !self.box_in_view(lo, hi) {
                         continue;
                     }
-                    let origin = [ox, 0, oz];
-                    for dir in 0..6 {
-                        self.faces(c, &sec.faces[dir], dir, origin, false, &mut prims);
-                        self.faces(c, &sec.water[dir], dir, origin, true, &mut water);
-                    }
+                    let gap = |k: usize| (lo[k] - e[k]).max(e[k] - hi[k]).max(0.0);
+                    let d2 = gap(0) * gap(0) + gap(1) * gap(1) + gap(2) * gap(2);
+                    out.push((
+                        d2,
+                        Sec {
+                            faces: sec,
+                            origin: [ox, 0, oz],
+                            lo,
+                            hi,
+                        },
+                    ));
                 }
             }
         }
-        self.prims = prims;
-        self.water = water;
+        // Nearest first: they hide the most. Ties by position.
+        out.sort_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(a.1.origin.cmp(&b.1.origin))
+                .then(a.1.lo[1].total_cmp(&b.1.lo[1]))
+        });
+        out.into_iter().map(|(_, s)| s).collect()
     }
 
-    /// Adds the faces of `list` (direction `dir`, sorted along its axis)
-    /// that face the eye and land on the screen.
-    fn faces(
-        &self,
-        c: &Chunk,
-        list: &[Face],
-        dir: usize,
-        origin: [i32; 3],
-        water: bool,
-        out: &mut Vec<Prim>,
-    ) {
+    /// Calls `put` with every face of section `sec`'s list for direction
+    /// `dir` (block faces, or water faces where `water`) that faces the eye
+    /// and covers a pixel centre of the view.
+    #[inline]
+    fn faces(&self, sec: &Sec, dir: usize, water: bool, mut put: impl FnMut(Prim)) {
+        let list = if water {
+            &sec.faces.water[dir]
+        } else {
+            &sec.faces.faces[dir]
+        };
         if list.is_empty() {
             return;
         }
         let s = &self.scene;
+        let origin = sec.origin;
         let (axis, positive) = (dir / 2, dir % 2 == 1);
         let e = s.eye[axis] - origin[axis] as f64;
         // Faces on the positive side (plane at c + 1) face the eye when it
@@ -304,76 +388,85 @@ impl<'a> Frame<'a> {
         let (uj, uk) = (unit(j), unit(k));
         let cut = cutouts();
         let reach2 = (VIEW_DISTANCE + 0.9) * (VIEW_DISTANCE + 0.9);
-        // Plane coefficients shared by the whole list: n = e_axis.
+        // Whether some cell of the section may lie beyond reach.
+        let far = {
+            let g = |k: usize| (sec.hi[k] - s.eye[k]).abs().max((s.eye[k] - sec.lo[k]).abs());
+            g(0) * g(0) + g(1) * g(1) + g(2) * g(2) > (VIEW_DISTANCE - 1.0) * (VIEW_DISTANCE - 1.0)
+        };
+        // The camera-space position of the section's origin; a cell's
+        // corner is it plus whole steps along the axes.
+        let base = self.cam(origin.map(|v| v as f64));
+        let (ux, uy, uz) = (unit(0), unit(1), unit(2));
         let (pa, pb, pc) = (s.f[axis], s.r[axis], s.u[axis]);
-        for f in run {
+        let add3 = |a: [f64; 3], b: [f64; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+        // Nearest first: the positive side's run ends at the eye.
+        let mut each = |f: &mesh::Face| {
             let cell = [
                 origin[0] + f.x as i32,
                 f.y as i32,
                 origin[2] + f.z as i32,
             ];
-            let centre = [0, 1, 2].map(|a| cell[a] as f64 + 0.5 - s.eye[a]);
-            if centre[0] * centre[0] + centre[1] * centre[1] + centre[2] * centre[2] > reach2 {
-                continue;
+            if far {
+                let centre = [0, 1, 2].map(|a| cell[a] as f64 + 0.5 - s.eye[a]);
+                if centre[0] * centre[0] + centre[1] * centre[1] + centre[2] * centre[2] > reach2 {
+                    return;
+                }
             }
-            let mut p = cell.map(|v| v as f64);
+            let mut l = [f.x as f64, f.y as f64, f.z as f64];
             if positive {
-                p[axis] += 1.0;
+                l[axis] += 1.0;
             }
-            let c0 = self.cam(p);
-            let add3 = |a: [f64; 3], b: [f64; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+            #[cfg(test)]
+            STATS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let c0 = [0, 1, 2].map(|q| base[q] + ux[q] * l[0] + uy[q] * l[1] + uz[q] * l[2]);
             let c1 = add3(c0, uj);
             let c2 = add3(c1, uk);
             let c3 = add3(c0, uk);
-            let Some((poly, n, rows)) = self.project(&[c0, c1, c2, c3]) else {
-                continue;
+            // All four corners beyond one side of the view: off screen.
+            let (tx, ty) = (s.tan_x, s.tan_y);
+            let out = |c: [f64; 3]| {
+                (c[1] > c[0] * tx) as u8
+                    | ((c[1] < -c[0] * tx) as u8) << 1
+                    | ((c[2] > c[0] * ty) as u8) << 2
+                    | ((c[2] < -c[0] * ty) as u8) << 3
             };
-            let plane_at = p[axis] - s.eye[axis];
-            let what = if water {
-                What::Block {
-                    cell,
-                    block: b::WATER,
-                    axis: axis as u8,
-                    positive,
-                    bright: 1.0,
-                }
-            } else {
-                let mut nb = cell;
-                nb[axis] += if positive { 1 } else { -1 };
-                let (sky, bl) = light_near(s.terrain, c, nb);
-                let shade = match (axis, positive) {
-                    (1, true) => 1.0,
-                    (1, false) => 0.55,
-                    (0, _) => 0.8,
-                    _ => 0.9,
-                };
-                What::Block {
+            if out(c0) & out(c1) & out(c2) & out(c3) != 0 {
+                return;
+            }
+            let Some(sh) = self.project(&[c0, c1, c2, c3]) else {
+                return;
+            };
+            let plane_at = (cell[axis] + positive as i32) as f64 - s.eye[axis];
+            put(Prim {
+                what: What::Block {
                     cell,
                     block: f.block,
                     axis: axis as u8,
                     positive,
-                    bright: shade * light::brightness(sky, bl, s.light),
-                }
-            };
-            out.push(Prim {
-                what,
+                },
                 plane: [pa, pb, pc, 1.0 / plane_at],
                 cutout: !water && cut[f.block as usize],
-                rows,
-                poly,
-                n,
+                rows: sh.rows,
+                cols: sh.cols,
+                near: sh.near,
+                poly: sh.poly,
+                n: sh.n,
             });
+        };
+        if positive {
+            run.iter().rev().for_each(&mut each);
+        } else {
+            run.iter().for_each(&mut each);
         }
     }
 
     /// The faces of the mobs' and items' boxes that face the eye.
-    fn collect_boxes(&mut self) {
+    fn box_faces(&self) -> Vec<Prim> {
         let s = &self.scene;
         let mut out = Vec::new();
         for (i, bx) in s.boxes.iter().enumerate() {
             let sh = &bx.shape;
-            let corners = sh.corners();
-            let cams = corners.map(|p| self.cam(p));
+            let cams = sh.corners().map(|p| self.cam(p));
             for axis in 0..3 {
                 let (j, k) = ((axis + 1) % 3, (axis + 2) % 3);
                 for far in [false, true] {
@@ -396,7 +489,7 @@ impl<'a> Frame<'a> {
                         cams[base | 1 << j | 1 << k],
                         cams[base | 1 << k],
                     ];
-                    let Some((poly, m, rows)) = self.project(&quad) else {
+                    let Some(sh) = self.project(&quad) else {
                         continue;
                     };
                     let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -409,14 +502,16 @@ impl<'a> Frame<'a> {
                         },
                         plane: [dot(n, s.f), dot(n, s.r), dot(n, s.u), 1.0 / -facing],
                         cutout: false,
-                        rows,
-                        poly,
-                        n: m,
+                        rows: sh.rows,
+                        cols: sh.cols,
+                        near: sh.near,
+                        poly: sh.poly,
+                        n: sh.n,
                     });
                 }
             }
         }
-        self.prims.extend(out);
+        out
     }
 
     /// For a see-through block face, whether the texel its pixel ray
@@ -429,18 +524,17 @@ impl<'a> Frame<'a> {
             block,
             axis,
             positive,
-            ..
         } = p.what
         else {
             return true;
         };
-        let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, inv);
+        let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, 1.0 / inv);
         let face = tex_face(axis as usize, positive);
         self.scene.tex.texels[block as usize * 3 + face][tv * TEX + tu][3] != 0
     }
 
     /// Where the ray with screen offsets `sx`, `sy` meets the face of
-    /// `cell` across `axis` at reciprocal depth `inv`: the face coordinates
+    /// `cell` across `axis` at depth `z`: the face coordinates
     /// `uu`, `vv` in `0..1` and the texel, as the ray caster's `shade`
     /// takes them.
     #[inline(always)]
@@ -450,10 +544,9 @@ impl<'a> Frame<'a> {
         axis: usize,
         sx: f64,
         sy: f64,
-        inv: f64,
+        z: f64,
     ) -> (f64, f64, usize, usize) {
         let s = &self.scene;
-        let z = 1.0 / inv;
         let d = |k: usize| s.f[k] + s.r[k] * sx + s.u[k] * sy;
         let frac = |k: usize| (s.eye[k] + d(k) * z - cell[k] as f64).clamp(0.0, 0.9999);
         let (uu, vv) = match axis {
@@ -468,87 +561,214 @@ impl<'a> Frame<'a> {
         (uu, vv, tu, tv)
     }
 
-    /// Draws rows `y0..y1` into the band's buffers (`depth`, `water`, `ids`:
-    /// those rows only).
-    fn draw_rows(&self, y0: usize, y1: usize, depth: &mut [f32], water: &mut [f32], ids: &mut [u32]) {
-        let w = self.w;
-        depth.fill(0.0);
-        water.fill(0.0);
-        ids.fill(NONE);
-        let (cols, rows) = (&self.cols[..], &self.rows[..]);
-        for (pi, p) in self.prims.iter().enumerate() {
-            if (p.rows.1 as usize) <= y0 || (p.rows.0 as usize) >= y1 {
-                continue;
-            }
-            spans(&p.poly[..p.n as usize], w, (y0, y1), |y, xa, xb| {
-                let sy = rows[y];
-                let base = (p.plane[0] + p.plane[2] * sy) * p.plane[3];
-                let step = p.plane[1] * p.plane[3];
-                let line = (y - y0) * w;
-                for x in xa..xb {
-                    let sx = cols[x];
-                    let inv = if p.cutout { p.inv(sx, sy) } else { base + step * sx };
-                    let v = inv as f32;
-                    let k = line + x;
-                    if v > depth[k] && (!p.cutout || self.opaque_texel(p, sx, sy, inv)) {
-                        depth[k] = v;
-                        ids[k] = pi as u32;
-                    }
-                }
-            });
+    /// Rasterises `p` into `band`'s depth and id buffers (or, for a water
+    /// face, its water buffer).
+    #[inline]
+    fn raster(&self, p: Prim, band: &mut Band, water: bool) {
+        let (y0, y1) = (band.y0, band.y1);
+        if (p.rows.1 as usize) <= y0 || (p.rows.0 as usize) >= y1 {
+            return;
         }
-        for p in &self.water {
-            if (p.rows.1 as usize) <= y0 || (p.rows.0 as usize) >= y1 {
-                continue;
-            }
-            spans(&p.poly[..p.n as usize], w, (y0, y1), |y, xa, xb| {
-                let sy = rows[y];
-                let line = (y - y0) * w;
+        let w = self.w;
+        let tw = w.div_ceil(TILE);
+        if self.tiles_hide(band, p.cols, (p.rows.0.max(y0 as u16), p.rows.1.min(y1 as u16)), p.near) {
+            #[cfg(test)]
+            STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return;
+        }
+        let (cols, rows) = (&self.cols[..], &self.rows[..]);
+        let id = band.prims.len() as u32;
+        let Band {
+            depth,
+            water: wbuf,
+            ids,
+            stale,
+            ..
+        } = band;
+        let mut drawn = false;
+        spans(&p.poly[..p.n as usize], w, (y0, y1), |y, xa, xb| {
+            let sy = rows[y];
+            let line = (y - y0) * w;
+            if water {
                 for x in xa..xb {
                     let v = p.inv(cols[x], sy) as f32;
                     let k = line + x;
-                    if v > depth[k] && v > water[k] {
-                        water[k] = v;
+                    if v > depth[k] && v > wbuf[k] {
+                        wbuf[k] = v;
                     }
                 }
-            });
+                return;
+            }
+            let base = (p.plane[0] + p.plane[2] * sy) * p.plane[3];
+            let step = p.plane[1] * p.plane[3];
+            let mut any = false;
+            for x in xa..xb {
+                let sx = cols[x];
+                let inv = if p.cutout {
+                    p.inv(sx, sy)
+                } else {
+                    base + step * sx
+                };
+                let v = inv as f32;
+                let k = line + x;
+                if v > depth[k] && (!p.cutout || self.opaque_texel(&p, sx, sy, inv)) {
+                    depth[k] = v;
+                    ids[k] = id;
+                    any = true;
+                }
+            }
+            if any {
+                drawn = true;
+                let row = ((y - y0) / TILE) * tw;
+                for t in &mut stale[row + xa / TILE..=row + (xb - 1) / TILE] {
+                    *t = true;
+                }
+            }
+        });
+        if drawn {
+            band.prims.push(p);
+        }
+        #[cfg(test)]
+        STATS[2 + drawn as usize].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether nothing of section `sec` can show in `band`: every tile of
+    /// the band its screen rectangle touches holds only nearer faces.
+    fn hidden(&self, sec: &Sec, band: &mut Band) -> bool {
+        let (lo, hi) = (sec.lo, sec.hi);
+        let s = &self.scene;
+        let (w, h) = (self.w as f64, self.h as f64);
+        let (kx, ky) = (w / (2.0 * s.tan_x), h / (2.0 * s.tan_y));
+        let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        let mut zmin = f64::MAX;
+        for i in 0..8 {
+            let p = [0, 1, 2].map(|k| if i >> k & 1 == 0 { lo[k] } else { hi[k] });
+            let c = self.cam(p);
+            if c[0] < NEAR {
+                return false;
+            }
+            zmin = zmin.min(c[0]);
+            let (px, py) = (c[1] / c[0] * kx + w / 2.0, h / 2.0 - c[2] / c[0] * ky);
+            x0 = x0.min(px);
+            x1 = x1.max(px);
+            y0 = y0.min(py);
+            y1 = y1.max(py);
+        }
+        let thr = ((1.0 / zmin) * (1.0 + 1e-6)) as f32;
+        // The pixel centres it may cover, within the band: none, nothing
+        // of it to draw here.
+        let cols = (first(x0, self.w), first(x1, self.w));
+        let rows = (
+            first(y0, self.h).max(band.y0 as u16),
+            first(y1, self.h).min(band.y1 as u16),
+        );
+        if cols.0 >= cols.1 || rows.0 >= rows.1 {
+            return true;
+        }
+        self.tiles_hide(band, cols, rows, thr)
+    }
+
+    /// Whether every tile of `band` holding a ray of columns `cols.0..cols.1`
+    /// and rows `rows.0..rows.1` (view rows, inside the band) has only faces
+    /// with reciprocal depth above `near` drawn at every ray.
+    #[inline]
+    fn tiles_hide(&self, band: &mut Band, cols: (u16, u16), rows: (u16, u16), near: f32) -> bool {
+        if cols.0 >= cols.1 || rows.0 >= rows.1 {
+            return false;
+        }
+        let tw = self.w.div_ceil(TILE);
+        let bh = band.y1 - band.y0;
+        let (tx0, tx1) = (cols.0 as usize / TILE, (cols.1 as usize - 1) / TILE);
+        let (ty0, ty1) = (
+            (rows.0 as usize - band.y0) / TILE,
+            (rows.1 as usize - 1 - band.y0) / TILE,
+        );
+        for ty in ty0..=ty1 {
+            for tx in tx0..=tx1 {
+                let t = ty * tw + tx;
+                // A stale value is a lower bound (depths only grow):
+                // recomputed only when it does not settle the question.
+                if band.tiles[t] > near {
+                    continue;
+                }
+                if !band.stale[t] {
+                    return false;
+                }
+                let mut m = f32::INFINITY;
+                for y in ty * TILE..((ty + 1) * TILE).min(bh) {
+                    let row = &band.depth[y * self.w..][tx * TILE..((tx + 1) * TILE).min(self.w)];
+                    for &v in row {
+                        m = m.min(v);
+                    }
+                }
+                band.tiles[t] = m;
+                band.stale[t] = false;
+                if m <= near {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Draws rays rows `y0..y1` into `band`.
+    fn draw_band(&self, y0: usize, y1: usize, band: &mut Band) {
+        let n = self.w * (y1 - y0);
+        let tiles = self.w.div_ceil(TILE) * (y1 - y0).div_ceil(TILE);
+        band.y0 = y0;
+        band.y1 = y1;
+        band.depth.clear();
+        band.depth.resize(n, 0.0);
+        band.water.clear();
+        band.water.resize(n, 0.0);
+        band.ids.clear();
+        band.ids.resize(n, NONE);
+        band.prims.clear();
+        band.tiles.clear();
+        band.tiles.resize(tiles, 0.0);
+        band.stale.clear();
+        band.stale.resize(tiles, false);
+        for &p in &self.boxes {
+            self.raster(p, band, false);
+        }
+        for sec in &self.secs {
+            if self.hidden(sec, band) {
+                #[cfg(test)]
+                STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                continue;
+            }
+            for dir in 0..6 {
+                self.faces(sec, dir, false, |p| self.raster(p, band, false));
+            }
+        }
+        for sec in &self.secs {
+            if sec.faces.water.iter().all(Vec::is_empty) || self.hidden(sec, band) {
+                continue;
+            }
+            for dir in 0..6 {
+                self.faces(sec, dir, true, |p| self.raster(p, band, true));
+            }
         }
     }
 
-    /// Draws the whole view into the thread's buffers and calls `shade`
-    /// with them: per ray (row-major) the reciprocal depth of the nearest
-    /// face, of the nearest water surface before it, and the primitive.
-    fn draw<R>(&self, parallel: bool, shade: impl FnOnce(&[f32], &[f32], &[u32]) -> R) -> R {
-        let (w, h) = (self.w, self.h);
-        BUFFERS.with(|cell| {
-            let mut bufs = cell.borrow_mut();
-            let Buffers { depth, water, ids } = &mut *bufs;
-            depth.resize(w * h, 0.0);
-            water.resize(w * h, 0.0);
-            ids.resize(w * h, NONE);
-            if parallel && h > BAND_ROWS && w > 0 {
-                depth
-                    .par_chunks_mut(w * BAND_ROWS)
-                    .zip(water.par_chunks_mut(w * BAND_ROWS))
-                    .zip(ids.par_chunks_mut(w * BAND_ROWS))
-                    .enumerate()
-                    .for_each(|(b, ((d, wa), id))| {
-                        let y0 = b * BAND_ROWS;
-                        self.draw_rows(y0, (y0 + BAND_ROWS).min(h), d, wa, id);
-                    });
-            } else {
-                self.draw_rows(0, h, &mut depth[..w * h], &mut water[..w * h], &mut ids[..w * h]);
-            }
-            shade(&depth[..w * h], &water[..w * h], &ids[..w * h])
-        })
+    /// Rows of rays per band: the whole view in order, or about two bands
+    /// per thread in parallel (the bytes do not depend on the split).
+    fn band_rows(&self, parallel: bool) -> usize {
+        if parallel {
+            let n = rayon::current_num_threads().max(1) * 2;
+            self.h.div_ceil(n).max(BAND_ROWS)
+        } else {
+            self.h.max(1)
+        }
     }
 
-    /// What ray (`x`, `y`) shows, from its primitive and reciprocal depth.
-    fn pick_of(&self, id: u32, x: usize, y: usize) -> Pick {
+    /// What ray (`x`, `y`) of `band` shows.
+    fn pick_of(&self, band: &Band, x: usize, y: usize) -> Pick {
+        let id = band.ids[(y - band.y0) * self.w + x];
         if id == NONE {
             return Pick::Sky;
         }
-        let p = &self.prims[id as usize];
+        let p = &band.prims[id as usize];
         let (sx, sy) = (self.cols[x], self.rows[y]);
         let len = (1.0 + sx * sx + sy * sy).sqrt();
         if len / p.inv(sx, sy) > VIEW_DISTANCE {
@@ -563,10 +783,44 @@ impl<'a> Frame<'a> {
         }
     }
 
-    /// The colour of ray (`x`, `y`).
+    /// The light on block face `p` (brightness times the face's shade).
+    fn face_light(&self, p: &Prim) -> f32 {
+        let What::Block {
+            cell,
+            axis,
+            positive,
+            ..
+        } = p.what
+        else {
+            return 1.0;
+        };
+        let (axis, s) = (axis as usize, &self.scene);
+        let mut nb = cell;
+        nb[axis] += if positive { 1 } else { -1 };
+        let (sky, bl) = light::at(s.terrain, nb[0], nb[1], nb[2]);
+        let shade = match (axis, positive) {
+            (1, true) => 1.0,
+            (1, false) => 0.55,
+            (0, _) => 0.8,
+            _ => 0.9,
+        };
+        shade * light::brightness(sky, bl, s.light)
+    }
+
+    /// The colour of ray (`x`, `y`) of `band`; `lit` caches the last
+    /// primitive's light.
     #[inline]
-    fn color(&self, id: u32, water_inv: f32, x: usize, y: usize) -> [u8; 3] {
+    fn color(&self, band: &Band, x: usize, y: usize, lit: &mut (u32, f32)) -> [u8; 3] {
         let s = &self.scene;
+        let k = (y - band.y0) * self.w + x;
+        let (id, water_inv) = (band.ids[k], band.water[k]);
+        if id == NONE
+            && water_inv == 0.0
+            && !self.eye_in_water
+            && let Some(c) = self.flat_sky
+        {
+            return c;
+        }
         let (sx, sy) = (self.cols[x], self.rows[y]);
         let len = (1.0 + sx * sx + sy * sy).sqrt();
         let water = if self.eye_in_water {
@@ -593,12 +847,17 @@ impl<'a> Frame<'a> {
         };
         if id == NONE {
             let (c, t) = sky();
-            let t = if water.is_some() { t.max(VIEW_DISTANCE + 1.0) } else { t };
+            let t = if water.is_some() {
+                t.max(VIEW_DISTANCE + 1.0)
+            } else {
+                t
+            };
             return s.fogged(c, t, water);
         }
-        let p = &self.prims[id as usize];
+        let p = &band.prims[id as usize];
         let inv = p.inv(sx, sy);
-        let t = len / inv;
+        let z = 1.0 / inv;
+        let t = len * z;
         if t > VIEW_DISTANCE {
             return s.fogged(sky().0, f64::INFINITY, water);
         }
@@ -608,17 +867,19 @@ impl<'a> Frame<'a> {
                 block,
                 axis,
                 positive,
-                bright,
             } => {
+                if lit.0 != id {
+                    *lit = (id, self.face_light(p));
+                }
                 let axis = axis as usize;
-                let (uu, vv, tu, tv) = self.block_uv(cell, axis, sx, sy, inv);
+                let (uu, vv, tu, tv) = self.block_uv(cell, axis, sx, sy, z);
                 let e = 0.04;
                 if s.target == Some(cell) && (uu < e || uu > 1.0 - e || vv < e || vv > 1.0 - e) {
                     [0.05, 0.05, 0.05]
                 } else {
                     let face = tex_face(axis, positive);
                     let tx = s.tex.texels[block as usize * 3 + face][tv * TEX + tu];
-                    let mut k = bright;
+                    let mut k = lit.1;
                     if let Some((bp, prog)) = s.breaking
                         && bp == cell
                         && unit(9, tu as i32, tv as i32, 3) < prog * 0.8
@@ -634,25 +895,30 @@ impl<'a> Frame<'a> {
             }
             What::Box { i, axis, far } => {
                 let bx = &s.boxes[i as usize];
-                let z = 1.0 / inv;
                 let hit = [0, 1, 2].map(|k| s.eye[k] + d[k] * z - bx.shape.corner[k]);
-                let at = bx.shape.axes.map(|a| a[0] * hit[0] + a[1] * hit[1] + a[2] * hit[2]);
+                let at = bx
+                    .shape
+                    .axes
+                    .map(|a| a[0] * hit[0] + a[1] * hit[1] + a[2] * hit[2]);
                 bx.color(d, axis as usize, far, at)
             }
         };
         s.fogged(c, t, water)
     }
-}
 
-/// The light of cell `p` (as [`light::at`]), read from chunk `c` when it
-/// holds the cell.
-#[inline]
-fn light_near(t: &Terrain, c: &Chunk, p: [i32; 3]) -> (u8, u8) {
-    if (0..HEIGHT).contains(&p[1]) && p[0] >> 4 == c.cx && p[2] >> 4 == c.cz {
-        let v = c.light[(((p[0] & 15) * CHUNK + (p[2] & 15)) * HEIGHT + p[1]) as usize];
-        (v >> 4, v & 15)
-    } else {
-        light::at(t, p[0], p[1], p[2])
+    /// Every primitive of the view turned to the eye and on screen (no
+    /// occlusion): the boxes' faces, the block faces, the water faces.
+    #[cfg(test)]
+    fn all(&self) -> (Vec<Prim>, Vec<Prim>) {
+        let mut solid = self.boxes.clone();
+        let mut water = Vec::new();
+        for sec in &self.secs {
+            for dir in 0..6 {
+                self.faces(sec, dir, false, |p| solid.push(p));
+                self.faces(sec, dir, true, |p| water.push(p));
+            }
+        }
+        (solid, water)
     }
 }
 
@@ -666,57 +932,98 @@ fn scaled(a: [f64; 3], k: f64) -> [f64; 3] {
 
 /// The rasterised view of `world` with one ray per `block` × `block`
 /// pixels, HUD over it, into `out` (RGBA, `w*h*4` bytes).
-pub(crate) fn render(world: &World, w: usize, h: usize, block: usize, out: &mut [u8], parallel: bool) {
+pub(crate) fn render(
+    world: &World,
+    w: usize,
+    h: usize,
+    block: usize,
+    out: &mut [u8],
+    parallel: bool,
+) {
     assert_eq!(out.len(), w * h * 4, "buffer is w*h*4 bytes");
     assert!(block >= 1, "block is at least 1 pixel");
     let (tw, th) = (w.div_ceil(block), h.div_ceil(block));
     let frame = Frame::new(world, tw, th);
     let layer = hud::layer(world, w, h);
-    frame.draw(parallel, |_, water, ids| {
-        let band = |ty: usize, rows: &mut [u8]| {
-            let line = &mut rows[..w * 4];
-            for (tx, square) in line.chunks_mut(block * 4).enumerate() {
-                let k = ty * tw + tx;
-                let c = frame.color(ids[k], water[k], tx, ty);
-                let px = [c[0], c[1], c[2], 255];
-                for p in square.chunks_exact_mut(4) {
-                    p.copy_from_slice(&px);
+    let rows = frame.band_rows(parallel);
+    // One band of rays: drawn, then shaded into its pixel rows.
+    let band = |bi: usize, px: &mut [u8]| {
+        BANDS.with(|cell| {
+            let band = &mut *cell.borrow_mut();
+            let y0 = bi * rows;
+            frame.draw_band(y0, (y0 + rows).min(th), band);
+            let mut lit = (NONE, 0.0);
+            for (ty, line_rows) in px.chunks_mut(w * 4 * block).enumerate() {
+                let ty = y0 + ty;
+                let line = &mut line_rows[..w * 4];
+                for (tx, square) in line.chunks_mut(block * 4).enumerate() {
+                    let c = frame.color(band, tx, ty, &mut lit);
+                    let px = [c[0], c[1], c[2], 255];
+                    for p in square.chunks_exact_mut(4) {
+                        p.copy_from_slice(&px);
+                    }
+                }
+                let (first, rest) = line_rows.split_at_mut(w * 4);
+                for r in rest.chunks_exact_mut(w * 4) {
+                    r.copy_from_slice(first);
                 }
             }
-            let (first, rest) = rows.split_at_mut(w * 4);
-            for r in rest.chunks_exact_mut(w * 4) {
-                r.copy_from_slice(first);
-            }
-        };
-        if parallel {
-            out.par_chunks_mut(w * 4 * block)
-                .enumerate()
-                .for_each(|(y, rows)| band(y, rows));
-        } else {
-            out.chunks_mut(w * 4 * block)
-                .enumerate()
-                .for_each(|(y, rows)| band(y, rows));
-        }
-    });
+        })
+    };
+    let chunk = (w * 4 * block * rows).max(1);
+    if parallel {
+        out.par_chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(i, px)| band(i, px));
+    } else {
+        out.chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(i, px)| band(i, px));
+    }
     hud::draw_over(world, &layer, out);
 }
 
 /// The pick buffer of the rasterised view at `w` × `h` (HUD aside).
 pub(crate) fn picks(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
     let frame = Frame::new(world, w, h);
-    frame.draw(parallel, |_, _, ids| {
-        ids.iter()
+    let rows = frame.band_rows(parallel);
+    let mut out = vec![Pick::Sky; w * h];
+    let band = |bi: usize, line: &mut [Pick]| {
+        BANDS.with(|cell| {
+            let band = &mut *cell.borrow_mut();
+            let y0 = bi * rows;
+            frame.draw_band(y0, (y0 + rows).min(h), band);
+            for (k, p) in line.iter_mut().enumerate() {
+                *p = frame.pick_of(band, k % w, y0 + k / w);
+            }
+        })
+    };
+    let chunk = (w * rows).max(1);
+    if parallel {
+        out.par_chunks_mut(chunk)
             .enumerate()
-            .map(|(k, &id)| frame.pick_of(id, k % w, k / w))
-            .collect()
-    })
+            .for_each(|(i, l)| band(i, l));
+    } else {
+        out.chunks_mut(chunk)
+            .enumerate()
+            .for_each(|(i, l)| band(i, l));
+    }
+    out
 }
 
-/// How many primitives (block, box and water faces) the rasterised view
-/// of `world` at `w` × `h` draws (for tests and measurements).
-pub fn primitive_count(world: &World, w: usize, h: usize) -> usize {
+/// How many primitives (block, box and water faces turned to the eye and
+/// on screen, hidden or not) the rasterised view of `world` at `w` × `h`
+/// considers, and how many mesh sections.
+pub fn primitive_count(world: &World, w: usize, h: usize) -> (usize, usize) {
     let f = Frame::new(world, w, h);
-    f.prims.len() + f.water.len()
+    let mut n = f.boxes.len();
+    for sec in &f.secs {
+        for dir in 0..6 {
+            f.faces(sec, dir, false, |_| n += 1);
+            f.faces(sec, dir, true, |_| n += 1);
+        }
+    }
+    (n, f.secs.len())
 }
 
 /// For tests: per pixel of the view at `w` × `h`, the nearest primitive
@@ -728,6 +1035,7 @@ pub fn primitive_count(world: &World, w: usize, h: usize) -> usize {
 pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) -> Vec<Option<Pick>> {
     let f = Frame::new(world, w, h);
     let s = &f.scene;
+    let (prims, _) = f.all();
     let mut out = Vec::with_capacity(w * h);
     for y in 0..h {
         for x in 0..w {
@@ -735,7 +1043,7 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
             let d = [0, 1, 2].map(|k| s.f[k] + s.r[k] * sx + s.u[k] * sy);
             let mut best: Option<(f64, Pick)> = None;
             let mut unsure = false;
-            for p in &f.prims {
+            for p in &prims {
                 let inv = p.inv(sx, sy);
                 if inv <= 0.0 {
                     continue;
@@ -758,7 +1066,7 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                         }
                         if p.cutout && m > margin {
                             // Near a texel border the alpha may differ.
-                            let (uu, vv, _, _) = f.block_uv(cell, a, sx, sy, inv);
+                            let (uu, vv, _, _) = f.block_uv(cell, a, sx, sy, z);
                             let tb = |v: f64| {
                                 let q = v * TEX as f64;
                                 (q - libm::round(q)).abs() / TEX as f64
