@@ -57,7 +57,7 @@ impl Face {
 
 /// The faces of one section (a cube of [`SECTION`]³ cells) by direction `axis * 2 + positive`, each list
 /// sorted by the cells' coordinate on `axis`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Section {
     pub faces: [Vec<Face>; 6],
     pub water: [Vec<Face>; 6],
@@ -70,7 +70,7 @@ impl Section {
 }
 
 /// A chunk's mesh: its sections (see [`section_of`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mesh {
     pub(crate) sections: Vec<Section>,
 }
@@ -120,8 +120,7 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
             None => (full, 0),
         }
     };
-    let mut sections =
-        vec![Section::default(); (ACROSS * ACROSS * (HEIGHT / SECTION)) as usize];
+    let mut sections = vec![Section::default(); (ACROSS * ACROSS * (HEIGHT / SECTION)) as usize];
     for x in 0..CHUNK {
         for z in 0..CHUNK {
             let col = (x * CHUNK + z) as usize;

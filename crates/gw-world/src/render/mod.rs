@@ -305,13 +305,12 @@ pub enum Pick {
 /// occlusion by blocks, other mobs and the HUD included.
 pub fn pick(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
     let parallel = parallel && rayon::current_thread_index().is_none();
-    match renderer() {
-        Renderer::Raster => {
-            let mut out = raster::picks(world, w, h, parallel);
-            cover_hud(world, w, h, &mut out);
-            out
-        }
-        Renderer::Rays => pick_with(world, w, h, parallel, Paths::FAST),
+    if renderer().rasterises(w * h) {
+        let mut out = raster::picks(world, w, h, parallel);
+        cover_hud(world, w, h, &mut out);
+        out
+    } else {
+        pick_with(world, w, h, parallel, Paths::FAST)
     }
 }
 
@@ -718,9 +717,10 @@ pub fn render_rgba_blocky(
     // the cores busy already) could, while waiting for its rows, pick up
     // another whole run.
     let parallel = parallel && rayon::current_thread_index().is_none();
-    match renderer() {
-        Renderer::Raster => raster::render(world, w, h, block, out, parallel),
-        Renderer::Rays => render_with(world, w, h, block, out, parallel, Paths::FAST),
+    if renderer().rasterises(w.div_ceil(block.max(1)) * h.div_ceil(block.max(1))) {
+        raster::render(world, w, h, block, out, parallel)
+    } else {
+        render_with(world, w, h, block, out, parallel, Paths::FAST)
     }
 }
 
@@ -2090,37 +2090,57 @@ pub mod span;
 
 pub use raster::primitive_count;
 
-/// Which renderer draws the first-person view.
+/// Which renderer draws the first-person view. Both show the same
+/// scene by the same rules (tests compare their pixels and picks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Renderer {
+    /// The rasteriser from [`RASTER_VIEW_MIN_RAYS`] rays on, the ray
+    /// caster below (where it is the faster).
+    Auto,
     /// Chunk meshes, boxes and a depth buffer ([`raster`]).
     Raster,
-    /// One ray per pixel walked through the cells (the reference).
+    /// One ray per pixel walked through the cells.
     Rays,
 }
 
 impl Renderer {
-    /// The renderer named `name` (`raster` or `rays`).
+    /// The renderer named `name` (`auto`, `raster` or `rays`).
     pub fn parse(name: &str) -> Option<Renderer> {
         match name {
+            "auto" => Some(Renderer::Auto),
             "raster" => Some(Renderer::Raster),
             "rays" => Some(Renderer::Rays),
             _ => None,
         }
     }
+
+    /// Whether a view of `rays` rays is rasterised.
+    pub fn rasterises(self, rays: usize) -> bool {
+        match self {
+            Renderer::Auto => rays >= RASTER_VIEW_MIN_RAYS,
+            Renderer::Raster => true,
+            Renderer::Rays => false,
+        }
+    }
 }
 
-/// 0: not chosen yet, 1: raster, 2: rays.
+/// Rays per view from which [`Renderer::Auto`] rasterises: below it the
+/// ray caster takes fewer instructions (about 20,000 rays measured, see
+/// `docs/performance.md`).
+pub const RASTER_VIEW_MIN_RAYS: usize = 20_000;
+
+/// 0: not chosen yet, then 1 + the renderer's index.
 static RENDERER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
 /// The renderer the public entry points use: set by [`set_renderer`], else
-/// the environment variable `GW_WORLD_RENDERER` (`raster` or `rays`), else
-/// [`DEFAULT_RENDERER`].
+/// by the environment variable `GW_WORLD_RENDERER` (`auto`, `raster` or
+/// `rays`), else [`DEFAULT_RENDERER`].
 pub fn renderer() -> Renderer {
     use std::sync::atomic::Ordering;
     match RENDERER.load(Ordering::Relaxed) {
-        1 => Renderer::Raster,
-        2 => Renderer::Rays,
+        1 => Renderer::Auto,
+        2 => Renderer::Raster,
+        3 => Renderer::Rays,
         _ => {
             let r = std::env::var("GW_WORLD_RENDERER")
                 .ok()
@@ -2135,15 +2155,15 @@ pub fn renderer() -> Renderer {
 /// Chooses the renderer for the whole process.
 pub fn set_renderer(r: Renderer) {
     let v = match r {
-        Renderer::Raster => 1,
-        Renderer::Rays => 2,
+        Renderer::Auto => 1,
+        Renderer::Raster => 2,
+        Renderer::Rays => 3,
     };
     RENDERER.store(v, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The renderer used unless one is chosen.
-pub const DEFAULT_RENDERER: Renderer = Renderer::Raster;
-
+pub const DEFAULT_RENDERER: Renderer = Renderer::Auto;
 
 /// Worlds the renderer tests look at.
 #[cfg(test)]
@@ -2238,7 +2258,6 @@ pub(crate) mod tests_support {
         }
         out
     }
-
 }
 
 #[cfg(test)]
@@ -2327,11 +2346,22 @@ mod tests {
                 for c in &wall {
                     w.terrain.set(c[0], c[1], c[2], b::STONE);
                 }
-                let fast = pick(&w, wd, ht, false);
+                // The rasteriser's picks (the public entry point's at this
+                // size), checked against the walk and the model below.
+                let fast = {
+                    let mut p = raster::picks(&w, wd, ht, false);
+                    cover_hud(&w, wd, ht, &mut p);
+                    p
+                };
+                assert_eq!(
+                    pick_with(&w, wd, ht, false, Paths::FAST),
+                    pick_with(&w, wd, ht, false, Paths::PLAIN),
+                    "{kind:?}: ray caster fast = plain"
+                );
                 assert_eq!(
                     fast,
                     pick_with(&w, wd, ht, false, Paths::PLAIN),
-                    "{kind:?}: fast = plain"
+                    "{kind:?}: rasteriser = plain walk"
                 );
                 let m = w.mobs.iter().find(|m| m.id == id).expect("spawned");
                 let parts = model::posed(m, w.tick);

@@ -132,9 +132,6 @@ thread_local! {
     static BANDS: std::cell::RefCell<Band> = std::cell::RefCell::default();
 }
 
-#[cfg(test)]
-pub(crate) static STATS: [std::sync::atomic::AtomicUsize; 4] = [const { std::sync::atomic::AtomicUsize::new(0) }; 4];
-
 /// No primitive at a pixel.
 const NONE: u32 = u32::MAX;
 
@@ -390,7 +387,11 @@ impl<'a> Frame<'a> {
         let reach2 = (VIEW_DISTANCE + 0.9) * (VIEW_DISTANCE + 0.9);
         // Whether some cell of the section may lie beyond reach.
         let far = {
-            let g = |k: usize| (sec.hi[k] - s.eye[k]).abs().max((s.eye[k] - sec.lo[k]).abs());
+            let g = |k: usize| {
+                (sec.hi[k] - s.eye[k])
+                    .abs()
+                    .max((s.eye[k] - sec.lo[k]).abs())
+            };
             g(0) * g(0) + g(1) * g(1) + g(2) * g(2) > (VIEW_DISTANCE - 1.0) * (VIEW_DISTANCE - 1.0)
         };
         // The camera-space position of the section's origin; a cell's
@@ -401,11 +402,7 @@ impl<'a> Frame<'a> {
         let add3 = |a: [f64; 3], b: [f64; 3]| [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
         // Nearest first: the positive side's run ends at the eye.
         let mut each = |f: &mesh::Face| {
-            let cell = [
-                origin[0] + f.x as i32,
-                f.y as i32,
-                origin[2] + f.z as i32,
-            ];
+            let cell = [origin[0] + f.x as i32, f.y as i32, origin[2] + f.z as i32];
             if far {
                 let centre = [0, 1, 2].map(|a| cell[a] as f64 + 0.5 - s.eye[a]);
                 if centre[0] * centre[0] + centre[1] * centre[1] + centre[2] * centre[2] > reach2 {
@@ -416,8 +413,6 @@ impl<'a> Frame<'a> {
             if positive {
                 l[axis] += 1.0;
             }
-            #[cfg(test)]
-            STATS[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let c0 = [0, 1, 2].map(|q| base[q] + ux[q] * l[0] + uy[q] * l[1] + uz[q] * l[2]);
             let c1 = add3(c0, uj);
             let c2 = add3(c1, uk);
@@ -571,9 +566,12 @@ impl<'a> Frame<'a> {
         }
         let w = self.w;
         let tw = w.div_ceil(TILE);
-        if self.tiles_hide(band, p.cols, (p.rows.0.max(y0 as u16), p.rows.1.min(y1 as u16)), p.near) {
-            #[cfg(test)]
-            STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.tiles_hide(
+            band,
+            p.cols,
+            (p.rows.0.max(y0 as u16), p.rows.1.min(y1 as u16)),
+            p.near,
+        ) {
             return;
         }
         let (cols, rows) = (&self.cols[..], &self.rows[..]);
@@ -628,8 +626,6 @@ impl<'a> Frame<'a> {
         if drawn {
             band.prims.push(p);
         }
-        #[cfg(test)]
-        STATS[2 + drawn as usize].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether nothing of section `sec` can show in `band`: every tile of
@@ -733,8 +729,6 @@ impl<'a> Frame<'a> {
         }
         for sec in &self.secs {
             if self.hidden(sec, band) {
-                #[cfg(test)]
-                STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 continue;
             }
             for dir in 0..6 {
@@ -1052,7 +1046,9 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                 let hit = [0, 1, 2].map(|k| s.eye[k] + d[k] * z);
                 // Face coordinates of the hit, and how far inside it is.
                 let (inside, who) = match p.what {
-                    What::Block { cell, block, axis, .. } => {
+                    What::Block {
+                        cell, block, axis, ..
+                    } => {
                         let a = axis as usize;
                         let m = (0..3)
                             .filter(|&k| k != a)
@@ -1075,7 +1071,13 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                                 unsure = true;
                             }
                         }
-                        (m, Pick::Block { id: block, pos: cell })
+                        (
+                            m,
+                            Pick::Block {
+                                id: block,
+                                pos: cell,
+                            },
+                        )
                     }
                     What::Box { i, axis, .. } => {
                         let bx = &s.boxes[i as usize];
