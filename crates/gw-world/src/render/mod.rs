@@ -2,48 +2,72 @@
 //!
 //! # Design
 //!
-//! **What is drawn.** Per pixel (or per `block` × `block` square, see
-//! [`render_rgba_blocky`]) one ray from the eye: the terrain's blocks with
-//! 8×8 procedural textures (see-through texels for leaves, plants, glass,
-//! torches), water looked through with a tint, mobs as their posed models
-//! ([`crate::model`]: oriented boxes with small skins) and dropped items
-//! as small boxes, the target block's outline and breaking cracks, fog
-//! towards the view distance, and the sky. Over it the HUD ([`hud`]):
-//! crosshair, hotbar and inventory screen with item icons ([`icons`]), the
-//! held item drawn as its icon's shape, health and food.
+//! **What is drawn.** The terrain's blocks with 8×8 procedural textures
+//! (see-through texels for leaves, plants, glass and torches), water looked
+//! through with a tint that deepens with the water crossed, mobs as their
+//! posed models ([`crate::model`]: oriented boxes with small skins) and
+//! dropped items as small boxes, the target block's outline and breaking
+//! cracks, fog towards [`VIEW_DISTANCE`] and the sky. Over it the HUD
+//! ([`hud`]): crosshair, hotbar and inventory screen with item icons
+//! ([`icons`]), the held item, health and food. A block face takes the
+//! light of the cell in front of it ([`crate::light`]: sky and block light
+//! 0–15, kept per cell and updated on every edit), sky light scaled by the
+//! time of day, through Minecraft's brightness curve, times a fixed shade
+//! per face direction; a mob or item takes the light of its cell.
 //!
-//! **Light.** A block face takes the light of the cell in front of it
-//! ([`crate::light`]: sky and block light 0–15, kept per cell and updated
-//! on every edit): sky light scaled by the time of day, the greater of the
-//! two through Minecraft's brightness curve, times a fixed shade per face
-//! direction. A mob or item takes the light of the cell it stands in.
+//! **Two renderers, one picture.** Both sample one ray per pixel (or per
+//! `block` × `block` square, [`render_rgba_blocky`]) through the pixel's
+//! centre and shade it by the same functions, so they give the same
+//! pixels and picks (tests compare them on views with water, leaves,
+//! torches, mobs, items, at night and with the eye inside a block):
+//! - the **rasteriser** ([`raster`]), used from [`RASTER_VIEW_MIN_RAYS`]
+//!   rays on ([`Renderer::Auto`]). Each chunk keeps a mesh ([`mesh`]) of
+//!   its exposed faces (a face whose neighbour is not an opaque full
+//!   block; water faces apart), built on first use and dropped by every
+//!   edit of the chunk or of a neighbour's border cell
+//!   ([`crate::terrain::Terrain::set`]) and when a neighbour loads. Faces
+//!   go by 8×8×8 section and direction, sorted along their axis, so back
+//!   faces are skipped as whole runs; sections outside the view pyramid or
+//!   the view distance are skipped whole. Sections are drawn nearest
+//!   first; a depth buffer of reciprocal depths keeps, per 8×8 tile, the
+//!   farthest depth drawn, and a section or face whose nearest point is
+//!   behind every tile it could touch is not drawn (occlusion culling
+//!   that cannot change a pixel). A face is clipped at a near plane,
+//!   projected and filled by the project's one span rasteriser ([`span`],
+//!   pixel-centre rule, shared edges neither overlap nor leave gaps); per
+//!   pixel its reciprocal depth is exact (the plane's `n·d / n·(p − eye)`)
+//!   and see-through texels are tested there. Mob and item boxes are drawn
+//!   first, as six planar faces each. The depth pass writes per pixel the
+//!   index of the nearest primitive; water faces, drawn after, keep the
+//!   nearest water surface in front of it. A second pass shades each
+//!   pixel once from its primitive: texel, light (once per run of pixels
+//!   of one face), outline and cracks, water tint and fog.
+//! - the **ray caster** (the rest of this module, [`VoxelWalk`] from the
+//!   eye through the cells, Amanatides–Woo), used below that size, where
+//!   a frame has fewer pixels than its faces cost to set up. Its exact
+//!   shortcuts (HUD pixels not traced, a beam pre-pass over per-column
+//!   occupancy bits, a raster pre-pass from `RASTER_MIN_RAYS` rays,
+//!   jumps over air above chunk and tile tops) are described with their
+//!   measurements in `docs/performance.md`.
 //!
-//! **Exactness.** Every pixel's colour and pick come from its own ray, so
-//! rendering rows (or bands of columns) in parallel gives the same bytes
-//! as in order, and the pick buffer ([`pick`]) says exactly what each pixel
-//! shows: a mob's pixels are those where its ray meets a box of its model
-//! before any block (tests compare against rays cast at the boxes
-//! directly, with and without occlusion).
+//! [`set_renderer`] or the environment variable `GW_WORLD_RENDERER`
+//! (`auto`, `raster`, `rays`) chooses one for the process, for
+//! measurements and comparisons.
 //!
-//! **Speed.** The plain cell-by-cell walk (Amanatides–Woo, [`VoxelWalk`])
-//! is the reference. Shortcuts that give the same result:
-//! - the HUD's opaque pixels are not traced and are copied from the last
-//!   frame while what it shows is unchanged ([`hud::layer`]);
-//! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass ([`Scene::raster`])
-//!   projects, ring by ring of columns around the eye, every face a walk
-//!   could first enter (exposed faces selected with per-column bit masks
-//!   kept exact by `Chunk::set`); a ray whose nearest face it met clearly
-//!   is shaded from that texel without walking;
-//! - a beam pre-pass ([`Scene::beam_start`]) lets the rays of each 8×8
-//!   tile start their walk past air that per-column occupancy bits prove
-//!   empty; air above a chunk's or a 4×4 column tile's top is crossed in
-//!   one jump; rays over every chunk top that do not descend end in sky;
-//! - mob and item boxes are tested only for rays inside their screen
-//!   rectangle (the part in front of the eye's plane).
+//! **Exactness.** The pick buffer ([`pick`]) comes from the same pass as
+//! the colours: in the rasteriser, the id buffer's primitive (a block face,
+//! a mob's box, an item), so the pixels of a `Pick::Mob(id)` are exactly
+//! where that mob is the nearest thing shown, occlusion by blocks, other
+//! mobs and the HUD included. Tests check it against rays tested at every
+//! primitive of the view (the depth-nearest per pixel) and against the
+//! ray caster, for every mob kind with and without a wall in front.
 //!
-//! `render::tests` checks each shortcut against the plain walk (frames and
-//! picks byte-equal). The measurements behind these choices, and what was
-//! tried and taken out, are in `docs/performance.md`.
+//! **Determinism.** Plain `f64` arithmetic in a fixed order, primitives in
+//! a fixed order (ties in depth go to the first drawn). In parallel the
+//! view is cut into bands of rows, each drawn with its own buffers over
+//! every primitive in the same order, so a pixel's bytes do not depend on
+//! the split or the thread count (tested with pools of 1 to 5 threads).
+//! Occlusion culling only skips what the depth test would reject.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::light;

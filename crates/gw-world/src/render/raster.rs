@@ -559,6 +559,7 @@ impl<'a> Frame<'a> {
     /// Rasterises `p` into `band`'s depth and id buffers (or, for a water
     /// face, its water buffer).
     #[inline]
+    #[allow(clippy::needless_range_loop)]
     fn raster(&self, p: Prim, band: &mut Band, water: bool) {
         let (y0, y1) = (band.y0, band.y1);
         if (p.rows.1 as usize) <= y0 || (p.rows.0 as usize) >= y1 {
