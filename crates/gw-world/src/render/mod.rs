@@ -19,7 +19,10 @@
 //! `block` × `block` square, [`render_rgba_blocky`]) through the pixel's
 //! centre and shade it by the same functions, so they give the same
 //! pixels and picks (tests compare them on views with water, leaves,
-//! torches, mobs, items, at night and with the eye inside a block):
+//! torches, mobs, items, at night and with the eye inside a block; one
+//! difference: a ray into a chunk not loaded yet ends in fully fogged sky
+//! in the rasteriser, in sky fogged to where it enters that chunk in the
+//! ray caster):
 //! - the **rasteriser** ([`raster`]), used from [`RASTER_VIEW_MIN_RAYS`]
 //!   rays on ([`Renderer::Auto`]). Each chunk keeps a mesh ([`mesh`]) of
 //!   its exposed faces (a face whose neighbour is not an opaque full
