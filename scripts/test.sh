@@ -24,6 +24,9 @@ start=$(date +%s)
 [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check maturin gymnasium numpy pytest pyarrow pyyaml pettingzoo
 rm -rf "$VENV/wheels"
+# The wheel build reuses the test build's crates only where both resolve the same
+# features (the pins in crates/gw-python/Cargo.toml); say so when they drift.
+scripts/feature-pins.sh >/dev/null || echo "note: scripts/feature-pins.sh: feature sets differ; the wheel build recompiles shared crates (slower, still correct)"
 "$VENV/bin/maturin" build --quiet --profile dev --locked -m crates/gw-python/Cargo.toml \
   -i "$VENV/bin/python" -o "$VENV/wheels"
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$VENV"/wheels/*.whl

@@ -423,3 +423,39 @@ fn skeletons_shoot_and_creepers_explode() {
         "the blast broke the ground"
     );
 }
+
+#[test]
+fn every_kill_drops_its_kinds_loot_and_only_that() {
+    use crate::world::MobKind;
+    let d = crate::data::data();
+    for kind in MobKind::ALL {
+        let mut w = noon(5);
+        let mut got: std::collections::BTreeMap<String, u32> = Default::default();
+        for _ in 0..40 {
+            let p = w.player.body.pos;
+            w.spawn_mob(kind, [p[0] + 1.5, p[1], p[2]]);
+            let i = w.mobs.len() - 1;
+            w.mobs[i].health = 0.5;
+            w.items.clear();
+            w.attack_mob(i);
+            assert!(w.mobs.len() == i, "one hit kills a {}", kind.name());
+            for it in &w.items {
+                *got.entry(d.item_def(it.item).name.clone()).or_default() += it.count;
+            }
+        }
+        let expected: Vec<&str> = kind.loot().collect();
+        for (name, n) in &got {
+            assert!(expected.contains(&name.as_str()), "{} dropped {name}", kind.name());
+            let (_, least, extra) = kind.drops().iter().find(|d| d.0 == name).unwrap();
+            assert!(*n >= least * 40 && *n <= (least + extra) * 40, "{} × {name}: {n}", kind.name());
+        }
+        // Over 40 kills every listed item turns up at least once.
+        for name in expected {
+            assert!(got.contains_key(name), "40 {}s never dropped {name}", kind.name());
+        }
+    }
+    // The hostile drops are items with icons of their own.
+    for name in ["bone", "arrow", "string", "spider_eye", "gunpowder"] {
+        assert!(d.item_id(name).is_some(), "{name} is an item");
+    }
+}

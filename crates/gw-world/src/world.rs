@@ -152,18 +152,26 @@ impl MobKind {
         MobKind::Spider,
         MobKind::Creeper,
     ];
-    /// The items a kill may drop (the loot rolled in `attack_mob`).
-    pub fn loot(self) -> &'static [&'static str] {
+    /// What a kill drops: `(item, least, extra)` rolls `least + below(extra + 1)`
+    /// of the item (as in Minecraft without looting; a wolf drops nothing).
+    pub fn drops(self) -> &'static [(&'static str, u32, u32)] {
         match self {
-            MobKind::Cow => &["beef", "leather"],
-            MobKind::Horse => &["leather"],
-            MobKind::Pig => &["porkchop"],
-            MobKind::Sheep => &["mutton", "white_wool"],
-            MobKind::Chicken => &["chicken", "feather"],
-            MobKind::Zombie => &["rotten_flesh"],
-            MobKind::Rabbit => &["leather"],
-            MobKind::Wolf | MobKind::Skeleton | MobKind::Spider | MobKind::Creeper => &[],
+            MobKind::Cow => &[("beef", 1, 2), ("leather", 0, 2)],
+            MobKind::Horse => &[("leather", 0, 2)],
+            MobKind::Pig => &[("porkchop", 1, 2)],
+            MobKind::Sheep => &[("mutton", 1, 1), ("white_wool", 1, 0)],
+            MobKind::Chicken => &[("chicken", 1, 0), ("feather", 0, 2)],
+            MobKind::Zombie => &[("rotten_flesh", 0, 2)],
+            MobKind::Rabbit => &[("leather", 0, 1)],
+            MobKind::Skeleton => &[("bone", 0, 2), ("arrow", 0, 2)],
+            MobKind::Spider => &[("string", 0, 2), ("spider_eye", 0, 1)],
+            MobKind::Creeper => &[("gunpowder", 0, 2)],
+            MobKind::Wolf => &[],
         }
+    }
+    /// The items a kill may drop (the names in [`MobKind::drops`]).
+    pub fn loot(self) -> impl Iterator<Item = &'static str> {
+        self.drops().iter().map(|&(item, _, _)| item)
     }
     /// The kind's main colour (its body).
     pub fn color(self) -> [u8; 3] {
@@ -867,7 +875,7 @@ impl World {
         }
     }
 
-    fn attack_mob(&mut self, i: usize) {
+    pub(crate) fn attack_mob(&mut self, i: usize) {
         let held = self.held();
         let dmg = match held.and_then(|h| data().item_def(h).tool) {
             Some(t) if t.kind == ToolKind::Sword => 4.0 + t.level.max(0) as f32,
@@ -889,27 +897,17 @@ impl World {
                 mob: m.kind.name().to_string(),
             });
             let d = data();
-            let mut loot: Vec<(ItemId, u32)> = Vec::new();
             let r = &mut self.rng;
-            match m.kind {
-                MobKind::Cow => {
-                    loot.push((d.item("beef"), 1 + r.below(3)));
-                    loot.push((d.item("leather"), r.below(3)));
-                }
-                MobKind::Pig => loot.push((d.item("porkchop"), 1 + r.below(3))),
-                MobKind::Sheep => {
-                    loot.push((d.item("mutton"), 1 + r.below(2)));
-                    loot.push((d.item("white_wool"), 1));
-                }
-                MobKind::Chicken => {
-                    loot.push((d.item("chicken"), 1));
-                    loot.push((d.item("feather"), r.below(3)));
-                }
-                MobKind::Zombie => loot.push((d.item("rotten_flesh"), r.below(3))),
-                MobKind::Horse => loot.push((d.item("leather"), r.below(3))),
-                MobKind::Rabbit => loot.push((d.item("leather"), r.below(2))),
-                MobKind::Wolf | MobKind::Skeleton | MobKind::Spider | MobKind::Creeper => {}
-            }
+            let loot: Vec<(ItemId, u32)> = m
+                .kind
+                .drops()
+                .iter()
+                .map(|&(item, least, extra)| {
+                    // No roll for a fixed count: the stream stays as it was.
+                    let more = if extra > 0 { r.below(extra + 1) } else { 0 };
+                    (d.item(item), least + more)
+                })
+                .collect();
             for (item, n) in loot {
                 if n > 0 {
                     self.spawn_item(item, n, [m.body.pos[0], m.body.pos[1] + 0.5, m.body.pos[2]]);

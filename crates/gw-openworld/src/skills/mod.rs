@@ -335,7 +335,7 @@ impl SkillPolicy {
         let mob = sight
             .mobs(w)
             .into_iter()
-            .filter(|(_, kind, _)| kind.loot().contains(&self.node.as_str()))
+            .filter(|(_, kind, _)| kind.loot().any(|item| item == self.node))
             .min_by(|a, b| {
                 let da = libm::hypot(a.2[0] - e[0], a.2[2] - e[2]);
                 let db = libm::hypot(b.2[0] - e[0], b.2[2] - e[2]);
