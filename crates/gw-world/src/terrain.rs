@@ -120,6 +120,10 @@ pub struct Chunk {
     /// light in the low one ([`crate::light`]), set when the chunk loads
     /// and kept by every edit through [`Terrain::set`].
     pub light: Box<[u8]>,
+    /// The exposed faces the rasteriser draws ([`crate::render::mesh`]),
+    /// built on first use and dropped by every edit of this chunk or of a
+    /// neighbour's border cell, and when a neighbour loads.
+    pub(crate) mesh: std::sync::OnceLock<crate::render::mesh::Mesh>,
 }
 
 /// Per block id: whether every texel of every face of the block is opaque
@@ -295,6 +299,7 @@ pub fn generate(seed: u64, cx: i32, cz: i32) -> Chunk {
         tile_filled: [0; 16],
         top: 0,
         light: vec![0; (CHUNK * CHUNK * HEIGHT) as usize].into_boxed_slice(),
+        mesh: std::sync::OnceLock::new(),
     };
     let (bx, bz) = (cx * CHUNK, cz * CHUNK);
     // Columns: stone, soil, surface, water, bedrock.
@@ -633,6 +638,11 @@ impl Terrain {
             None => Box::new(generate(self.seed, cx, cz)),
         };
         self.slots[s] = Some(c);
+        // The neighbours' meshes hid their faces against this chunk (and a
+        // restored chunk's own was built beside other neighbours).
+        for (dx, dz) in [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)] {
+            self.drop_mesh(cx + dx, cz + dz);
+        }
         crate::light::light_chunk(self, cx, cz);
     }
 
@@ -712,11 +722,34 @@ impl Terrain {
                 c.set(x & 15, y, z & 15, v);
                 c.dirty = true;
                 if old != v {
+                    // This chunk's mesh, and a neighbour's where the cell
+                    // lies on their border.
+                    c.mesh = std::sync::OnceLock::new();
+                    let (lx, lz) = (x & 15, z & 15);
+                    if lx == 0 {
+                        self.drop_mesh((x >> 4) - 1, z >> 4);
+                    }
+                    if lx == 15 {
+                        self.drop_mesh((x >> 4) + 1, z >> 4);
+                    }
+                    if lz == 0 {
+                        self.drop_mesh(x >> 4, (z >> 4) - 1);
+                    }
+                    if lz == 15 {
+                        self.drop_mesh(x >> 4, (z >> 4) + 1);
+                    }
                     crate::light::relight(self, [x, y, z], old);
                 }
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Drops a loaded chunk's mesh (it is rebuilt when next drawn).
+    fn drop_mesh(&mut self, cx: i32, cz: i32) {
+        if let Some(c) = self.chunk_mut(cx, cz) {
+            c.mesh = std::sync::OnceLock::new();
         }
     }
 

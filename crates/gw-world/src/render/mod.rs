@@ -2,48 +2,75 @@
 //!
 //! # Design
 //!
-//! **What is drawn.** Per pixel (or per `block` × `block` square, see
-//! [`render_rgba_blocky`]) one ray from the eye: the terrain's blocks with
-//! 8×8 procedural textures (see-through texels for leaves, plants, glass,
-//! torches), water looked through with a tint, mobs as their posed models
-//! ([`crate::model`]: oriented boxes with small skins) and dropped items
-//! as small boxes, the target block's outline and breaking cracks, fog
-//! towards the view distance, and the sky. Over it the HUD ([`hud`]):
-//! crosshair, hotbar and inventory screen with item icons ([`icons`]), the
-//! held item drawn as its icon's shape, health and food.
+//! **What is drawn.** The terrain's blocks with 8×8 procedural textures
+//! (see-through texels for leaves, plants, glass and torches), water looked
+//! through with a tint that deepens with the water crossed, mobs as their
+//! posed models ([`crate::model`]: oriented boxes with small skins) and
+//! dropped items as small boxes, the target block's outline and breaking
+//! cracks, fog towards [`VIEW_DISTANCE`] and the sky. Over it the HUD
+//! ([`hud`]): crosshair, hotbar and inventory screen with item icons
+//! ([`icons`]), the held item, health and food. A block face takes the
+//! light of the cell in front of it ([`crate::light`]: sky and block light
+//! 0–15, kept per cell and updated on every edit), sky light scaled by the
+//! time of day, through Minecraft's brightness curve, times a fixed shade
+//! per face direction; a mob or item takes the light of its cell.
 //!
-//! **Light.** A block face takes the light of the cell in front of it
-//! ([`crate::light`]: sky and block light 0–15, kept per cell and updated
-//! on every edit): sky light scaled by the time of day, the greater of the
-//! two through Minecraft's brightness curve, times a fixed shade per face
-//! direction. A mob or item takes the light of the cell it stands in.
+//! **Two renderers, one picture.** Both sample one ray per pixel (or per
+//! `block` × `block` square, [`render_rgba_blocky`]) through the pixel's
+//! centre and shade it by the same functions, so they give the same
+//! pixels and picks (tests compare them on views with water, leaves,
+//! torches, mobs, items, at night and with the eye inside a block; one
+//! difference: a ray into a chunk not loaded yet ends in fully fogged sky
+//! in the rasteriser, in sky fogged to where it enters that chunk in the
+//! ray caster):
+//! - the **rasteriser** ([`raster`]), used from [`RASTER_VIEW_MIN_RAYS`]
+//!   rays on ([`Renderer::Auto`]). Each chunk keeps a mesh ([`mesh`]) of
+//!   its exposed faces (a face whose neighbour is not an opaque full
+//!   block; water faces apart), built on first use and dropped by every
+//!   edit of the chunk or of a neighbour's border cell
+//!   ([`crate::terrain::Terrain::set`]) and when a neighbour loads. Faces
+//!   go by 8×8×8 section and direction, sorted along their axis, so back
+//!   faces are skipped as whole runs; sections outside the view pyramid or
+//!   the view distance are skipped whole. Sections are drawn nearest
+//!   first; a depth buffer of reciprocal depths keeps, per 8×8 tile, the
+//!   farthest depth drawn, and a section or face whose nearest point is
+//!   behind every tile it could touch is not drawn (occlusion culling
+//!   that cannot change a pixel). A face is clipped at a near plane,
+//!   projected and filled by the project's one span rasteriser ([`span`],
+//!   pixel-centre rule, shared edges neither overlap nor leave gaps); per
+//!   pixel its reciprocal depth is exact (the plane's `n·d / n·(p − eye)`)
+//!   and see-through texels are tested there. Mob and item boxes are drawn
+//!   first, as six planar faces each. The depth pass writes per pixel the
+//!   index of the nearest primitive; water faces, drawn after, keep the
+//!   nearest water surface in front of it. A second pass shades each
+//!   pixel once from its primitive: texel, light (once per run of pixels
+//!   of one face), outline and cracks, water tint and fog.
+//! - the **ray caster** (the rest of this module, [`VoxelWalk`] from the
+//!   eye through the cells, Amanatides–Woo), used below that size, where
+//!   a frame has fewer pixels than its faces cost to set up. Its exact
+//!   shortcuts (HUD pixels not traced, a beam pre-pass over per-column
+//!   occupancy bits, a raster pre-pass from `RASTER_MIN_RAYS` rays,
+//!   jumps over air above chunk and tile tops) are described with their
+//!   measurements in `docs/performance.md`.
 //!
-//! **Exactness.** Every pixel's colour and pick come from its own ray, so
-//! rendering rows (or bands of columns) in parallel gives the same bytes
-//! as in order, and the pick buffer ([`pick`]) says exactly what each pixel
-//! shows: a mob's pixels are those where its ray meets a box of its model
-//! before any block (tests compare against rays cast at the boxes
-//! directly, with and without occlusion).
+//! [`set_renderer`] or the environment variable `GW_WORLD_RENDERER`
+//! (`auto`, `raster`, `rays`) chooses one for the process, for
+//! measurements and comparisons.
 //!
-//! **Speed.** The plain cell-by-cell walk (Amanatides–Woo, [`VoxelWalk`])
-//! is the reference. Shortcuts that give the same result:
-//! - the HUD's opaque pixels are not traced and are copied from the last
-//!   frame while what it shows is unchanged ([`hud::layer`]);
-//! - from [`RASTER_MIN_RAYS`] rays on, a raster pre-pass ([`Scene::raster`])
-//!   projects, ring by ring of columns around the eye, every face a walk
-//!   could first enter (exposed faces selected with per-column bit masks
-//!   kept exact by `Chunk::set`); a ray whose nearest face it met clearly
-//!   is shaded from that texel without walking;
-//! - a beam pre-pass ([`Scene::beam_start`]) lets the rays of each 8×8
-//!   tile start their walk past air that per-column occupancy bits prove
-//!   empty; air above a chunk's or a 4×4 column tile's top is crossed in
-//!   one jump; rays over every chunk top that do not descend end in sky;
-//! - mob and item boxes are tested only for rays inside their screen
-//!   rectangle (the part in front of the eye's plane).
+//! **Exactness.** The pick buffer ([`pick`]) comes from the same pass as
+//! the colours: in the rasteriser, the id buffer's primitive (a block face,
+//! a mob's box, an item), so the pixels of a `Pick::Mob(id)` are exactly
+//! where that mob is the nearest thing shown, occlusion by blocks, other
+//! mobs and the HUD included. Tests check it against rays tested at every
+//! primitive of the view (the depth-nearest per pixel) and against the
+//! ray caster, for every mob kind with and without a wall in front.
 //!
-//! `render::tests` checks each shortcut against the plain walk (frames and
-//! picks byte-equal). The measurements behind these choices, and what was
-//! tried and taken out, are in `docs/performance.md`.
+//! **Determinism.** Plain `f64` arithmetic in a fixed order, primitives in
+//! a fixed order (ties in depth go to the first drawn). In parallel the
+//! view is cut into bands of rows, each drawn with its own buffers over
+//! every primitive in the same order, so a pixel's bytes do not depend on
+//! the split or the thread count (tested with pools of 1 to 5 threads).
+//! Occlusion culling only skips what the depth test would reject.
 
 use crate::data::{BlockId, ItemId, Pattern, b, data};
 use crate::light;
@@ -304,7 +331,35 @@ pub enum Pick {
 /// pixels of a `Pick::Mob(id)` are exactly where that mob is visible —
 /// occlusion by blocks, other mobs and the HUD included.
 pub fn pick(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pick> {
-    pick_with(world, w, h, parallel, Paths::FAST)
+    let parallel = parallel && rayon::current_thread_index().is_none();
+    if renderer().rasterises(w * h) {
+        let mut out = raster::picks(world, w, h, parallel);
+        cover_hud(world, w, h, &mut out);
+        out
+    } else {
+        pick_with(world, w, h, parallel, Paths::FAST)
+    }
+}
+
+/// Marks the pixels the HUD covers in `out` as [`Pick::Hud`].
+fn cover_hud(world: &World, w: usize, h: usize, out: &mut [Pick]) {
+    let layer = hud::layer(world, w, h);
+    for (p, &c) in out.iter_mut().zip(&layer.mask) {
+        if c != 0 {
+            *p = Pick::Hud;
+        }
+    }
+    // The HUD over a black and over a white buffer: a pixel it changes on
+    // either, it covers (a black rectangle shows on the white one).
+    for fill in [0u8, 255] {
+        let mut hud = vec![fill; w * h * 4];
+        crate::render::hud::draw(world, w, h, &mut hud);
+        for (p, px) in out.iter_mut().zip(hud.chunks_exact(4)) {
+            if px[..3] != [fill; 3] {
+                *p = Pick::Hud;
+            }
+        }
+    }
 }
 
 /// Which of the exact shortcuts run (tests compare them with the plain
@@ -365,17 +420,7 @@ pub(crate) fn pick_with(
             .enumerate()
             .for_each(|(y, line)| row(y, line));
     }
-    // The HUD over a black and over a white buffer: a pixel it changes on
-    // either, it covers (a black rectangle shows on the white one).
-    for fill in [0u8, 255] {
-        let mut hud = vec![fill; w * h * 4];
-        crate::render::hud::draw(world, w, h, &mut hud);
-        for (p, px) in out.iter_mut().zip(hud.chunks_exact(4)) {
-            if px[..3] != [fill; 3] {
-                *p = Pick::Hud;
-            }
-        }
-    }
+    cover_hud(world, w, h, &mut out);
     out
 }
 
@@ -699,7 +744,11 @@ pub fn render_rgba_blocky(
     // the cores busy already) could, while waiting for its rows, pick up
     // another whole run.
     let parallel = parallel && rayon::current_thread_index().is_none();
-    render_with(world, w, h, block, out, parallel, Paths::FAST);
+    if renderer().rasterises(w.div_ceil(block.max(1)) * h.div_ceil(block.max(1))) {
+        raster::render(world, w, h, block, out, parallel)
+    } else {
+        render_with(world, w, h, block, out, parallel, Paths::FAST)
+    }
 }
 
 /// [`render_rgba_blocky`], with the shortcuts chosen (tests compare them).
@@ -2062,16 +2111,97 @@ fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
 
 pub mod hud;
 pub mod icons;
+pub mod mesh;
+mod raster;
+pub mod span;
 
+pub use raster::primitive_count;
+
+/// Which renderer draws the first-person view. Both show the same
+/// scene by the same rules (tests compare their pixels and picks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renderer {
+    /// The rasteriser from [`RASTER_VIEW_MIN_RAYS`] rays on, the ray
+    /// caster below (where it is the faster).
+    Auto,
+    /// Chunk meshes, boxes and a depth buffer ([`raster`]).
+    Raster,
+    /// One ray per pixel walked through the cells.
+    Rays,
+}
+
+impl Renderer {
+    /// The renderer named `name` (`auto`, `raster` or `rays`).
+    pub fn parse(name: &str) -> Option<Renderer> {
+        match name {
+            "auto" => Some(Renderer::Auto),
+            "raster" => Some(Renderer::Raster),
+            "rays" => Some(Renderer::Rays),
+            _ => None,
+        }
+    }
+
+    /// Whether a view of `rays` rays is rasterised.
+    pub fn rasterises(self, rays: usize) -> bool {
+        match self {
+            Renderer::Auto => rays >= RASTER_VIEW_MIN_RAYS,
+            Renderer::Raster => true,
+            Renderer::Rays => false,
+        }
+    }
+}
+
+/// Rays per view from which [`Renderer::Auto`] rasterises: below it the
+/// ray caster takes fewer instructions (about 20,000 rays measured, see
+/// `docs/performance.md`).
+pub const RASTER_VIEW_MIN_RAYS: usize = 20_000;
+
+/// 0: not chosen yet, then 1 + the renderer's index.
+static RENDERER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// The renderer the public entry points use: set by [`set_renderer`], else
+/// by the environment variable `GW_WORLD_RENDERER` (`auto`, `raster` or
+/// `rays`), else [`DEFAULT_RENDERER`].
+pub fn renderer() -> Renderer {
+    use std::sync::atomic::Ordering;
+    match RENDERER.load(Ordering::Relaxed) {
+        1 => Renderer::Auto,
+        2 => Renderer::Raster,
+        3 => Renderer::Rays,
+        _ => {
+            let r = std::env::var("GW_WORLD_RENDERER")
+                .ok()
+                .and_then(|v| Renderer::parse(v.trim()))
+                .unwrap_or(DEFAULT_RENDERER);
+            set_renderer(r);
+            r
+        }
+    }
+}
+
+/// Chooses the renderer for the whole process.
+pub fn set_renderer(r: Renderer) {
+    let v = match r {
+        Renderer::Auto => 1,
+        Renderer::Raster => 2,
+        Renderer::Rays => 3,
+    };
+    RENDERER.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The renderer used unless one is chosen.
+pub const DEFAULT_RENDERER: Renderer = Renderer::Auto;
+
+/// Worlds the renderer tests look at.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests_support {
     use super::*;
     use crate::action::Action;
     use crate::world::WorldConfig;
 
     /// Worlds seen from many places and angles: a few seeds, walked by a
     /// fixed pseudo-random policy that also digs and places blocks.
-    fn views() -> Vec<World> {
+    pub(crate) fn views() -> Vec<World> {
         let mut out = Vec::new();
         for seed in [1u64, 3, 8] {
             let mut w = World::new(WorldConfig {
@@ -2102,36 +2232,10 @@ mod tests {
         out
     }
 
-    #[test]
-    fn beam_start_changes_no_pixel_and_no_pick() {
-        for (i, w) in views().iter().enumerate() {
-            for (wd, ht, block) in [(64, 64, 1), (160, 90, 1), (120, 68, 4)] {
-                let mut on = vec![0u8; wd * ht * 4];
-                let mut off = vec![0u8; wd * ht * 4];
-                let beam = Paths {
-                    beam: true,
-                    raster: Some(false),
-                };
-                render_with(w, wd, ht, block, &mut on, false, beam);
-                render_with(w, wd, ht, block, &mut off, false, Paths::PLAIN);
-                assert!(on == off, "view {i} at {wd}x{ht}/{block}: pixels differ");
-            }
-            let beam = Paths {
-                beam: true,
-                raster: Some(false),
-            };
-            assert_eq!(
-                pick_with(w, 96, 54, false, beam),
-                pick_with(w, 96, 54, false, Paths::PLAIN),
-                "view {i}: picks differ"
-            );
-        }
-    }
-
     /// The views of [`views`] and variants of them: at night, with water,
     /// leaves and a torch placed around the eye, with a mob and an item in
     /// front and an item at the feet, and with the eye in water or in leaves.
-    fn hard_views() -> Vec<World> {
+    pub(crate) fn hard_views() -> Vec<World> {
         use crate::world::MobKind;
         let mut out = Vec::new();
         for (i, w) in views().into_iter().enumerate() {
@@ -2180,6 +2284,40 @@ mod tests {
             out.push(w);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::WorldConfig;
+
+    use crate::render::tests_support::{hard_views, views};
+
+    #[test]
+    fn beam_start_changes_no_pixel_and_no_pick() {
+        for (i, w) in views().iter().enumerate() {
+            for (wd, ht, block) in [(64, 64, 1), (160, 90, 1), (120, 68, 4)] {
+                let mut on = vec![0u8; wd * ht * 4];
+                let mut off = vec![0u8; wd * ht * 4];
+                let beam = Paths {
+                    beam: true,
+                    raster: Some(false),
+                };
+                render_with(w, wd, ht, block, &mut on, false, beam);
+                render_with(w, wd, ht, block, &mut off, false, Paths::PLAIN);
+                assert!(on == off, "view {i} at {wd}x{ht}/{block}: pixels differ");
+            }
+            let beam = Paths {
+                beam: true,
+                raster: Some(false),
+            };
+            assert_eq!(
+                pick_with(w, 96, 54, false, beam),
+                pick_with(w, 96, 54, false, Paths::PLAIN),
+                "view {i}: picks differ"
+            );
+        }
     }
 
     /// The pick buffer is exact for every mob kind: with nothing in the
@@ -2235,11 +2373,22 @@ mod tests {
                 for c in &wall {
                     w.terrain.set(c[0], c[1], c[2], b::STONE);
                 }
-                let fast = pick(&w, wd, ht, false);
+                // The rasteriser's picks (the public entry point's at this
+                // size), checked against the walk and the model below.
+                let fast = {
+                    let mut p = raster::picks(&w, wd, ht, false);
+                    cover_hud(&w, wd, ht, &mut p);
+                    p
+                };
+                assert_eq!(
+                    pick_with(&w, wd, ht, false, Paths::FAST),
+                    pick_with(&w, wd, ht, false, Paths::PLAIN),
+                    "{kind:?}: ray caster fast = plain"
+                );
                 assert_eq!(
                     fast,
                     pick_with(&w, wd, ht, false, Paths::PLAIN),
-                    "{kind:?}: fast = plain"
+                    "{kind:?}: rasteriser = plain walk"
                 );
                 let m = w.mobs.iter().find(|m| m.id == id).expect("spawned");
                 let parts = model::posed(m, w.tick);

@@ -1,0 +1,185 @@
+//! Per-chunk meshes of exposed block faces, built once per chunk and kept
+//! in the chunk ([`crate::terrain::Chunk::mesh`]) until an edit drops them.
+//!
+//! A face of a non-air cell is exposed when the neighbour across it is not
+//! an opaque full block ([`Chunk::opaque`]): faces against air, water and
+//! see-through blocks (leaves, plants, glass, torches) are kept, so a ray
+//! through a leaf's hole meets the next leaf's face as the walk did. Water
+//! cells give water faces where their neighbour is neither water nor
+//! opaque (the surface a ray enters water through). Faces go by 16-high
+//! section and direction, sorted along their axis, so the faces turned
+//! towards the eye are one run of each list.
+
+use crate::data::BlockId;
+use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain};
+
+/// Side of a section: a chunk holds `(CHUNK / SECTION)² · HEIGHT /
+/// SECTION` cubes of cells, each with its own faces (culled as a whole).
+pub(crate) const SECTION: i32 = 8;
+
+/// Sections per chunk along x (and z).
+const ACROSS: i32 = CHUNK / SECTION;
+
+/// Index of the section holding chunk-local cell (`x`, `y`, `z`).
+#[inline]
+pub(crate) fn section_of(x: i32, y: i32, z: i32) -> usize {
+    (((x / SECTION) * ACROSS + z / SECTION) * (HEIGHT / SECTION) + y / SECTION) as usize
+}
+
+/// The chunk-local corner (least x, y, z) of section `i`.
+#[inline]
+pub(crate) fn section_corner(i: usize) -> [i32; 3] {
+    let i = i as i32;
+    let ys = HEIGHT / SECTION;
+    [
+        (i / ys / ACROSS) * SECTION,
+        (i % ys) * SECTION,
+        ((i / ys) % ACROSS) * SECTION,
+    ]
+}
+
+/// One face: the cell (chunk-local `x`, `y`, `z`) and its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Face {
+    pub x: u8,
+    pub y: u8,
+    pub z: u8,
+    pub block: BlockId,
+}
+
+impl Face {
+    /// The cell's coordinate on axis `a`.
+    #[inline]
+    pub fn along(&self, a: usize) -> u8 {
+        [self.x, self.y, self.z][a]
+    }
+}
+
+/// The faces of one section (a cube of [`SECTION`]³ cells) by direction `axis * 2 + positive`, each list
+/// sorted by the cells' coordinate on `axis`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Section {
+    pub faces: [Vec<Face>; 6],
+    pub water: [Vec<Face>; 6],
+}
+
+impl Section {
+    pub fn is_empty(&self) -> bool {
+        self.faces.iter().all(Vec::is_empty) && self.water.iter().all(Vec::is_empty)
+    }
+}
+
+/// A chunk's mesh: its sections (see [`section_of`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mesh {
+    pub(crate) sections: Vec<Section>,
+}
+
+impl Mesh {
+    /// How many faces (blocks and water) the mesh holds.
+    pub fn len(&self) -> usize {
+        self.sections
+            .iter()
+            .map(|s| {
+                s.faces.iter().map(Vec::len).sum::<usize>()
+                    + s.water.iter().map(Vec::len).sum::<usize>()
+            })
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The mesh of chunk `c` (a chunk of `t`), from its blocks and, at its
+/// borders, its neighbours' (an unloaded neighbour hides the faces
+/// against it: nothing behind it is drawn either).
+pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
+    let full = u128::MAX;
+    // The opaque and water masks of column (x, z), x and z in -1..=16.
+    let side = |dcx: i32, dcz: i32| t.chunk(c.cx + dcx, c.cz + dcz);
+    let (xm, xp, zm, zp) = (side(-1, 0), side(1, 0), side(0, -1), side(0, 1));
+    let masks = |x: i32, z: i32| -> (u128, u128) {
+        let (ch, lx, lz) = if x < 0 {
+            (xm, CHUNK - 1, z)
+        } else if x >= CHUNK {
+            (xp, 0, z)
+        } else if z < 0 {
+            (zm, x, CHUNK - 1)
+        } else if z >= CHUNK {
+            (zp, x, 0)
+        } else {
+            (Some(c), x, z)
+        };
+        match ch {
+            Some(ch) => {
+                let col = (lx * CHUNK + lz) as usize;
+                (ch.opaque[col], ch.water[col])
+            }
+            None => (full, 0),
+        }
+    };
+    let mut sections = vec![Section::default(); (ACROSS * ACROSS * (HEIGHT / SECTION)) as usize];
+    for x in 0..CHUNK {
+        for z in 0..CHUNK {
+            let col = (x * CHUNK + z) as usize;
+            let filled = c.filled[col];
+            if filled == 0 {
+                continue;
+            }
+            let (op, wa) = (c.opaque[col], c.water[col]);
+            // Per direction (axis * 2 + positive): the neighbours' masks,
+            // shifted so bit y speaks of cell y's neighbour.
+            let around = [
+                masks(x - 1, z),
+                masks(x + 1, z),
+                // Below y = 0 lies bedrock (opaque); above the top, air.
+                ((op << 1) | 1, wa << 1),
+                (op >> 1, wa >> 1),
+                masks(x, z - 1),
+                masks(x, z + 1),
+            ];
+            let hidden = around.iter().fold(full, |a, m| a & m.0);
+            let mut cells = filled & !hidden;
+            while cells != 0 {
+                let y = cells.trailing_zeros() as i32;
+                cells &= cells - 1;
+                let bit = 1u128 << y;
+                let is_water = wa & bit != 0;
+                let block = c.get(x, y, z);
+                let face = Face {
+                    x: x as u8,
+                    y: y as u8,
+                    z: z as u8,
+                    block,
+                };
+                let s = &mut sections[section_of(x, y, z)];
+                for (dir, m) in around.iter().enumerate() {
+                    if m.0 & bit != 0 {
+                        continue;
+                    }
+                    if is_water {
+                        if m.1 & bit == 0 {
+                            s.water[dir].push(face);
+                        }
+                    } else {
+                        s.faces[dir].push(face);
+                    }
+                }
+            }
+        }
+    }
+    for s in &mut sections {
+        for (dir, list) in s.faces.iter_mut().chain(s.water.iter_mut()).enumerate() {
+            let axis = (dir % 6) / 2;
+            list.sort_by_key(|f| f.along(axis));
+        }
+    }
+    Mesh { sections }
+}
+
+/// The mesh of chunk `c` as kept in it, built on first use.
+pub(crate) fn of<'a>(t: &Terrain, c: &'a Chunk) -> &'a Mesh {
+    c.mesh.get_or_init(|| build(t, c))
+}

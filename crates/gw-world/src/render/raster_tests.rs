@@ -1,0 +1,243 @@
+use super::*;
+use crate::render::tests_support::{hard_views, views};
+use crate::world::WorldConfig;
+
+/// The rasterised view's picks with the HUD's pixels marked, as
+/// [`crate::render::pick`] gives them.
+fn raster_pick(w: &World, wd: usize, ht: usize, parallel: bool) -> Vec<Pick> {
+    let mut p = picks(w, wd, ht, parallel);
+    cover_hud(w, wd, ht, &mut p);
+    p
+}
+
+fn rgba(w: &World, wd: usize, ht: usize, block: usize, parallel: bool) -> Vec<u8> {
+    let mut out = vec![0u8; wd * ht * 4];
+    render(w, wd, ht, block, &mut out, parallel);
+    out
+}
+
+/// FNV-1a over bytes.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &v| {
+        (h ^ v as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Every pixel's pick is the nearest primitive its ray meets: the
+/// rasteriser's id buffer against rays tested at every face and box face
+/// of the view (no rasterisation, no occlusion culling), on views with
+/// water, leaves, torches, mobs, items, an eye inside a block, at night.
+/// Pixels whose ray passes within a hair of an edge or a tie are left out.
+#[test]
+fn each_pixel_picks_the_nearest_primitive_its_ray_meets() {
+    let (w, h) = (96usize, 64usize);
+    let (mut sure, mut total) = (0usize, 0usize);
+    for (i, v) in hard_views().iter().enumerate() {
+        let got = picks(v, w, h, false);
+        let want = reference_picks(v, w, h, 1e-7);
+        for (k, (g, r)) in got.iter().zip(&want).enumerate() {
+            total += 1;
+            if let Some(r) = r {
+                sure += 1;
+                assert_eq!(
+                    g,
+                    r,
+                    "view {i}: pixel ({}, {}) shows {g:?}, its nearest primitive is {r:?}",
+                    k % w,
+                    k / w
+                );
+            }
+        }
+    }
+    assert!(sure * 100 > total * 99, "{sure} of {total} pixels checked");
+}
+
+/// The rasterised view shows what the ray caster shows: the same pick at
+/// every pixel and the same colour at (nearly) every one (a ray landing
+/// within rounding of a texel border may take the neighbouring texel).
+#[test]
+fn the_rasteriser_shows_what_the_ray_caster_shows() {
+    let (w, h) = (96usize, 64usize);
+    let (mut differ, mut total, mut mobs) = (0usize, 0usize, 0usize);
+    for (i, v) in hard_views().iter().enumerate() {
+        let got = raster_pick(v, w, h, false);
+        let rays = pick_with(v, w, h, false, Paths::PLAIN);
+        assert_eq!(got, rays, "view {i}: picks");
+        mobs += got.iter().filter(|p| matches!(p, Pick::Mob(_))).count();
+        let a = rgba(v, w, h, 1, false);
+        let mut b = vec![0u8; w * h * 4];
+        render_with(v, w, h, 1, &mut b, false, Paths::PLAIN);
+        differ += a
+            .chunks_exact(4)
+            .zip(b.chunks_exact(4))
+            .filter(|(p, q)| p != q)
+            .count();
+        total += w * h;
+    }
+    assert!(mobs > 100, "the views show mobs ({mobs} pixels)");
+    assert!(differ * 1000 <= total, "{differ} of {total} pixels differ");
+}
+
+/// A chunk's mesh is rebuilt after an edit and the view shows the edit:
+/// breaking the block under the crosshair shows what was behind it,
+/// placing one back shows it again; after edits on chunk borders and a
+/// neighbour loading, every kept mesh equals one built afresh.
+#[test]
+fn a_mesh_is_rebuilt_on_edit_and_the_view_shows_it() {
+    let (w, h) = (64usize, 48usize);
+    let mut world = World::new(WorldConfig {
+        seed: 4,
+        passive_mobs: false,
+        hostile_mobs: false,
+        ..Default::default()
+    });
+    world.player.pitch = 50.0;
+    // A pixel beside the crosshair.
+    let centre = (h / 2 + 5) * w + w / 2 + 5;
+    let before = raster_pick(&world, w, h, false);
+    let Pick::Block { pos, id } = before[centre] else {
+        panic!("the pixel shows {:?}", before[centre]);
+    };
+    assert_ne!(id, b::AIR);
+    world.terrain.set(pos[0], pos[1], pos[2], b::AIR);
+    let after = raster_pick(&world, w, h, false);
+    assert_ne!(after[centre], before[centre], "the broken block is gone");
+    assert!(
+        after == pick_with(&world, w, h, false, Paths::PLAIN),
+        "as the walk"
+    );
+    world.terrain.set(pos[0], pos[1], pos[2], b::OAK_LEAVES);
+    let leaves = raster_pick(&world, w, h, false);
+    assert!(
+        leaves.contains(&Pick::Block {
+            id: b::OAK_LEAVES,
+            pos
+        }),
+        "the placed leaves show"
+    );
+    assert!(
+        leaves == pick_with(&world, w, h, false, Paths::PLAIN),
+        "as the walk"
+    );
+    // Edits on the borders of the eye's chunk, then a chunk loading.
+    let e = world.eye().map(floor_i32);
+    let (x0, z0) = (e[0] & !15, e[2] & !15);
+    for (x, z) in [
+        (x0, z0 + 3),
+        (x0 + 15, z0 + 7),
+        (x0 + 5, z0),
+        (x0 + 9, z0 + 15),
+    ] {
+        let y = world.terrain.surface_y(x, z).expect("loaded");
+        world.terrain.set(x, y, z, b::AIR);
+        world.terrain.set(x, y + 2, z, b::STONE);
+        let _ = raster_pick(&world, w, h, false);
+    }
+    let far = (x0 >> 4) + 9;
+    world.terrain.load(far, z0 >> 4);
+    let _ = raster_pick(&world, w, h, false);
+    let mut kept = 0;
+    for c in world.terrain.loaded() {
+        if let Some(m) = c.mesh.get() {
+            assert_eq!(
+                m,
+                &mesh::build(&world.terrain, c),
+                "chunk ({}, {})",
+                c.cx,
+                c.cz
+            );
+            kept += 1;
+        }
+    }
+    assert!(kept > 4, "{kept} meshes kept");
+}
+
+/// The bytes of a frame and its picks do not depend on how many threads
+/// draw it: in order, and in bands over pools of 1, 2, 3 and 5 threads.
+#[test]
+fn frames_do_not_depend_on_thread_count() {
+    let v = &hard_views()[7];
+    let (w, h) = (200usize, 120usize);
+    let serial = rgba(v, w, h, 1, false);
+    let serial_blocky = rgba(v, w, h, 3, false);
+    let serial_picks = raster_pick(v, w, h, false);
+    for n in [1usize, 2, 3, 5] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("pool");
+        let (a, b, p) = pool.install(|| {
+            (
+                rgba(v, w, h, 1, true),
+                rgba(v, w, h, 3, true),
+                raster_pick(v, w, h, true),
+            )
+        });
+        assert!(a == serial, "{n} threads: frame");
+        assert!(b == serial_blocky, "{n} threads: blocky frame");
+        assert_eq!(p, serial_picks, "{n} threads: picks");
+    }
+}
+
+/// Golden digests of rasterised frames: a day view, a night view with
+/// mobs and items, a wet view with leaves and a torch, drawn at 160×90
+/// and in 4×4 blocks at 320×180. A change of any pixel changes them.
+#[test]
+fn golden_digests_of_rasterised_frames() {
+    let all = hard_views();
+    let mut got = Vec::new();
+    for i in [0usize, 1, 2, 5, 6] {
+        let v = &all[i];
+        got.push(fnv(&rgba(v, 160, 90, 1, false)));
+        got.push(fnv(&rgba(v, 320, 180, 4, false)));
+    }
+    let want: [u64; 10] = [
+        2630885811938707459,
+        8556958781318926722,
+        9224260863998574898,
+        9156950587972305625,
+        2533964513111625286,
+        16473106892264421045,
+        14373435809294172330,
+        15328634783348847456,
+        8056233483006859508,
+        3367444792514884170,
+    ];
+    assert_eq!(
+        got, want,
+        "golden digests (re-record only for a wanted change)"
+    );
+}
+
+/// Every primitive of the views is turned towards the eye and covers
+/// pixels of the screen, where its plane lies in front of the eye.
+#[test]
+fn primitives_face_the_eye_and_lie_on_screen() {
+    let (w, h) = (80usize, 45usize);
+    for v in views() {
+        let f = Frame::new(&v, w, h);
+        let (solid, water) = f.all();
+        assert!(!solid.is_empty());
+        for p in solid.iter().chain(&water) {
+            assert!(p.rows.0 < p.rows.1 && p.rows.1 as usize <= h);
+            assert!(p.cols.0 < p.cols.1 && p.cols.1 as usize <= w);
+            if let What::Block {
+                cell,
+                axis,
+                positive,
+                ..
+            } = p.what
+            {
+                let a = axis as usize;
+                let plane = (cell[a] + positive as i32) as f64;
+                let eye = f.scene.eye[a];
+                assert!(if positive { eye > plane } else { eye < plane });
+            }
+            spans(&p.poly[..p.n as usize], w, (0, h), |y, x0, x1| {
+                for x in x0..x1 {
+                    assert!(p.inv(f.cols[x], f.rows[y]) > 0.0, "in front of the eye");
+                }
+            });
+        }
+    }
+}
