@@ -7,6 +7,9 @@
 # GW_SKIP_PYTHON=1 runs the Rust tests only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# No module import cycle inside the crates that #38 laid out in layers.
+python3 scripts/module-cycles.py --check gw-agents gw-runtime >/dev/null \
+  || { python3 scripts/module-cycles.py gw-agents gw-runtime; echo "error: a module import cycle (see above); move the shared helper down a layer" >&2; exit 1; }
 cargo test --workspace --locked
 
 if [ "${GW_SKIP_PYTHON:-0}" = 1 ]; then
