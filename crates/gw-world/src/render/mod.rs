@@ -2151,10 +2151,13 @@ impl Renderer {
     }
 }
 
-/// Rays per view from which [`Renderer::Auto`] rasterises: below it the
-/// ray caster takes fewer instructions (about 20,000 rays measured, see
-/// `docs/performance.md`).
-pub const RASTER_VIEW_MIN_RAYS: usize = 20_000;
+/// Rays per view from which [`Renderer::Auto`] rasterises (64×64). The
+/// ray caster takes fewer instructions at 64×64 (callgrind), but not less
+/// time: `gameworld bench --games openworld` on one thread, release, the
+/// two alternated in the same minutes, gave 2,264–2,567 steps/s at 64×64
+/// rasterised against 1,295–1,403 traced (127–144 against 53–68 at
+/// 640×360). Smaller views keep the ray caster (not measured).
+pub const RASTER_VIEW_MIN_RAYS: usize = 4_096;
 
 /// 0: not chosen yet, then 1 + the renderer's index.
 static RENDERER: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
