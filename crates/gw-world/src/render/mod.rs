@@ -411,15 +411,7 @@ pub(crate) fn pick_with(
             };
         }
     };
-    if parallel {
-        out.par_chunks_mut(w)
-            .enumerate()
-            .for_each(|(y, line)| row(y, line));
-    } else {
-        out.chunks_mut(w)
-            .enumerate()
-            .for_each(|(y, line)| row(y, line));
-    }
+    each_chunk(&mut out, w, parallel, row);
     cover_hud(world, w, h, &mut out);
     out
 }
@@ -808,15 +800,7 @@ pub(crate) fn render_with(
             r.copy_from_slice(first);
         }
     };
-    if parallel {
-        out.par_chunks_mut(w * 4 * block)
-            .enumerate()
-            .for_each(|(y, rows)| band(y, rows));
-    } else {
-        out.chunks_mut(w * 4 * block)
-            .enumerate()
-            .for_each(|(y, rows)| band(y, rows));
-    }
+    each_chunk(out, w * 4 * block, parallel, band);
     hud::draw_over(world, &layer, out);
 }
 
@@ -2148,6 +2132,24 @@ impl Renderer {
             Renderer::Raster => true,
             Renderer::Rays => false,
         }
+    }
+}
+
+/// Calls `f(i, chunk)` for each `len`-long chunk of `out`, on rayon's
+/// threads when `parallel`, else in order. Each chunk's bytes depend only
+/// on its index, so both give the same buffer.
+pub(crate) fn each_chunk<T: Send>(
+    out: &mut [T],
+    len: usize,
+    parallel: bool,
+    f: impl Fn(usize, &mut [T]) + Sync,
+) {
+    if parallel {
+        out.par_chunks_mut(len)
+            .enumerate()
+            .for_each(|(i, c)| f(i, c));
+    } else {
+        out.chunks_mut(len).enumerate().for_each(|(i, c)| f(i, c));
     }
 }
 

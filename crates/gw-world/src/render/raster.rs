@@ -966,15 +966,7 @@ pub(crate) fn render(
         })
     };
     let chunk = (w * 4 * block * rows).max(1);
-    if parallel {
-        out.par_chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(i, px)| band(i, px));
-    } else {
-        out.chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(i, px)| band(i, px));
-    }
+    super::each_chunk(out, chunk, parallel, band);
     hud::draw_over(world, &layer, out);
 }
 
@@ -994,15 +986,7 @@ pub(crate) fn picks(world: &World, w: usize, h: usize, parallel: bool) -> Vec<Pi
         })
     };
     let chunk = (w * rows).max(1);
-    if parallel {
-        out.par_chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(i, l)| band(i, l));
-    } else {
-        out.chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(i, l)| band(i, l));
-    }
+    super::each_chunk(&mut out, chunk, parallel, band);
     out
 }
 
