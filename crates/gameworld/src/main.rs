@@ -14,6 +14,7 @@ mod verify_cmd;
 mod world_cmd;
 mod world_dataset;
 mod world_evals;
+mod world_train;
 
 #[derive(Parser)]
 #[command(

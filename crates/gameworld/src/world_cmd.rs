@@ -1,4 +1,4 @@
-//! `gameworld world graph|plan|dataset`: the open world's crafting knowledge graph
+//! `gameworld world graph|plan|dataset|train`: the open world's crafting knowledge graph
 //! and planner (SPEC "Open world"). Bad input (unknown item, malformed
 //! inventory JSON, count 0) is a configuration error: exit 2.
 
@@ -15,6 +15,8 @@ pub enum WorldCommand {
     Plan(PlanArgs),
     /// Goal-observation-action Parquet data from expert runs (Optimus-2 MGOA).
     Dataset(crate::world_dataset::DatasetArgs),
+    /// Train the GOAP policy (behaviour cloning) on a `world dataset` folder.
+    Train(crate::world_train::TrainArgs),
     #[command(flatten)]
     Evals(crate::world_evals::EvalCommand),
 }
@@ -117,5 +119,6 @@ pub fn run(cmd: WorldCommand, registry: &[std::path::PathBuf]) -> Result<(), (u8
             Ok(())
         }
         WorldCommand::Dataset(a) => crate::world_dataset::run(a, registry),
+        WorldCommand::Train(a) => crate::world_train::run(a),
     }
 }

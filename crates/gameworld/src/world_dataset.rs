@@ -54,7 +54,7 @@ pub struct DatasetArgs {
     rebuild_card: bool,
 }
 
-fn parse_resolution(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_resolution(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("--resolution \"{s}\" must look like WIDTHxHEIGHT, e.g. 640x360");
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     Ok((

@@ -300,7 +300,7 @@ fn parse_only_mode_refuses_what_clap_refuses() {
     assert!(!dir.path().join("r").exists());
 }
 
-const BUILT_IN_AGENTS: [&str; 4] = ["random", "noop", "scripted", "hierarchical"];
+const BUILT_IN_AGENTS: [&str; 5] = ["random", "noop", "scripted", "hierarchical", "goap"];
 const REPO_PREFIXES: [&str; 5] = ["registry/", "examples/", "docs/", "crates/", "scripts/"];
 
 #[test]

@@ -1,5 +1,6 @@
 //! The open world through the binary: task listing fields, `world graph`,
-//! `world plan` (output shape, exit codes) and a short run's frame policy.
+//! `world plan` (output shape, exit codes), a short run's frame policy and
+//! the learned GOAP policy (built-in, `provider: policy`, under the planner).
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -167,4 +168,118 @@ fn a_short_openworld_run_keeps_every_twentieth_frame() {
         .expect("random acts");
     assert_eq!(act["action"]["action"], "native");
     assert_eq!(act["valid"], true);
+}
+
+fn actions(run_dir: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(run_dir.join("trajectory.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["action"].clone())
+        .collect()
+}
+
+fn short_run(preset: &str, out: &std::path::Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "run",
+        preset,
+        "--seed",
+        "11",
+        "--max-steps",
+        "25",
+        "--no-frames",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn the_learned_policy_runs_as_goap_as_a_profile_and_under_the_planner() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The built-in: the same seed, the same actions.
+    for name in ["a", "b"] {
+        let o = short_run("openworld+atomic_dirt+goap", &d.join(name), &[]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let a = actions(&d.join("a"));
+    assert_eq!(a.len(), 25);
+    assert_eq!(a, actions(&d.join("b")));
+    assert!(a.iter().any(|x| x["action"] == "native"), "{a:?}");
+    // A `provider: policy` profile with a checkpoint relative to its file.
+    let reg = d.join("reg");
+    std::fs::create_dir_all(reg.join("models")).unwrap();
+    let ck = reg.join("models/ck");
+    std::fs::create_dir_all(&ck).unwrap();
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../registry/policies/goap");
+    for f in ["config.json", "policy.safetensors"] {
+        std::fs::copy(shipped.join(f), ck.join(f)).unwrap();
+    }
+    std::fs::write(
+        reg.join("models/my-policy.yaml"),
+        "id: my-policy\nprovider: policy\ncheckpoint: ck\n",
+    )
+    .unwrap();
+    let reg_s = reg.to_str().unwrap();
+    let o = short_run(
+        "openworld+atomic_dirt+my-policy",
+        &d.join("p"),
+        &["--registry", reg_s],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The shipped checkpoint through a profile acts as the built-in does.
+    assert_eq!(actions(&d.join("p")), a);
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("p/result.json")).unwrap()).unwrap();
+    assert_eq!(result["model"], "my-policy");
+    // Planner + learned policy.
+    let o = short_run(
+        "openworld+lh_wood_stick+goap-hierarchical",
+        &d.join("h"),
+        &[],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(actions(&d.join("h")).len(), 25);
+    // A truncated checkpoint: exit 2, the file named.
+    let w = std::fs::read(ck.join("policy.safetensors")).unwrap();
+    std::fs::write(ck.join("policy.safetensors"), &w[..1000]).unwrap();
+    let o = short_run(
+        "openworld+atomic_dirt+my-policy",
+        &d.join("bad"),
+        &["--registry", reg_s],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("ck/policy.safetensors"), "{err}");
+}
+
+#[test]
+fn world_train_refuses_bad_data_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-data");
+    let o = run(&[
+        "world",
+        "train",
+        "--data",
+        missing.to_str().unwrap(),
+        "--out",
+        dir.path().join("ck").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-data"));
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(empty.join("data")).unwrap();
+    let o = run(&[
+        "world",
+        "train",
+        "--data",
+        empty.to_str().unwrap(),
+        "--out",
+        dir.path().join("ck").to_str().unwrap(),
+        "--resolution",
+        "60x60",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("multiples of 16"));
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub const GENRES: [&str; 5] = ["runner", "arcade", "platformer", "puzzle", "simulation"];
 /// Agents that need no model file (`hierarchical`: the open world's graph
 /// planner driving its skill policy, see `gw-hierarchy`).
-pub const BUILTIN_AGENTS: [&str; 4] = ["random", "noop", "scripted", "hierarchical"];
+pub const BUILTIN_AGENTS: [&str; 5] = ["random", "noop", "scripted", "hierarchical", "goap"];
 /// The model id of a person playing through `gameworld serve` (a name can be
 /// added: `human-alice`). Presets accept it; only the web app can play it.
 pub const HUMAN_AGENT: &str = "human";
@@ -283,6 +283,8 @@ pub enum ProviderKind {
     Openai,
     Anthropic,
     Gemini,
+    /// A learned GOAP policy checkpoint run locally (`checkpoint:`); no API.
+    Policy,
 }
 
 #[derive(
@@ -319,7 +321,14 @@ pub enum Protocol {
 pub struct ModelSpec {
     pub id: String,
     pub provider: ProviderKind,
+    /// The provider's model name (required for every provider but `policy`).
+    #[serde(default)]
     pub model: String,
+    /// `provider: policy`: the GOAP checkpoint folder (config.json +
+    /// policy.safetensors), relative to the profile's file; the shipped
+    /// `goap` checkpoint when unset.
+    #[serde(default)]
+    pub checkpoint: Option<String>,
     #[serde(default)]
     pub interface: Interface,
     #[serde(default)]
@@ -417,6 +426,8 @@ pub enum PolicyKind {
     Skills,
     /// The profile's model, picking factored actions from frames.
     Model,
+    /// The learned GOAP policy (the profile's `checkpoint:`, or the shipped one).
+    Goap,
 }
 
 /// The `hierarchical:` key of a model profile.
@@ -951,7 +962,13 @@ impl Registry {
                 }
             }
             for path in yaml_files(&root.join("models")) {
-                if let Some(m) = parse_file::<ModelSpec>(&path, &mut errors) {
+                if let Some(mut m) = parse_file::<ModelSpec>(&path, &mut errors) {
+                    // A relative checkpoint is relative to the profile's file.
+                    if let (Some(c), Some(dir)) = (&m.value.checkpoint, path.parent())
+                        && Path::new(c).is_relative()
+                    {
+                        m.value.checkpoint = Some(dir.join(c).display().to_string());
+                    }
                     reg.models.insert(m.value.id.clone(), m);
                 }
             }
@@ -1295,6 +1312,29 @@ impl Registry {
                     errors.push(m.err_at(
                         "hierarchical",
                         "a hierarchical profile plays through the factored `act` control: set interface: generalist",
+                    ));
+                }
+            }
+            if model.provider == ProviderKind::Policy {
+                if model.hierarchical.as_ref().is_some_and(|h| {
+                    h.planner == PlannerKind::Model || h.policy == PolicyKind::Model
+                }) {
+                    errors.push(m.err_at(
+                        "hierarchical",
+                        "a `provider: policy` profile has no model to ask: use planner: graph and policy: goap (or skills)",
+                    ));
+                }
+            } else {
+                if model.model.trim().is_empty() {
+                    errors.push(m.err_at(
+                        "provider",
+                        "model is missing: name the provider's model (e.g. model: gpt-5.2)",
+                    ));
+                }
+                if model.checkpoint.is_some() {
+                    errors.push(m.err_at(
+                        "checkpoint",
+                        "checkpoint is for `provider: policy` profiles (a GOAP checkpoint run locally)",
                     ));
                 }
             }

@@ -9,13 +9,16 @@
 //! - Policy `skills`: the scripted skill policy (`gw_openworld::Expert`
 //!   driven by the planner above; privileged: it reads the game's `World`
 //!   through `Observation::game`); `model`: the profile's model picking
-//!   factored actions from frames every `decision_every` steps ([`policy`]).
+//!   factored actions from frames every `decision_every` steps ([`policy`]);
+//!   `goap`: the learned GOAP policy (`gw-goap`) acting every step on the
+//!   current sub-goal's text ([`goap`]).
 //!
 //! The model id `hierarchical` is graph + skills; a model profile with a
 //! `hierarchical:` key picks the parts (registry/models/*-hierarchical.yaml).
 //! Model calls go through `gw_agents::model_agent::Link`, so they are
 //! recorded, retried, priced and replayable like every model agent's.
 
+pub mod goap;
 pub mod planner;
 pub mod policy;
 
@@ -110,9 +113,32 @@ impl Step {
     }
 }
 
-/// The model policy's own plan bookkeeping (the skill policy's is in `Expert`).
+/// A policy that follows a plan kept here: the model's or the learned one.
+enum Low {
+    Model(ModelPolicy),
+    Goap(Box<goap::GoapPolicy>),
+}
+
+impl Low {
+    fn restart(&mut self) {
+        if let Low::Model(p) = self {
+            p.restart();
+        }
+    }
+
+    /// Whether the next step needs the step's frame (the learned policy
+    /// draws its own view).
+    fn deciding(&self) -> bool {
+        match self {
+            Low::Model(p) => p.deciding(),
+            Low::Goap(_) => false,
+        }
+    }
+}
+
+/// The model or learned policy's plan bookkeeping (the skill policy's is in `Expert`).
 struct ModelRun {
-    policy: ModelPolicy,
+    policy: Low,
     plan: Vec<SubGoal>,
     index: usize,
     since: u32,
@@ -148,6 +174,7 @@ pub fn create(
     preset: &Preset,
     spec: Option<&ModelSpec>,
     replay_dir: Option<&Path>,
+    seed: u64,
 ) -> Result<Box<dyn Agent>, AgentError> {
     let settings = match spec {
         None => Settings::from_spec(&HierarchySpec::default()),
@@ -162,9 +189,16 @@ pub fn create(
         Some(s) if settings.uses_model() => Some(Link::open(s, replay_dir)?),
         _ => None,
     };
+    let goap = match settings.policy {
+        PolicyKind::Goap => {
+            let checkpoint = spec.and_then(|s| s.checkpoint.as_deref()).map(Path::new);
+            Some(goap::GoapPolicy::new(checkpoint, seed)?)
+        }
+        _ => None,
+    };
     let id = spec.map_or(ID.to_string(), |s| s.id.clone());
     Ok(Box::new(HierarchicalAgent::new(
-        preset, &id, settings, link,
+        preset, &id, settings, link, goap,
     )?))
 }
 
@@ -174,6 +208,7 @@ impl HierarchicalAgent {
         id: &str,
         settings: Settings,
         link: Option<Link>,
+        goap: Option<goap::GoapPolicy>,
     ) -> Result<HierarchicalAgent, AgentError> {
         let task = OwTask::from_options(&preset.task.init);
         if preset.game.id != gw_openworld::game::ID || task.target_item.is_empty() {
@@ -196,7 +231,7 @@ impl HierarchicalAgent {
             PolicyKind::Model => {
                 let link = link.as_ref().expect("checked above");
                 Policy::Model(ModelRun {
-                    policy: ModelPolicy::new(preset, link, settings.decision_every)?,
+                    policy: Low::Model(ModelPolicy::new(preset, link, settings.decision_every)?),
                     plan: Vec::new(),
                     index: 0,
                     since: 0,
@@ -204,6 +239,18 @@ impl HierarchicalAgent {
                     replans: 0,
                 })
             }
+            PolicyKind::Goap => Policy::Model(ModelRun {
+                policy: Low::Goap(Box::new(goap.ok_or_else(|| {
+                    AgentError::Config(format!(
+                        "\"{id}\": `policy: goap` needs the GOAP checkpoint"
+                    ))
+                })?)),
+                plan: Vec::new(),
+                index: 0,
+                since: 0,
+                need_plan: true,
+                replans: 0,
+            }),
         };
         Ok(HierarchicalAgent {
             id: id.to_string(),
@@ -241,6 +288,9 @@ impl HierarchicalAgent {
                 run.index = 0;
                 run.need_plan = true;
                 run.policy.restart();
+                if let Low::Goap(g) = &mut run.policy {
+                    g.restart_episode();
+                }
             }
         }
         self.want_plan_frame = false;
@@ -386,16 +436,21 @@ impl HierarchicalAgent {
                     // A decision needs the frame: wait one step for it.
                     return Ok(());
                 }
-                let link = link.as_mut().expect("a model policy has a link");
-                run.policy.act(
-                    link,
-                    step,
-                    instruction,
-                    &goal,
-                    (run.index, run.plan.len()),
-                    &inv,
-                    frame.clone(),
-                )?;
+                match &mut run.policy {
+                    Low::Model(p) => {
+                        let link = link.as_mut().expect("a model policy has a link");
+                        p.act(
+                            link,
+                            step,
+                            instruction,
+                            &goal,
+                            (run.index, run.plan.len()),
+                            &inv,
+                            frame.clone(),
+                        )?;
+                    }
+                    Low::Goap(g) => g.act(obs, &goal, step)?,
+                }
             }
         }
         if let Some(e) = failure {

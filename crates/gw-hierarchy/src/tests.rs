@@ -55,7 +55,7 @@ fn graph_and_skills_solve_a_wood_task_the_same_way_twice() {
         .resolve_preset("openworld+lh_wood_crafting_table+hierarchical")
         .unwrap();
     let run = || {
-        let mut a = create(&preset, None, None).unwrap();
+        let mut a = create(&preset, None, None, 0).unwrap();
         assert!(
             !a.needs_frames() && !a.wants_frame(),
             "graph + skills never looks"
@@ -135,7 +135,7 @@ fn a_model_plan_that_misses_the_target_is_asked_again_then_the_graph_steps_in() 
     );
     let settings = Settings::from_spec(spec.hierarchical.as_ref().unwrap());
     let mut agent =
-        HierarchicalAgent::new(&preset, "scripted-planner", settings, Some(link)).unwrap();
+        HierarchicalAgent::new(&preset, "scripted-planner", settings, Some(link), None).unwrap();
     assert!(
         agent.needs_frames() && agent.wants_frame(),
         "the first step plans"

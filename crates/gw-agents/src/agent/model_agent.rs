@@ -126,6 +126,12 @@ impl Link {
 
     /// Live (the key is checked now) or replaying `replay_dir`'s recorded calls.
     pub fn open(spec: &ModelSpec, replay_dir: Option<&Path>) -> Result<Link, AgentError> {
+        if spec.provider == gw_core::registry::ProviderKind::Policy {
+            return Err(AgentError::Config(format!(
+                "model \"{}\" is a `provider: policy` profile (a local GOAP checkpoint): it makes no model calls",
+                spec.id
+            )));
+        }
         let (transport, key): (Box<dyn Transport>, Option<String>) = match replay_dir {
             // A replay needs no key; a placeholder keeps its requests shaped
             // (and recorded) exactly like the live ones.

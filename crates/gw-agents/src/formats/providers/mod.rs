@@ -37,6 +37,7 @@ pub fn default_base_url(model: &ModelSpec) -> &'static str {
         ProviderKind::Openai => "https://api.openai.com/v1",
         ProviderKind::Anthropic => "https://api.anthropic.com/v1",
         ProviderKind::Gemini => "https://generativelanguage.googleapis.com/v1beta",
+        ProviderKind::Policy => "",
     }
 }
 

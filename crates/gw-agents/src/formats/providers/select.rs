@@ -11,5 +11,8 @@ pub fn for_model(model: &ModelSpec) -> Box<dyn Provider> {
         (ProviderKind::Openai, ApiKind::Responses) => Box::new(openai_responses::OpenAiResponses),
         (ProviderKind::Anthropic, _) => Box::new(anthropic::Anthropic),
         (ProviderKind::Gemini, _) => Box::new(gemini::Gemini),
+        // Never asked for: `provider: policy` profiles run a local checkpoint
+        // (gw-goap) and `create_agent` / `Link::open` refuse them.
+        (ProviderKind::Policy, _) => Box::new(openai::OpenAiChat),
     }
 }

@@ -1,0 +1,163 @@
+//! The learned policy as an [`Agent`]: the built-in `goap` (the checkpoint
+//! shipped in `registry/policies/goap/`, embedded in the binary) and model
+//! profiles with `provider: policy` and `checkpoint: PATH`.
+//!
+//! The policy reads the first-person view at its checkpoint's resolution,
+//! drawn exactly as the dataset drew it (`gw_world::render::render_rgba`
+//! on the world before the action); only when a game offers no world does
+//! it fall back to the step's frame, area-resized like training data.
+
+use crate::checkpoint;
+use crate::data::{decode_image, resize_area};
+use crate::infer::{Runner, Sampling};
+use crate::model::Network;
+use candle_core::Device;
+use gw_agents::{Agent, AgentError, Observation, Reply};
+use gw_core::registry::{Interface, Preset};
+use gw_openworld::game::{OpenWorld, OwTask, factored_payload};
+use std::path::Path;
+
+/// The built-in model id.
+pub const ID: &str = "goap";
+
+const SHIPPED_CONFIG: &str = include_str!("../../../registry/policies/goap/config.json");
+const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../registry/policies/goap/policy.safetensors");
+
+/// The shipped checkpoint.
+pub fn shipped() -> Result<Network, String> {
+    let name = "registry/policies/goap (embedded)";
+    let cfg: crate::config::PolicyConfig =
+        serde_json::from_str(SHIPPED_CONFIG).map_err(|e| format!("{name}/config.json: {e}"))?;
+    cfg.check()
+        .map_err(|e| format!("{name}/config.json: {e}"))?;
+    let mut net = Network::build(cfg, &Device::Cpu).map_err(|e| format!("{name}: {e}"))?;
+    let tensors = candle_core::safetensors::load_buffer(SHIPPED_WEIGHTS, &Device::Cpu)
+        .map_err(|e| format!("{name}/policy.safetensors: {e}"))?;
+    checkpoint::set_weights(&mut net, tensors, &format!("{name}/policy.safetensors"))?;
+    Ok(net)
+}
+
+/// The goal text for "hold `count` of `item`", phrased as the dataset
+/// phrases goals (the first phrasing of the instruction pool).
+pub fn goal_text(item: &str, count: u32) -> String {
+    gw_owdata::instructions::pool(item, count)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| format!("Obtain {count} {item}."))
+}
+
+/// The view the policy reads: `w × h` RGB of the step's world, or of its frame.
+pub struct Eyes {
+    rgba: Vec<u8>,
+    rgb: Vec<u8>,
+}
+
+impl Default for Eyes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Eyes {
+    pub fn new() -> Eyes {
+        Eyes {
+            rgba: Vec::new(),
+            rgb: Vec::new(),
+        }
+    }
+
+    pub fn see(&mut self, obs: &Observation, w: u32, h: u32) -> Result<&[u8], AgentError> {
+        let (wu, hu) = (w as usize, h as usize);
+        if let Some(ow) = obs.game.and_then(|g| g.downcast_ref::<OpenWorld>()) {
+            self.rgba.resize(wu * hu * 4, 0);
+            gw_world::render::render_rgba(&ow.world, wu, hu, &mut self.rgba, false);
+            self.rgb.clear();
+            self.rgb
+                .extend(self.rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]));
+            return Ok(&self.rgb);
+        }
+        if obs.frame_png.is_empty() {
+            return Err(AgentError::Config(
+                "the GOAP policy needs the open world's view or the step's frame; this game offers neither".into(),
+            ));
+        }
+        let (fw, fh, rgb) = decode_image(obs.frame_png)
+            .map_err(|e| AgentError::Provider(format!("the step's frame: {e}")))?;
+        self.rgb = resize_area(&rgb, fw, fh, w, h);
+        Ok(&self.rgb)
+    }
+}
+
+pub struct GoapAgent {
+    id: String,
+    runner: Runner,
+    eyes: Eyes,
+    episodes: u64,
+}
+
+/// Loads the checkpoint a profile names (`None`: the shipped one).
+pub fn load_network(checkpoint: Option<&Path>) -> Result<Network, AgentError> {
+    match checkpoint {
+        None => shipped().map_err(AgentError::Config),
+        Some(p) => checkpoint::load(p, &Device::Cpu).map_err(AgentError::Config),
+    }
+}
+
+/// The agent for an open-world preset with a target item.
+pub fn create(
+    preset: &Preset,
+    id: &str,
+    checkpoint: Option<&Path>,
+    seed: u64,
+) -> Result<Box<dyn Agent>, AgentError> {
+    let task = OwTask::from_options(&preset.task.init);
+    if preset.game.id != gw_openworld::game::ID || task.target_item.is_empty() {
+        return Err(AgentError::Config(format!(
+            "\"{id}\" is a learned policy for open-world tasks with a target item; \"{}\" is not one (run it on openworld+atomic_* / lh_* / oe_* tasks, or pick another agent)",
+            preset.preset
+        )));
+    }
+    let net = load_network(checkpoint)?;
+    let goal = goal_text(&task.target_item, task.count);
+    let runner = Runner::new(net, &goal, seed, Sampling::Sample)
+        .map_err(|e| AgentError::Config(format!("\"{id}\": {e}")))?;
+    Ok(Box::new(GoapAgent {
+        id: id.to_string(),
+        runner,
+        eyes: Eyes::new(),
+        episodes: 0,
+    }))
+}
+
+impl Agent for GoapAgent {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn interface(&self) -> Interface {
+        Interface::Generalist
+    }
+
+    /// The policy draws its own small view from the world.
+    fn needs_frames(&self) -> bool {
+        false
+    }
+
+    fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
+        let (w, h) = self.runner.resolution();
+        let rgb = self.eyes.see(obs, w, h)?;
+        let label = self
+            .runner
+            .step(rgb)
+            .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
+        Ok(Reply {
+            payload: Some(factored_payload(&label.to_action())),
+            ..Default::default()
+        })
+    }
+
+    fn observe_episode_end(&mut self, _png: &[u8], _path: Option<&str>, _note: &str) {
+        self.episodes += 1;
+        self.runner.restart(self.episodes);
+    }
+}

@@ -1,0 +1,64 @@
+//! The learned policy as the hierarchical agent's low level: the current
+//! sub-goal becomes the GOAP policy's goal text (phrased as the dataset
+//! phrases goals) and the policy acts every step on its own small view.
+
+use crate::Step;
+use gw_agents::{AgentError, Observation};
+use gw_goap::agent::Eyes;
+use gw_goap::{Runner, Sampling};
+use gw_openworld::SubGoal;
+use gw_openworld::game::factored_payload;
+use std::path::Path;
+
+pub struct GoapPolicy {
+    runner: Runner,
+    eyes: Eyes,
+    goal: Option<SubGoal>,
+    episodes: u64,
+}
+
+impl GoapPolicy {
+    /// `checkpoint` `None` = the shipped `goap` checkpoint.
+    pub fn new(checkpoint: Option<&Path>, seed: u64) -> Result<GoapPolicy, AgentError> {
+        let net = gw_goap::agent::load_network(checkpoint)?;
+        let runner = Runner::new(net, "", seed, Sampling::Sample)
+            .map_err(|e| AgentError::Config(format!("the GOAP policy: {e}")))?;
+        Ok(GoapPolicy {
+            runner,
+            eyes: Eyes::new(),
+            goal: None,
+            episodes: 0,
+        })
+    }
+
+    /// A new episode: the policy's history starts over.
+    pub fn restart_episode(&mut self) {
+        self.episodes += 1;
+        self.runner.restart(self.episodes);
+        self.goal = None;
+    }
+
+    /// One step towards `goal`.
+    pub fn act(
+        &mut self,
+        obs: &Observation,
+        goal: &SubGoal,
+        step: &mut Step,
+    ) -> Result<(), AgentError> {
+        if self.goal.as_ref() != Some(goal) {
+            let text = gw_goap::goal_text(&goal.item, goal.count);
+            self.runner
+                .set_goal(&text)
+                .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
+            self.goal = Some(goal.clone());
+        }
+        let (w, h) = self.runner.resolution();
+        let rgb = self.eyes.see(obs, w, h)?;
+        let label = self
+            .runner
+            .step(rgb)
+            .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
+        step.payload = Some(factored_payload(&label.to_action()));
+        Ok(())
+    }
+}
