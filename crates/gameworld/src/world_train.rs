@@ -36,6 +36,9 @@ pub struct TrainArgs {
     chunk: usize,
     #[arg(long, default_value_t = 1e-3)]
     lr: f64,
+    /// Tokens and memory leave out earlier actions (frames, goal and time only).
+    #[arg(long)]
+    no_action_inputs: bool,
     /// Validate and save every this many steps.
     #[arg(long, default_value_t = 250)]
     every: u64,
@@ -63,6 +66,7 @@ pub fn run(a: TrainArgs) -> Result<(), (u8, String)> {
     o.chunk = a.chunk;
     o.learning_rate = a.lr;
     o.val_every = a.every;
+    o.dims.action_inputs = !a.no_action_inputs;
     o.save_every = a.every;
     let bar = ProgressBar::new(a.steps);
     bar.set_style(

@@ -19,6 +19,8 @@ use std::path::Path;
 
 /// The built-in model id.
 pub const ID: &str = "goap";
+/// How the built-in `goap` picks actions.
+pub const BUILTIN_SAMPLING: Sampling = Sampling::Sample;
 
 const SHIPPED_CONFIG: &str = include_str!("../../../registry/policies/goap/config.json");
 const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../registry/policies/goap/policy.safetensors");
@@ -103,12 +105,22 @@ pub fn load_network(checkpoint: Option<&Path>) -> Result<Network, AgentError> {
     }
 }
 
+/// How a profile's `temperature` picks actions: 0 = the most likely class
+/// of every head, otherwise (and by default) drawn from the heads.
+pub fn sampling(temperature: Option<f64>) -> Sampling {
+    match temperature {
+        Some(t) if t <= 0.0 => Sampling::Greedy,
+        _ => Sampling::Sample,
+    }
+}
+
 /// The agent for an open-world preset with a target item.
 pub fn create(
     preset: &Preset,
     id: &str,
     checkpoint: Option<&Path>,
     seed: u64,
+    sampling: Sampling,
 ) -> Result<Box<dyn Agent>, AgentError> {
     let task = OwTask::from_options(&preset.task.init);
     if preset.game.id != gw_openworld::game::ID || task.target_item.is_empty() {
@@ -119,7 +131,7 @@ pub fn create(
     }
     let net = load_network(checkpoint)?;
     let goal = goal_text(&task.target_item, task.count);
-    let runner = Runner::new(net, &goal, seed, Sampling::Sample)
+    let runner = Runner::new(net, &goal, seed, sampling)
         .map_err(|e| AgentError::Config(format!("\"{id}\": {e}")))?;
     Ok(Box::new(GoapAgent {
         id: id.to_string(),

@@ -52,6 +52,15 @@ pub struct Dims {
     pub memory_decays: Vec<f32>,
     /// Steps at which the memory's elapsed-time feature reaches 1.
     pub memory_horizon: u32,
+    /// Whether tokens and memory read earlier actions. Off, the policy sees
+    /// only frames, goal and elapsed time (behaviour cloning then cannot
+    /// learn to copy its previous action).
+    #[serde(default = "yes")]
+    pub action_inputs: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for Dims {
@@ -65,6 +74,7 @@ impl Default for Dims {
             conv: vec![16, 32, 64, 64],
             memory_decays: vec![0.9, 0.99],
             memory_horizon: 2400,
+            action_inputs: true,
         }
     }
 }

@@ -13,6 +13,7 @@ pub struct History {
     horizon: f32,
     width: usize,
     step: u32,
+    actions: bool,
     prev: Vec<f32>,
     averages: Vec<f32>,
 }
@@ -25,6 +26,7 @@ impl History {
             horizon: cfg.dims.memory_horizon.max(1) as f32,
             width,
             step: 0,
+            actions: cfg.dims.action_inputs,
             prev: vec![0.0; width],
             averages: vec![0.0; width * cfg.dims.memory_decays.len()],
         }
@@ -43,6 +45,10 @@ impl History {
 
     /// The action taken on the current step; moves to the next.
     pub fn push(&mut self, action: &Label) {
+        self.step += 1;
+        if !self.actions {
+            return;
+        }
         action.features(&mut self.prev);
         for (k, &d) in self.decays.iter().enumerate() {
             let avg = &mut self.averages[k * self.width..(k + 1) * self.width];
@@ -50,7 +56,6 @@ impl History {
                 *a = d * *a + (1.0 - d) * x;
             }
         }
-        self.step += 1;
     }
 }
 

@@ -107,6 +107,7 @@ fn small_options(data: &Path, out: &Path, steps: u64) -> TrainOptions {
         conv: vec![8, 8, 8, 8],
         memory_decays: vec![0.9],
         memory_horizon: 100,
+        action_inputs: true,
     };
     o
 }

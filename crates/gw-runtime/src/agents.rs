@@ -31,7 +31,7 @@ pub fn make_agent(
             gw_hierarchy::create(preset, Some(spec), replay, seed)
         }
         gw_core::AgentRef::Builtin(name) if name == gw_goap::ID => {
-            gw_goap::create(preset, gw_goap::ID, None, seed)
+            gw_goap::create(preset, gw_goap::ID, None, seed, gw_goap::agent::BUILTIN_SAMPLING)
         }
         gw_core::AgentRef::Model(spec) if spec.provider == ProviderKind::Policy => {
             if replay.is_some() {
@@ -46,6 +46,7 @@ pub fn make_agent(
                 Some(Path::new(spec.checkpoint.as_deref().unwrap_or_default()))
                     .filter(|p| !p.as_os_str().is_empty()),
                 seed,
+                gw_goap::agent::sampling(spec.temperature),
             )
         }
         _ => gw_agents::create_agent(preset, seed, replay),
