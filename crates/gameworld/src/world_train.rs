@@ -52,7 +52,13 @@ pub fn run(a: TrainArgs) -> Result<(), (u8, String)> {
             "--resolution {w}x{h}: both sides must be multiples of 16 (at least 16), e.g. 64x64"
         )));
     }
-    if a.steps == 0 || a.batch == 0 || a.chunk == 0 || a.threads == 0 || !(a.lr > 0.0) {
+    if a.steps == 0
+        || a.batch == 0
+        || a.chunk == 0
+        || a.threads == 0
+        || a.lr.is_nan()
+        || a.lr <= 0.0
+    {
         return Err(config(
             "--steps, --batch, --chunk, --threads and --lr must be positive".into(),
         ));

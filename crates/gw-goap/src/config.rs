@@ -176,7 +176,7 @@ impl PolicyConfig {
         if self.resolution[0] < 16 || self.resolution[1] < 16 {
             return Err("resolution must be at least 16x16".into());
         }
-        if d.d_model == 0 || d.heads == 0 || d.d_model % d.heads != 0 {
+        if d.d_model == 0 || d.heads == 0 || !d.d_model.is_multiple_of(d.heads) {
             return Err(format!(
                 "d_model ({}) must be a positive multiple of heads ({})",
                 d.d_model, d.heads

@@ -59,7 +59,7 @@ impl Runner {
             split: Split::of(&net.cfg),
             goal,
             tokens: VecDeque::new(),
-            rng: gw_core::Rng::new(seed, 0x676f_6170_6163_74), // "goapact"
+            rng: gw_core::Rng::new(seed, 0x0067_6f61_7061_6374), // "goapact"
             seed,
             sampling,
             net,
@@ -84,7 +84,7 @@ impl Runner {
         self.tokens.clear();
         self.rng = gw_core::Rng::new(
             self.seed ^ episode.wrapping_mul(0x9e37_79b9),
-            0x676f_6170_6163_74,
+            0x0067_6f61_7061_6374,
         );
     }
 

@@ -612,7 +612,7 @@ pub fn episode_logits(net: &Network, ep: &Episode) -> candle_core::Result<Tensor
         .reshape((1, n, cfg.dims.d_model))?;
     let prev = Tensor::from_slice(&p.prev, (1, n, cfg.heads.action_features()), dev)?;
     let mem = Tensor::from_slice(&p.mem, (1, n, memory_width(cfg)), dev)?;
-    let goal = net.goal_embeddings(&[p.goal.clone()])?;
+    let goal = net.goal_embeddings(std::slice::from_ref(&p.goal))?;
     let tokens = net.tokens(&frames, &prev, &mem, &goal)?;
     net.behaviour(&tokens, None)?.squeeze(0)
 }

@@ -30,9 +30,13 @@ pub fn make_agent(
         gw_core::AgentRef::Model(spec) if spec.hierarchical.is_some() => {
             gw_hierarchy::create(preset, Some(spec), replay, seed)
         }
-        gw_core::AgentRef::Builtin(name) if name == gw_goap::ID => {
-            gw_goap::create(preset, gw_goap::ID, None, seed, gw_goap::agent::BUILTIN_SAMPLING)
-        }
+        gw_core::AgentRef::Builtin(name) if name == gw_goap::ID => gw_goap::create(
+            preset,
+            gw_goap::ID,
+            None,
+            seed,
+            gw_goap::agent::BUILTIN_SAMPLING,
+        ),
         gw_core::AgentRef::Model(spec) if spec.provider == ProviderKind::Policy => {
             if replay.is_some() {
                 return Err(RunError::Config(format!(
