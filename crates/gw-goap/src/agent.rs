@@ -90,6 +90,20 @@ impl Eyes {
     }
 }
 
+/// One step of `runner` on what `eyes` see: the game's `act` payload.
+pub fn act_payload(
+    runner: &mut Runner,
+    eyes: &mut Eyes,
+    obs: &Observation,
+) -> Result<serde_json::Value, AgentError> {
+    let (w, h) = runner.resolution();
+    let rgb = eyes.see(obs, w, h)?;
+    let label = runner
+        .step(rgb)
+        .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
+    Ok(factored_payload(&label.to_action()))
+}
+
 pub struct GoapAgent {
     id: String,
     runner: Runner,
@@ -156,14 +170,8 @@ impl Agent for GoapAgent {
     }
 
     fn act(&mut self, obs: &Observation) -> Result<Reply, AgentError> {
-        let (w, h) = self.runner.resolution();
-        let rgb = self.eyes.see(obs, w, h)?;
-        let label = self
-            .runner
-            .step(rgb)
-            .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
         Ok(Reply {
-            payload: Some(factored_payload(&label.to_action())),
+            payload: Some(act_payload(&mut self.runner, &mut self.eyes, obs)?),
             ..Default::default()
         })
     }

@@ -9,19 +9,7 @@ use serde::{Deserialize, Serialize};
 pub const FORMAT: &str = "gameworld-goap/1";
 /// The factored action's on/off buttons, in head order (Optimus-2 Table 6;
 /// the same names as `gw_openworld::game::BUTTONS`).
-pub const BUTTONS: [&str; 11] = [
-    "forward",
-    "back",
-    "left",
-    "right",
-    "jump",
-    "sneak",
-    "sprint",
-    "attack",
-    "use",
-    "drop",
-    "inventory",
-];
+pub const BUTTONS: &[&str] = gw_openworld::game::BUTTONS;
 /// Hotbar classes: 0 = no change, 1..=9 = select that slot.
 pub const HOTBAR_CLASSES: usize = 10;
 /// Camera bins per axis (VPT's μ-law bins; 5 = no movement).

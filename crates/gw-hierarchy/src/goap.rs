@@ -7,7 +7,6 @@ use gw_agents::{AgentError, Observation};
 use gw_goap::agent::Eyes;
 use gw_goap::{Runner, Sampling};
 use gw_openworld::SubGoal;
-use gw_openworld::game::factored_payload;
 use std::path::Path;
 
 pub struct GoapPolicy {
@@ -52,13 +51,11 @@ impl GoapPolicy {
                 .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
             self.goal = Some(goal.clone());
         }
-        let (w, h) = self.runner.resolution();
-        let rgb = self.eyes.see(obs, w, h)?;
-        let label = self
-            .runner
-            .step(rgb)
-            .map_err(|e| AgentError::Provider(format!("the GOAP policy failed: {e}")))?;
-        step.payload = Some(factored_payload(&label.to_action()));
+        step.payload = Some(gw_goap::agent::act_payload(
+            &mut self.runner,
+            &mut self.eyes,
+            obs,
+        )?);
         Ok(())
     }
 }
