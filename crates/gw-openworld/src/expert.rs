@@ -169,6 +169,17 @@ pub fn graph_answer(target: &str, count: u32, inventory: &BTreeMap<String, u32>)
 /// Planks the expert keeps beyond the plan: one crafting table's worth.
 pub const SPARE_PLANKS: u32 = 4;
 
+/// Stone pickaxes the expert makes beyond the plan before it strip-mines
+/// for an ore of the deep layers (gold, lapis, redstone, diamond): a long
+/// tunnel wears out more than one (131 blocks each), and with a spare the
+/// iron pickaxe is kept for the ore instead of the stone around it.
+pub const SPARE_STONE_PICKAXES: u32 = 2;
+
+/// Sticks the expert carries beyond the plan down to the deep layers: the
+/// handles of two more pickaxes, should the ones it has wear out far from
+/// any tree (iron and cobblestone it finds on the way).
+pub const SPARE_STICKS: u32 = 4;
+
 /// The expert's plan: the graph plan, keeping [`SPARE_PLANKS`] spare when
 /// it goes mining below the surface and crafts at a table afterwards — a
 /// table left on the surface can then be made again underground, where no
@@ -194,16 +205,37 @@ pub fn expert_answer(
                         .is_some_and(|id| d.recipes_for(id).all(|r| r.needs_table))
             })
     });
-    if !table_after_mine {
+    // Strip-mining for an ore of the deep layers (general knowledge: gold,
+    // lapis, redstone and diamond lie below y 25).
+    let deep = plain.iter().any(|s| {
+        s.kind == GoalKind::Mine
+            && world_graph()
+                .sources
+                .get(&s.item)
+                .into_iter()
+                .flatten()
+                .any(|src| match src {
+                    crate::graph::Source::Mine { blocks, .. } => blocks.iter().any(|n| {
+                        d.block_id(n)
+                            .and_then(crate::skills::ore_layer)
+                            .is_some_and(|top| top <= 24)
+                    }),
+                    _ => false,
+                })
+    });
+    if !table_after_mine && !deep {
         return PlanAnswer::Plan(plain);
     }
-    let spared = match crate::plan::plan_with_spare(
-        world_graph(),
-        target,
-        count,
-        inventory,
-        &[("planks", SPARE_PLANKS)],
-    ) {
+    let mut spare = Vec::new();
+    if table_after_mine {
+        spare.push(("planks", SPARE_PLANKS));
+    }
+    if deep {
+        spare.push(("stone_pickaxe", SPARE_STONE_PICKAXES));
+        spare.push(("stick", SPARE_STICKS));
+    }
+    let spared = match crate::plan::plan_with_spare(world_graph(), target, count, inventory, &spare)
+    {
         Ok(p) => p,
         Err(_) => return PlanAnswer::Plan(plain),
     };
