@@ -196,6 +196,9 @@ pub fn expert_answer(
         Err(e) => return PlanAnswer::Error(e.to_string()),
     };
     let d = gw_world::data();
+    if let Some(p) = pickaxe_for_the_way_up(w, &plain, inventory) {
+        return PlanAnswer::Plan(p);
+    }
     let table_after_mine = plain.iter().enumerate().any(|(i, s)| {
         s.kind == GoalKind::Mine
             && s.item != "logs"
@@ -244,6 +247,52 @@ pub fn expert_answer(
         return PlanAnswer::Plan(plain);
     }
     PlanAnswer::Plan(spared)
+}
+
+/// Sent up for logs from deep underground with no pickaxe at hand (the last
+/// one wore out in the tunnels), the way up is rock that a bare hand digs at
+/// a block in seven seconds: first a stone pickaxe from the cobblestone,
+/// sticks (or planks) and crafting table it carries, when it carries them.
+/// `None`: the plan stands as it is.
+fn pickaxe_for_the_way_up(
+    w: &World,
+    plain: &[SubGoal],
+    inventory: &BTreeMap<String, u32>,
+) -> Option<Vec<SubGoal>> {
+    let d = gw_world::data();
+    let pickaxe = (0..gw_world::inventory::HOTBAR).any(|i| {
+        w.player.inventory.slots[i].is_some_and(|s| {
+            d.item_def(s.item)
+                .tool
+                .is_some_and(|t| t.kind == gw_world::data::ToolKind::Pickaxe)
+        })
+    });
+    let for_logs = plain
+        .first()
+        .is_some_and(|s| s.kind == GoalKind::Mine && s.item == "logs");
+    if pickaxe || !for_logs || !underground(w) {
+        return None;
+    }
+    let held = |item: &str| crate::plan::held(inventory, item);
+    let sticks = held("stick");
+    if held("cobblestone") < 3 || held(CRAFTING_TABLE) == 0 || (sticks < 2 && held("planks") < 2) {
+        return None;
+    }
+    let mut p = Vec::new();
+    if sticks < 2 {
+        p.push(SubGoal {
+            kind: GoalKind::Craft,
+            item: "stick".into(),
+            count: sticks + 4,
+        });
+    }
+    p.push(SubGoal {
+        kind: GoalKind::Craft,
+        item: "stone_pickaxe".into(),
+        count: 1,
+    });
+    p.extend(plain.iter().cloned());
+    Some(p)
 }
 
 /// Whether the player's feet are well below the terrain surface.

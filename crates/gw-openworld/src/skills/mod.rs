@@ -926,15 +926,18 @@ pub fn free_hotbar_slot(w: &World) -> Option<Action> {
         })
     };
     // A tool outdone by a better one of its kind in the hotbar (the wooden
-    // pickaxe once a stone one is made) is junk too.
+    // pickaxe once a stone one is made), or a second of the same tool (a
+    // spare), is junk too.
     let outdone = |i: usize| {
         slots[i].is_some_and(|s| {
             d.item_def(s.item).tool.is_some_and(|t| {
                 (0..gw_world::inventory::HOTBAR).any(|j| {
                     slots[j].is_some_and(|o| {
-                        d.item_def(o.item)
-                            .tool
-                            .is_some_and(|u| u.kind == t.kind && u.level > t.level)
+                        j != i
+                            && (o.item == s.item
+                                || d.item_def(o.item)
+                                    .tool
+                                    .is_some_and(|u| u.kind == t.kind && u.level > t.level))
                     })
                 })
             })
