@@ -71,6 +71,19 @@ pub enum InputEvent {
     },
 }
 
+impl InputEvent {
+    /// A key event's key and whether it went down (`KeyDown`) or up
+    /// (`KeyUp`); `None` for mouse events. Games that track held keys
+    /// start their `handle_event` here.
+    pub fn key_change(&self) -> Option<(&str, bool)> {
+        match self {
+            InputEvent::KeyDown { key } => Some((key, true)),
+            InputEvent::KeyUp { key } => Some((key, false)),
+            _ => None,
+        }
+    }
+}
+
 /// One item of an executed action: an input event, or game time passing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]

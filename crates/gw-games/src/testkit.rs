@@ -519,3 +519,41 @@ pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
     let png = gw_core::frame::encode_frame(&pm, game.frame_filter());
     std::fs::write(path, png).unwrap();
 }
+
+/// The checks every game's `tests.rs` starts from, generated from its data
+/// (each key is optional; a game's own tests follow the invocation):
+///
+/// - `golden_frame: (seed, expert_steps, "sha256")`: the frame after that
+///   many expert steps of the game's first task ([`frame_hash_after`]);
+/// - `deterministic: ("task", steps)`: the same seed gives the same states,
+///   seed 4 and seed 5 differ ([`expert_states`]);
+/// - `expert_solves_all: n`: the scripted expert solves every task on at
+///   least `n` of seeds 1..=5 ([`assert_expert_solves_all`]).
+///
+/// Names resolve where the macro is used: the module needs `ID`.
+#[macro_export]
+macro_rules! game_contract {
+    ($($key:ident : $val:tt),* $(,)?) => {
+        $( $crate::game_contract!(@ $key $val); )*
+    };
+    (@ golden_frame ($seed:expr, $steps:expr, $hash:expr)) => {
+        #[test]
+        fn golden_frame() {
+            assert_eq!($crate::testkit::frame_hash_after(ID, $seed, $steps), $hash);
+        }
+    };
+    (@ deterministic ($task:expr, $steps:expr)) => {
+        #[test]
+        fn deterministic_per_seed() {
+            let a = $crate::testkit::expert_states(ID, $task, 4, $steps);
+            assert_eq!(a, $crate::testkit::expert_states(ID, $task, 4, $steps));
+            assert_ne!(a, $crate::testkit::expert_states(ID, $task, 5, $steps));
+        }
+    };
+    (@ expert_solves_all $n:tt) => {
+        #[test]
+        fn expert_solves_every_task() {
+            $crate::testkit::assert_expert_solves_all(ID, $n);
+        }
+    };
+}

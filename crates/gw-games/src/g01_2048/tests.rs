@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::Status;
 
+crate::game_contract! {
+    golden_frame: (1, 10, "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146"),
+    deterministic: ("01_01", 30),
+    expert_solves_all: 4,
+}
+
 #[test]
 fn slide_merges_once_per_pair() {
     assert_eq!(slide_line([2, 2, 2, 2]), ([4, 4, 0, 0], 8));
@@ -76,28 +82,6 @@ fn full_board_without_merges_is_terminal_fail() {
     } else {
         assert!(!st.terminal.is_terminal);
     }
-}
-
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "01_01", 4, 30);
-    let b = testkit::expert_states(ID, "01_01", 4, 30);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "01_01", 5, 30);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 10),
-        "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146"
-    );
 }
 
 /// Every frame of an expert play (tiles up to 256 and more, merges,

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "9e9d0e1804d5943234aa361bf95aba1633df26348d3c5f9f5d5ec722e94cda1f"),
+    deterministic: ("02_05", 30),
+    expert_solves_all: 4,
+}
+
 const IDS: [&str; 6] = [
     "wait",
     "move_left",
@@ -138,11 +144,6 @@ fn the_door_ends_the_level() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn expert_collects_five_coins_on_other_seeds() {
     for seed in [21, 333, 4242] {
         let r = testkit::play_expert(ID, "02_05", seed);
@@ -157,23 +158,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &IDS, 2);
         assert_eq!(wins, 0, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "02_05", 4, 30);
-    let b = testkit::expert_states(ID, "02_05", 4, 30);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "02_05", 5, 30);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "9e9d0e1804d5943234aa361bf95aba1633df26348d3c5f9f5d5ec722e94cda1f"
-    );
 }
 
 #[test]

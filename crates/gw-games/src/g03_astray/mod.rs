@@ -677,12 +677,10 @@ impl Game for Astray {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        let (key, down) = match event {
-            InputEvent::KeyDown { key } => (key, true),
-            InputEvent::KeyUp { key } => (key, false),
-            _ => return,
+        let Some((key, down)) = event.key_change() else {
+            return;
         };
-        let slot = match key.as_str() {
+        let slot = match key {
             "ArrowLeft" => &mut self.held.left,
             "ArrowRight" => &mut self.held.right,
             "ArrowUp" => &mut self.held.up,

@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::state::lookup;
 
+crate::game_contract! {
+    golden_frame: (1, 8, "a06767c01d8f2107f7102d44453ae4a3b1265fc6505121790ab3549b4f59e26c"),
+    deterministic: ("03_02", 30),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64, level: u32) -> Astray {
     let mut g = Astray::new();
     g.init(&GameConfig {
@@ -150,11 +156,6 @@ fn task_level_selects_the_starting_maze() {
     }
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// The random policy's controls, in the order it draws them.
 const CONTROLS: [&str; 5] = ["wait", "move_left", "move_right", "move_up", "move_down"];
 
@@ -170,15 +171,6 @@ fn random_policy_does_clearly_worse() {
 }
 
 #[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "03_02", 4, 30);
-    let b = testkit::expert_states(ID, "03_02", 4, 30);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "03_02", 5, 30);
-    assert_ne!(a, c);
-}
-
-#[test]
 #[ignore = "benchmark: prints the cost of one tick (machine-dependent, so not asserted)"]
 fn tick_timing() {
     let mut g = game(1, 5);
@@ -191,14 +183,6 @@ fn tick_timing() {
     }
     let per_tick = t.elapsed().as_secs_f64() / 10_000.0;
     eprintln!("advance(10): {:.2} us", per_tick * 1e6);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 8),
-        "a06767c01d8f2107f7102d44453ae4a3b1265fc6505121790ab3549b4f59e26c"
-    );
 }
 
 #[test]

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "faaa80b6d19bfbe8b91aca2facd4acc7872c90422195a4fa1ca188191054c8d0"),
+    deterministic: ("04_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64, level: u32) -> BoxelRebound {
     let mut g = BoxelRebound::new();
     g.init(&GameConfig {
@@ -140,11 +146,6 @@ fn saw_phase_depends_on_the_seed() {
     assert_eq!(g.world().saw_phase, a, "a retry meets the same saws");
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 2] = ["wait", "jump"];
 
 #[test]
@@ -153,23 +154,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert_eq!(testkit::random_policy_wins(ID, "04_05", 1..=5, &IDS, 41), 0);
     let idle = testkit::play(ID, "04_01", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success);
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "04_05", 4, 60);
-    let b = testkit::expert_states(ID, "04_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "04_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "faaa80b6d19bfbe8b91aca2facd4acc7872c90422195a4fa1ca188191054c8d0"
-    );
 }
 
 #[test]

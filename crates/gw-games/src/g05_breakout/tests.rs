@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::Status;
 
+crate::game_contract! {
+    golden_frame: (1, 12, "faeca6339bd72ff23c53ac6a054bde7aa882882f9b0add5c33a22d89ddc9f3e6"),
+    deterministic: ("05_01", 40),
+    expert_solves_all: 4,
+}
+
 fn game(level: u32, seed: u64) -> Breakout {
     let mut g = Breakout::new();
     g.init(&GameConfig {
@@ -252,11 +258,6 @@ fn expert_predicts_landing_off_the_side_walls() {
     assert!((t as f64 - 700.0).abs() <= 20.0, "{t}");
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// The random policy's controls, in the order it draws them.
 const CONTROLS: [&str; 3] = ["wait", "move_left", "move_right"];
 
@@ -275,23 +276,6 @@ fn random_policy_does_clearly_worse() {
         total += r.best_score;
     }
     assert!(total / 5.0 < 0.6, "random mean progress {}", total / 5.0);
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "05_01", 4, 40);
-    let b = testkit::expert_states(ID, "05_01", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "05_01", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 12),
-        "faeca6339bd72ff23c53ac6a054bde7aa882882f9b0add5c33a22d89ddc9f3e6"
-    );
 }
 
 #[test]

@@ -611,10 +611,8 @@ impl Game for CaptainCallisto {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        match event {
-            InputEvent::KeyDown { key } => self.key(key, true),
-            InputEvent::KeyUp { key } => self.key(key, false),
-            _ => {}
+        if let Some((key, down)) = event.key_change() {
+            self.key(key, down);
         }
     }
 

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "63b0d90e6884d067fe37fcf71c6cc8e0d7640667beca562a3a866c79be959194"),
+    deterministic: ("06_02", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64, level: u32) -> CaptainCallisto {
     let mut g = CaptainCallisto::new();
     g.init(&GameConfig {
@@ -200,11 +206,6 @@ fn expert_replans_after_someone_else_played() {
     assert!(r.success, "{r:?}");
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 8] = [
     "wait",
     "move_left",
@@ -222,23 +223,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &IDS, 21);
         assert!(wins <= 1, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "06_02", 4, 40);
-    let b = testkit::expert_states(ID, "06_02", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "06_02", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "63b0d90e6884d067fe37fcf71c6cc8e0d7640667beca562a3a866c79be959194"
-    );
 }
 
 #[test]

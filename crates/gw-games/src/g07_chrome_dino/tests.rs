@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "cae38edc39b597a452f19383d9b6429f2c33c808b34cce1a448a1491bd698942"),
+    deterministic: ("07_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> ChromeDino {
     let mut g = ChromeDino::new();
     g.init(&GameConfig {
@@ -178,11 +184,6 @@ fn obstacle_gaps_leave_room_to_land_and_jump_again() {
     }
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 4] = ["wait", "jump", "start", "duck"];
 
 #[test]
@@ -192,23 +193,6 @@ fn random_and_idle_policies_do_clearly_worse() {
         let idle = testkit::play(ID, "07_01", seed, |_| Some(json!({"action": "wait"})));
         assert!(!idle.success && idle.best_score == 0.0);
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "07_05", 4, 60);
-    let b = testkit::expert_states(ID, "07_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "07_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "cae38edc39b597a452f19383d9b6429f2c33c808b34cce1a448a1491bd698942"
-    );
 }
 
 #[test]

@@ -3,6 +3,12 @@ use crate::testkit;
 use gw_core::Status;
 use gw_core::action::{InputEvent, MouseButton};
 
+crate::game_contract! {
+    golden_frame: (1, 12, "73a26c9aabf9be088d769a623f9b5646e5f467bb8ab62176d1c412e92fbe081c"),
+    deterministic: ("08_01", 30),
+    expert_solves_all: 4,
+}
+
 fn game(level: u32, seed: u64) -> CoreBall {
     let mut g = CoreBall::new();
     g.init(&GameConfig {
@@ -199,11 +205,6 @@ fn expert_waits_for_room_and_never_collides() {
     assert!(waits > 0);
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// The random policy's controls, in the order it draws them.
 const CONTROLS: [&str; 2] = ["wait", "shoot"];
 
@@ -219,23 +220,6 @@ fn random_policy_does_clearly_worse() {
         }
     }
     assert!(wins <= 2, "random won {wins} of 10");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "08_01", 4, 30);
-    let b = testkit::expert_states(ID, "08_01", 4, 30);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "08_01", 5, 30);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 12),
-        "73a26c9aabf9be088d769a623f9b5646e5f467bb8ab62176d1c412e92fbe081c"
-    );
 }
 
 #[test]

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "269916a2a70ba2a6cb09b01dc60b78719d63087cdaa983d8da47b4e109558352"),
+    deterministic: ("09_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Cubefield {
     let mut g = Cubefield::new();
     g.init(&GameConfig {
@@ -133,11 +139,6 @@ fn reset_changes_the_field_and_keeps_the_high_score() {
     assert_eq!(a, h.cubes().to_vec(), "same seed and episode, same field");
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 3] = ["wait", "move_left", "move_right"];
 
 #[test]
@@ -146,23 +147,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert!(random.iter().all(|r| !r.success), "{random:?}");
     let idle = testkit::play(ID, "09_03", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.episodes > 3, "{idle:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "09_05", 4, 40);
-    let b = testkit::expert_states(ID, "09_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "09_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "269916a2a70ba2a6cb09b01dc60b78719d63087cdaa983d8da47b4e109558352"
-    );
 }
 
 /// Every frame of an expert play and of a random one, hashed with the

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "de35a589b1c67285bb9464608b124dbe252b1efbf0abf639bd0625e6e04e2e28"),
+    deterministic: ("10_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> DoodleJump {
     let mut g = DoodleJump::new();
     g.init(&GameConfig {
@@ -234,11 +240,6 @@ fn out_of_reach_tasks_are_bounded_by_the_frame_clock() {
     }
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// Bouncing is automatic, so the low targets (200, 500, 1000 px) fall to
 /// almost any policy; the high ones need steering.
 #[test]
@@ -253,15 +254,6 @@ fn random_does_worse_than_the_expert() {
     assert!(random.iter().all(|&s| s < 5000.0), "{random:?}");
     let idle = testkit::play(ID, "10_04", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success, "{idle:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "10_05", 4, 40);
-    let b = testkit::expert_states(ID, "10_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "10_05", 5, 40);
-    assert_ne!(a, c);
 }
 
 /// Every frame of two expert climbs and a random play (platforms of every
@@ -287,14 +279,6 @@ fn golden_frames_over_whole_plays() {
             "980aaa6451ea96cfa1f942fa99d7878c626f129f6799b9a69d6083a95b58c325",
             "3a8f12ad8f00d646457620ad5f23855578188dea86bab127525398fef7dd6c0a",
         ]
-    );
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "de35a589b1c67285bb9464608b124dbe252b1efbf0abf639bd0625e6e04e2e28"
     );
 }
 

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "aa03658daab99a142758039859710006bebf18a0337014ed1b8957573eb39772"),
+    deterministic: ("11_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> EdgeSurf {
     let mut g = EdgeSurf::new();
     g.init(&GameConfig {
@@ -146,11 +152,6 @@ fn losing_every_life_ends_the_run_and_reset_counts_attempts() {
     assert_eq!(st["gameTimeMs"], 0);
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 5] = ["wait", "turn_left", "turn_right", "slow_down", "boost"];
 
 #[test]
@@ -162,23 +163,6 @@ fn random_and_idle_policies_do_clearly_worse() {
         })
         .collect();
     assert!(idle.iter().all(|&s| s < 2000.0), "{idle:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "11_05", 4, 60);
-    let b = testkit::expert_states(ID, "11_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "11_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "aa03658daab99a142758039859710006bebf18a0337014ed1b8957573eb39772"
-    );
 }
 
 #[test]

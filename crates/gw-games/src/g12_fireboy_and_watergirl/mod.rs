@@ -943,10 +943,8 @@ impl Game for FireboyWatergirl {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        match event {
-            InputEvent::KeyDown { key } => self.world.key(key, true),
-            InputEvent::KeyUp { key } => self.world.key(key, false),
-            _ => {}
+        if let Some((key, down)) = event.key_change() {
+            self.world.key(key, down);
         }
     }
 

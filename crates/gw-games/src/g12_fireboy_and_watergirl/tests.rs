@@ -466,11 +466,6 @@ fn golden_frames_over_whole_plays() {
     );
 }
 
-#[test]
-fn golden_frame() {
-    let h = testkit::frame_hash_after(ID, 1, 6);
-    assert_eq!(
-        h,
-        "bf33848cbbe0d6976944413d58ba9c141e8db2ccea58097126432b7debdc6fa9"
-    );
+crate::game_contract! {
+    golden_frame: (1, 6, "bf33848cbbe0d6976944413d58ba9c141e8db2ccea58097126432b7debdc6fa9"),
 }

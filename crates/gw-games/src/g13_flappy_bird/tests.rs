@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "c6de82a3867f0d6c57a08bc4ca0b5036498a482434bb492e7b0914eec5e2e727"),
+    deterministic: ("13_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> FlappyBird {
     let mut g = FlappyBird::new();
     g.init(&GameConfig {
@@ -152,11 +158,6 @@ fn reset_keeps_best_score_and_changes_layout() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_and_idle_policies_do_clearly_worse() {
     let mut random_best = Vec::new();
     for seed in 1..=5 {
@@ -176,23 +177,6 @@ fn random_and_idle_policies_do_clearly_worse() {
         );
     }
     assert!(random_best.iter().sum::<f64>() <= 5.0, "{random_best:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "13_05", 4, 60);
-    let b = testkit::expert_states(ID, "13_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "13_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "c6de82a3867f0d6c57a08bc4ca0b5036498a482434bb492e7b0914eec5e2e727"
-    );
 }
 
 #[test]

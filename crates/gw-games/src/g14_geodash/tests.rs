@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "88859eb6845ddb37201bc5b1864e8f31fde36ebc9acf228fd9b745f108aefb48"),
+    deterministic: ("14_05", 50),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64, level: u32) -> Geodash {
     let mut g = Geodash::new();
     g.init(&GameConfig {
@@ -183,11 +189,6 @@ fn stars_count_once_and_deaths_accumulate_across_attempts() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_does_worse_than_the_expert() {
     let ids = ["wait", "jump"];
     for task in ["14_03", "14_04", "14_05"] {
@@ -196,23 +197,6 @@ fn random_does_worse_than_the_expert() {
     }
     let idle = testkit::play(ID, "14_01", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.episodes > 3, "{idle:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "14_05", 4, 50);
-    let b = testkit::expert_states(ID, "14_05", 4, 50);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "14_05", 5, 50);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "88859eb6845ddb37201bc5b1864e8f31fde36ebc9acf228fd9b745f108aefb48"
-    );
 }
 
 #[test]

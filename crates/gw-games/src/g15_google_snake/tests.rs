@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "bd540a4a18f5a70a3a9773e57c0f5d33873e36bed4378a1f11a5612bc1d3a640"),
+    deterministic: ("15_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Snake {
     let mut g = Snake::new();
     g.init(&GameConfig {
@@ -142,31 +148,9 @@ fn running_into_the_body_ends_the_run() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_policy_does_clearly_worse() {
     let wins = testkit::random_policy_wins(ID, "15_03", 1..=5, &testkit::WAIT_AND_MOVES, 99);
     assert!(wins <= 1, "random policy solved 15_03 {wins}/5 times");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "15_05", 4, 60);
-    let b = testkit::expert_states(ID, "15_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "15_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "bd540a4a18f5a70a3a9773e57c0f5d33873e36bed4378a1f11a5612bc1d3a640"
-    );
 }
 
 #[test]

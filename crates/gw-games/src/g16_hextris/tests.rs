@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::Status;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "5c95bb4cb531ac64b66985f98298d6be3fdcab310d4a82feb3a0a16fc11ec9a1"),
+    deterministic: ("16_02", 40),
+    expert_solves_all: 4,
+}
+
 fn game(level: u32, seed: u64) -> Hextris {
     let mut g = Hextris::new();
     g.init(&GameConfig {
@@ -184,11 +190,6 @@ fn higher_levels_are_harder() {
     assert!(colors_for_level(5) > colors_for_level(1));
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// The random policy's controls, in the order it draws them.
 const CONTROLS: [&str; 4] = ["wait", "rotate_left", "rotate_right", "accelerate"];
 
@@ -196,23 +197,6 @@ const CONTROLS: [&str; 4] = ["wait", "rotate_left", "rotate_right", "accelerate"
 fn random_play_falls_short() {
     let wins = testkit::random_policy_wins(ID, "16_01", 1..=5, &CONTROLS, 99);
     assert!(wins <= 1, "random play won {wins}/5");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "16_02", 4, 40);
-    let b = testkit::expert_states(ID, "16_02", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "16_02", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "5c95bb4cb531ac64b66985f98298d6be3fdcab310d4a82feb3a0a16fc11ec9a1"
-    );
 }
 
 #[test]

@@ -709,10 +709,8 @@ impl Game for MarioGame {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        match event {
-            InputEvent::KeyDown { key } => self.apply_keys(key, true),
-            InputEvent::KeyUp { key } => self.apply_keys(key, false),
-            _ => {}
+        if let Some((key, down)) = event.key_change() {
+            self.apply_keys(key, down);
         }
     }
 

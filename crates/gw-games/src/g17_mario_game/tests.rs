@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "e51438e8e03e45c64bac2f1714a40be5370ced8ab4d4fabc3540d620dc4b64f5"),
+    deterministic: ("17_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> MarioGame {
     let mut g = MarioGame::new();
     g.init(&GameConfig {
@@ -202,11 +208,6 @@ fn mushroom_makes_mario_big_and_big_mario_ducks_and_breaks_bricks() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_does_worse_than_the_expert() {
     let ids = [
         "wait",
@@ -222,23 +223,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &ids, 33);
         assert_eq!(wins, 0, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "17_05", 4, 40);
-    let b = testkit::expert_states(ID, "17_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "17_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "e51438e8e03e45c64bac2f1714a40be5370ced8ab4d4fabc3540d620dc4b64f5"
-    );
 }
 
 #[test]

@@ -2,6 +2,11 @@ use super::*;
 use crate::testkit;
 use gw_core::Game;
 
+crate::game_contract! {
+    golden_frame: (1, 10, "82250d753dc329159baacb73563fa50816a57ee7190039a9ccd50415701ed705"),
+    deterministic: ("18_01", 25),
+}
+
 fn game(seed: u64, resource: &str) -> MinecraftClone {
     let mut g = MinecraftClone::new();
     let mut options = serde_json::Map::new();
@@ -67,23 +72,6 @@ fn random_play_falls_short() {
             assert!(!r.success, "random play reached {} on {task}", r.best_score);
         }
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "18_01", 4, 25);
-    let b = testkit::expert_states(ID, "18_01", 4, 25);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "18_01", 5, 25);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 10),
-        "82250d753dc329159baacb73563fa50816a57ee7190039a9ccd50415701ed705"
-    );
 }
 
 /// Every frame of an expert play (mining, drops, the target outline and

@@ -3,6 +3,12 @@ use crate::testkit;
 use gw_core::Status;
 use gw_core::registry::Interface;
 
+crate::game_contract! {
+    golden_frame: (1, 6, "2aa07e5e231bdbd269d13ff7466974b3657979fca57a1d79134b0a534f24d3d3"),
+    deterministic: ("19_03", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Minesweeper {
     let mut g = Minesweeper::new();
     g.init(&GameConfig {
@@ -261,11 +267,6 @@ fn semantic_cell_actions_reach_the_named_cell() {
     assert!(!rec.valid(), "the cell argument is required");
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// The built-in random agent's choice: a control uniformly, a cell uniformly.
 fn random_policy(seed: u64) -> impl FnMut(&gw_core::Stepper) -> Option<Value> {
     let mut rng = Rng::new(seed, 99);
@@ -293,23 +294,6 @@ fn random_policy_does_clearly_worse() {
             );
         }
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "19_03", 4, 40);
-    let b = testkit::expert_states(ID, "19_03", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "19_03", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 6),
-        "2aa07e5e231bdbd269d13ff7466974b3657979fca57a1d79134b0a534f24d3d3"
-    );
 }
 
 /// Every frame of an expert game and of random clicking and flagging,

@@ -1258,10 +1258,8 @@ impl Game for MonkeyMart {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        let (key, down) = match event {
-            InputEvent::KeyDown { key } => (key.as_str(), true),
-            InputEvent::KeyUp { key } => (key.as_str(), false),
-            _ => return,
+        let Some((key, down)) = event.key_change() else {
+            return;
         };
         let i = match key {
             "ArrowUp" => 0,

@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::state::lookup;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "1f86c98f7962e15babb4cb2eb1d28c4d8324be7b6088fe430491154cd002b8a7"),
+    deterministic: ("20_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> MonkeyMart {
     let mut g = MonkeyMart::new();
     g.init(&GameConfig {
@@ -176,11 +182,6 @@ fn task_fields_present() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_policy_does_clearly_worse() {
     let (mut random_total, mut expert_total) = (0.0, 0.0);
     for seed in 1..=3 {
@@ -190,23 +191,6 @@ fn random_policy_does_clearly_worse() {
     }
     assert!(expert_total >= 225.0, "expert {expert_total}");
     assert!(random_total < expert_total / 2.0, "random {random_total}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "20_05", 4, 40);
-    let b = testkit::expert_states(ID, "20_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "20_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "1f86c98f7962e15babb4cb2eb1d28c4d8324be7b6088fe430491154cd002b8a7"
-    );
 }
 
 /// The produce and stock of a slot stay inside its region (so its cached

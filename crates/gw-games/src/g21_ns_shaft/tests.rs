@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "c37b56d50822521c586d7d8ccf98fd5badc90f4d8ab8d80120aaad2fe5c67d43"),
+    deterministic: ("21_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> NsShaft {
     let mut g = NsShaft::new();
     g.init(&GameConfig {
@@ -164,11 +170,6 @@ fn keys_steer_and_releasing_stops() {
     assert_eq!(g.world().input, 0);
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 3] = ["wait", "move_left", "move_right"];
 
 #[test]
@@ -178,23 +179,6 @@ fn random_and_idle_policies_do_clearly_worse() {
         let idle = testkit::play(ID, "21_03", seed, |_| Some(json!({"action": "wait"})));
         assert!(!idle.success, "standing still rides into the spikes");
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "21_05", 4, 60);
-    let b = testkit::expert_states(ID, "21_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "21_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "c37b56d50822521c586d7d8ccf98fd5badc90f4d8ab8d80120aaad2fe5c67d43"
-    );
 }
 
 #[test]

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "0ed885ece2ad2d4a8e01c62a8f58eab236a231bb29060ae66ccdbae6c6c008c4"),
+    deterministic: ("22_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64, level: u32) -> Ovo {
     let mut g = Ovo::new();
     g.init(&GameConfig {
@@ -156,11 +162,6 @@ fn spikes_send_the_runner_back_and_the_flag_starts_the_next_level() {
     assert_eq!(st["terminal"]["outcome"], "success");
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 9] = [
     "wait",
     "move_left",
@@ -194,23 +195,6 @@ fn expert_replans_after_someone_else_played() {
         }
     });
     assert!(r.success, "{r:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "22_05", 4, 40);
-    let b = testkit::expert_states(ID, "22_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "22_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "0ed885ece2ad2d4a8e01c62a8f58eab236a231bb29060ae66ccdbae6c6c008c4"
-    );
 }
 
 #[test]

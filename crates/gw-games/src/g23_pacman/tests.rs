@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::registry::Interface;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "c94996b194ed0b714f52d79a50c37155651df714927e5e054e3f87e02a7b985d"),
+    deterministic: ("23_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Pacman {
     let mut g = Pacman::new();
     g.init(&GameConfig {
@@ -280,11 +286,6 @@ fn state_has_reference_fields() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn expert_reaches_2500_on_seeds_beyond_the_first_five() {
     let wins = (6..=15u64)
         .filter(|&seed| testkit::play_expert(ID, "23_05", seed).success)
@@ -297,23 +298,6 @@ fn random_policy_does_clearly_worse() {
     let ids = ["move_up", "move_down", "move_left", "move_right", "wait"];
     let wins = testkit::random_policy_wins(ID, "23_03", 1..=5, &ids, 99);
     assert!(wins <= 1, "random policy won {wins}/5");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "23_05", 4, 60);
-    let b = testkit::expert_states(ID, "23_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "23_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "c94996b194ed0b714f52d79a50c37155651df714927e5e054e3f87e02a7b985d"
-    );
 }
 
 #[test]

@@ -538,10 +538,8 @@ impl Game for RestlessWing {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        match event {
-            InputEvent::KeyDown { key } => self.apply_key(key, true),
-            InputEvent::KeyUp { key } => self.apply_key(key, false),
-            _ => {}
+        if let Some((key, down)) = event.key_change() {
+            self.apply_key(key, down);
         }
     }
 

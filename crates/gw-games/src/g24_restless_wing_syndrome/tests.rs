@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 12, "e429c84b495229e6dd7175a919f9359a978e9faad95b2a50904f6d6f0e4d22e2"),
+    deterministic: ("24_02", 30),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64, level: u32, harmless: bool) -> RestlessWing {
     let mut g = RestlessWing::new();
     let mut options = serde_json::Map::new();
@@ -176,11 +182,6 @@ fn keys_steer_the_bird() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn expert_solves_levels_on_other_seeds() {
     for task in ["24_01", "24_03", "24_05"] {
         for seed in [17, 404, 9001] {
@@ -196,23 +197,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &IDS, 24);
         assert!(wins <= 1, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "24_02", 4, 30);
-    let b = testkit::expert_states(ID, "24_02", 4, 30);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "24_02", 5, 30);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 12),
-        "e429c84b495229e6dd7175a919f9359a978e9faad95b2a50904f6d6f0e4d22e2"
-    );
 }
 
 #[test]

@@ -842,10 +842,8 @@ impl Game for RocketLeague {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        let (key, down) = match event {
-            InputEvent::KeyDown { key } => (key.as_str(), true),
-            InputEvent::KeyUp { key } => (key.as_str(), false),
-            _ => return,
+        let Some((key, down)) = event.key_change() else {
+            return;
         };
         match key {
             "a" | "A" => self.held_left = down,

@@ -3,6 +3,12 @@ use crate::testkit;
 use gw_core::Status;
 use gw_core::registry::Interface;
 
+crate::game_contract! {
+    golden_frame: (1, 4, "65447b110c5732dee1b4eb4ceeb285796b81da12e07571f7513fca63017048f1"),
+    deterministic: ("25_05", 60),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> RocketLeague {
     let mut g = RocketLeague::new();
     g.init(&GameConfig {
@@ -207,11 +213,6 @@ fn state_has_reference_fields() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_policy_does_clearly_worse() {
     let ids = ["move_left", "move_right", "jump", "boost", "wait"];
     let wins = testkit::random_policy_wins(ID, "25_03", 1..=5, &ids, 77);
@@ -257,23 +258,6 @@ fn random_stays_below_expert_on_25_01() {
         .filter(|&s| testkit::play_expert(ID, "25_01", s).success)
         .count() as u32;
     assert!(random < expert, "random {random}/5 vs expert {expert}/5");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "25_05", 4, 60);
-    let b = testkit::expert_states(ID, "25_05", 4, 60);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "25_05", 5, 60);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 4),
-        "65447b110c5732dee1b4eb4ceeb285796b81da12e07571f7513fca63017048f1"
-    );
 }
 
 #[test]

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "286eb9839b0e77dd18781c6079e73f103468f3cd768625dbc7f76ff7d6912a00"),
+    deterministic: ("26_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Run3 {
     let mut g = Run3::new();
     g.init(&GameConfig {
@@ -216,11 +222,6 @@ fn the_controls_hint_never_covers_the_runner() {
     }
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 4] = ["wait", "move_left", "move_right", "jump"];
 
 #[test]
@@ -229,23 +230,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert!(random.iter().all(|r| !r.success), "{random:?}");
     let idle = testkit::play(ID, "26_03", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.episodes > 1, "{idle:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "26_05", 4, 40);
-    let b = testkit::expert_states(ID, "26_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "26_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "286eb9839b0e77dd18781c6079e73f103468f3cd768625dbc7f76ff7d6912a00"
-    );
 }
 
 /// Every frame of an expert play and of a random one, hashed with the

@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::Status;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "ea159be32712ba0957ffb56b754e903fcbb986ef9d913e3587e1655d3628a2ef"),
+    deterministic: ("27_03", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Stack {
     let mut g = Stack::new();
     g.init(&GameConfig {
@@ -158,11 +164,6 @@ fn slider_alternates_axes_turns_around_and_lines_up_on_the_beat() {
     assert_eq!(g.state().game_state["level"], 1);
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 /// The random policy's controls, in the order it draws them.
 const CONTROLS: [&str; 2] = ["wait", "drop_block"];
 
@@ -176,23 +177,6 @@ fn random_play_falls_short() {
             r.best_score
         );
     }
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "27_03", 4, 40);
-    let b = testkit::expert_states(ID, "27_03", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "27_03", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "ea159be32712ba0957ffb56b754e903fcbb986ef9d913e3587e1655d3628a2ef"
-    );
 }
 
 #[test]

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "5495dc4626b54c86016db0f963cc3ce62dcca0a4961ceaf4b3f6cc530d6f6be3"),
+    deterministic: ("28_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> TempleRun {
     let mut g = TempleRun::new();
     g.init(&GameConfig {
@@ -195,11 +201,6 @@ fn coins_buy_a_save_and_otherwise_the_run_ends() {
     assert_eq!(st.terminal.reason.as_deref(), Some("tripped over a log"));
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const IDS: [&str; 6] = ["wait", "start", "turn_left", "turn_right", "jump", "slide"];
 
 #[test]
@@ -208,23 +209,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert!(random.iter().all(|r| !r.success), "{random:?}");
     let idle = testkit::play(ID, "28_01", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.best_score == 0.0, "{idle:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "28_05", 4, 40);
-    let b = testkit::expert_states(ID, "28_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "28_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "5495dc4626b54c86016db0f963cc3ce62dcca0a4961ceaf4b3f6cc530d6f6be3"
-    );
 }
 
 /// Every frame of an expert play and of a random one, hashed with the

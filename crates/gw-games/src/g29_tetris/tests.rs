@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::Status;
 
+crate::game_contract! {
+    golden_frame: (1, 30, "7c2efce5ee8609324bba30a8d43b07ff59bed07c9c272790eeafe80640490469"),
+    deterministic: ("29_01", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Tetris {
     let mut g = Tetris::new();
     g.init(&GameConfig {
@@ -257,31 +263,9 @@ const CONTROLS: [&str; 8] = [
 ];
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_policy_does_clearly_worse() {
     let wins = testkit::random_policy_wins(ID, "29_01", 1..=5, &CONTROLS, 99);
     assert!(wins <= 1, "random policy solved 29_01 {wins}/5 times");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "29_01", 4, 40);
-    let b = testkit::expert_states(ID, "29_01", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "29_01", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 30),
-        "7c2efce5ee8609324bba30a8d43b07ff59bed07c9c272790eeafe80640490469"
-    );
 }
 
 /// Every frame of an expert game and of a random one, hashed with the drawing code before the static layer was cached.

@@ -721,10 +721,8 @@ impl Game for Vex3 {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        match event {
-            InputEvent::KeyDown { key } => self.world.key(key, true),
-            InputEvent::KeyUp { key } => self.world.key(key, false),
-            _ => {}
+        if let Some((key, down)) = event.key_change() {
+            self.world.key(key, down);
         }
     }
 

@@ -1,6 +1,12 @@
 use super::*;
 use crate::testkit;
 
+crate::game_contract! {
+    golden_frame: (1, 20, "bbb8626dd6ab704c4fcd3aa2e198dc4a938db5163394abe37d76001345e92329"),
+    deterministic: ("30_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Vex3 {
     let mut g = Vex3::new();
     g.init(&GameConfig {
@@ -209,11 +215,6 @@ fn a_plain_jump_cannot_clear_the_pit() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn the_expert_swings_over_the_pit_and_slides_through_the_tunnel() {
     let states = testkit::expert_states(ID, "30_03", 2, 60);
     let player = |s: &Value, k: &str| s["game_state"]["player"][k] == true;
@@ -264,23 +265,6 @@ fn random_does_worse_than_the_expert() {
 fn expert_takes_over_after_random_steps() {
     let r = testkit::play_expert_after(ID, "30_03", 5, 10, &IDS, 8);
     assert!(r.success, "{r:?}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "30_05", 4, 40);
-    let b = testkit::expert_states(ID, "30_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "30_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 20),
-        "bbb8626dd6ab704c4fcd3aa2e198dc4a938db5163394abe37d76001345e92329"
-    );
 }
 
 #[test]

@@ -1096,10 +1096,8 @@ impl Game for Wolf3d {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        let (key, down) = match event {
-            InputEvent::KeyDown { key } => (key.as_str(), true),
-            InputEvent::KeyUp { key } => (key.as_str(), false),
-            _ => return,
+        let Some((key, down)) = event.key_change() else {
+            return;
         };
         match key {
             "ArrowUp" => self.held.forward = down,

@@ -2,6 +2,12 @@ use super::*;
 use crate::testkit;
 use gw_core::state::lookup;
 
+crate::game_contract! {
+    golden_frame: (1, 12, "fa9cbe71b582ecd11b94d98daf4ae6b364fad406cc3baf9c10216f9466afa4c0"),
+    deterministic: ("31_05", 40),
+    expert_solves_all: 4,
+}
+
 fn game(seed: u64) -> Wolf3d {
     let mut g = Wolf3d::new();
     g.init(&GameConfig {
@@ -340,11 +346,6 @@ fn task_fields_and_standard_state() {
     assert_eq!(st["metrics"]["ammo"], START_AMMO);
 }
 
-#[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
 const CONTROLS: [&str; 7] = [
     "wait",
     "move_forward",
@@ -364,23 +365,6 @@ fn random_policy_does_clearly_worse() {
     }
     assert!(expert_total >= 12.0, "expert {expert_total}");
     assert!(random_total < expert_total / 2.0, "random {random_total}");
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "31_05", 4, 40);
-    let b = testkit::expert_states(ID, "31_05", 4, 40);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "31_05", 5, 40);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 12),
-        "fa9cbe71b582ecd11b94d98daf4ae6b364fad406cc3baf9c10216f9466afa4c0"
-    );
 }
 
 /// Every frame of an expert play (guards, doors, shots, pickups) and of a

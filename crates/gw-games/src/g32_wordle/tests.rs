@@ -4,6 +4,12 @@ use gw_core::Status;
 use gw_core::registry::Interface;
 use gw_core::state::lookup;
 
+crate::game_contract! {
+    golden_frame: (1, 2, "878653d443b5b2411b35d0b2fa09bd183f6ddfd7d2d7a04b4b05c95615169294"),
+    deterministic: ("32_03", 6),
+    expert_solves_all: 4,
+}
+
 fn w(s: &str) -> Word {
     let b = s.as_bytes();
     std::array::from_fn(|i| b[i])
@@ -254,11 +260,6 @@ fn expert_solves_within_six_tries() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_guesser_does_clearly_worse() {
     let list = answers();
     let mut random_wins = 0;
@@ -279,23 +280,6 @@ fn random_guesser_does_clearly_worse() {
     assert!(
         expert_steps <= 5 * 6,
         "expert used {expert_steps} steps for 5 puzzles"
-    );
-}
-
-#[test]
-fn deterministic_per_seed() {
-    let a = testkit::expert_states(ID, "32_03", 4, 6);
-    let b = testkit::expert_states(ID, "32_03", 4, 6);
-    assert_eq!(a, b);
-    let c = testkit::expert_states(ID, "32_03", 5, 6);
-    assert_ne!(a, c);
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 2),
-        "878653d443b5b2411b35d0b2fa09bd183f6ddfd7d2d7a04b4b05c95615169294"
     );
 }
 

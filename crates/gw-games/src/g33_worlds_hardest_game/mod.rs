@@ -485,12 +485,10 @@ impl Game for WhgGame {
     }
 
     fn handle_event(&mut self, event: &InputEvent) {
-        let (key, down) = match event {
-            InputEvent::KeyDown { key } => (key, true),
-            InputEvent::KeyUp { key } => (key, false),
-            _ => return,
+        let Some((key, down)) = event.key_change() else {
+            return;
         };
-        if let Some(i) = ARROWS.iter().position(|(k, _, _)| k == key) {
+        if let Some(i) = ARROWS.iter().position(|(k, _, _)| *k == key) {
             self.held[i] = down && !self.terminal.is_terminal;
         }
     }

@@ -5,6 +5,11 @@ use crate::testkit;
 use gw_core::action::InputEvent;
 use gw_core::{Game, GameConfig, Outcome, Status, TaskInfo};
 
+crate::game_contract! {
+    golden_frame: (1, 10, "1ad5cc05fafec1ef36701b0c1ad10544640384080766baeaac8d299b479a5bfc"),
+    expert_solves_all: 4,
+}
+
 fn game(level: u32, seed: u64) -> WhgGame {
     let mut g = new_game();
     g.init(&GameConfig {
@@ -147,11 +152,6 @@ fn the_last_level_ends_in_success() {
 }
 
 #[test]
-fn expert_solves_every_task() {
-    testkit::assert_expert_solves_all(ID, 4);
-}
-
-#[test]
 fn random_policy_does_clearly_worse() {
     let wins = testkit::random_policy_wins(ID, "34_05", 1..=5, &testkit::WAIT_AND_MOVES, 99);
     assert!(wins <= 1, "random play won {wins}/5");
@@ -165,14 +165,6 @@ fn deterministic_per_seed() {
     let c = testkit::expert_states(ID, "34_03", 5, 30);
     let dots = |v: &Vec<serde_json::Value>| v[0]["game_state"]["entities"].clone();
     assert_ne!(dots(&a), dots(&c), "the seed shifts the dot clock");
-}
-
-#[test]
-fn golden_frame() {
-    assert_eq!(
-        testkit::frame_hash_after(ID, 1, 10),
-        "1ad5cc05fafec1ef36701b0c1ad10544640384080766baeaac8d299b479a5bfc"
-    );
 }
 
 #[test]
