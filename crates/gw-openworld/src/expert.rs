@@ -169,15 +169,12 @@ pub fn graph_answer(target: &str, count: u32, inventory: &BTreeMap<String, u32>)
 /// Planks the expert keeps beyond the plan: one crafting table's worth.
 pub const SPARE_PLANKS: u32 = 4;
 
-/// Stone pickaxes the expert makes beyond the plan before it strip-mines
-/// for an ore of the deep layers (gold, lapis, redstone, diamond): a long
-/// tunnel wears out more than one (131 blocks each), and with a spare the
-/// iron pickaxe is kept for the ore instead of the stone around it.
-pub const SPARE_STONE_PICKAXES: u32 = 2;
-
-/// Sticks the expert carries beyond the plan down to the deep layers: the
-/// handles of two more pickaxes, should the ones it has wear out far from
-/// any tree (iron and cobblestone it finds on the way).
+/// Sticks the expert carries beyond the plan when it strip-mines for an ore
+/// of the deep layers (gold, lapis, redstone, diamond): the handles of two
+/// more pickaxes, should the ones it has wear out in the long tunnels far
+/// from any tree (cobblestone and iron it finds on the way). Spare pickaxes
+/// made up front were tried: they fill the hotbar, and the iron pickaxe then
+/// has no slot to land in.
 pub const SPARE_STICKS: u32 = 4;
 
 /// The expert's plan: the graph plan, keeping [`SPARE_PLANKS`] spare when
@@ -234,7 +231,6 @@ pub fn expert_answer(
         spare.push(("planks", SPARE_PLANKS));
     }
     if deep {
-        spare.push(("stone_pickaxe", SPARE_STONE_PICKAXES));
         spare.push(("stick", SPARE_STICKS));
     }
     let spared = match crate::plan::plan_with_spare(world_graph(), target, count, inventory, &spare)

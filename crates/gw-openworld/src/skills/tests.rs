@@ -112,19 +112,29 @@ fn expert_runs_are_deterministic() {
 
 #[test]
 fn expert_keeps_spare_planks_when_it_crafts_at_a_table_after_mining() {
-    use crate::expert::{PlanAnswer, SPARE_PLANKS, expert_answer};
+    use crate::expert::{PlanAnswer, SPARE_PLANKS, SPARE_STICKS, expert_answer};
     let w = task_world(3);
     let empty = Default::default();
-    let plain = crate::plan("piston", 1, &empty).unwrap();
-    let PlanAnswer::Plan(spared) = expert_answer(&w, "piston", 1, &empty) else {
+    let count = |p: &[SubGoal], item: &str| p.iter().find(|s| s.item == item).unwrap().count;
+    let plain = crate::plan("iron_pickaxe", 1, &empty).unwrap();
+    let PlanAnswer::Plan(spared) = expert_answer(&w, "iron_pickaxe", 1, &empty) else {
         panic!("no plan")
     };
-    let count = |p: &[SubGoal], item: &str| p.iter().find(|s| s.item == item).unwrap().count;
     assert_eq!(
         count(&spared, "planks"),
         count(&plain, "planks") + SPARE_PLANKS
     );
-    assert_eq!(count(&spared, "logs"), count(&plain, "logs") + 1);
+    assert_eq!(count(&spared, "stick"), count(&plain, "stick"));
+    // Down to the deep layers (redstone for a piston): spare sticks too.
+    let plain = crate::plan("piston", 1, &empty).unwrap();
+    let PlanAnswer::Plan(spared) = expert_answer(&w, "piston", 1, &empty) else {
+        panic!("no plan")
+    };
+    assert_eq!(
+        count(&spared, "stick"),
+        count(&plain, "stick") + SPARE_STICKS
+    );
+    assert!(count(&spared, "planks") >= count(&plain, "planks") + SPARE_PLANKS);
     // A wood-only plan never leaves the surface: no spare.
     let PlanAnswer::Plan(p) = expert_answer(&w, "wooden_pickaxe", 1, &empty) else {
         panic!("no plan")
