@@ -116,20 +116,20 @@ fn expert_keeps_spare_planks_when_it_crafts_at_a_table_after_mining() {
     let w = task_world(3);
     let empty = Default::default();
     let count = |p: &[SubGoal], item: &str| p.iter().find(|s| s.item == item).unwrap().count;
-    let plain = crate::plan("iron_pickaxe", 1, &empty).unwrap();
-    let PlanAnswer::Plan(spared) = expert_answer(&w, "iron_pickaxe", 1, &empty) else {
-        panic!("no plan")
+    let both = |target: &str| {
+        let PlanAnswer::Plan(spared) = expert_answer(&w, target, 1, &empty) else {
+            panic!("no plan for {target}")
+        };
+        (crate::plan(target, 1, &empty).unwrap(), spared)
     };
+    let (plain, spared) = both("iron_pickaxe");
     assert_eq!(
         count(&spared, "planks"),
         count(&plain, "planks") + SPARE_PLANKS
     );
     assert_eq!(count(&spared, "stick"), count(&plain, "stick"));
     // Down to the deep layers (redstone for a piston): spare sticks too.
-    let plain = crate::plan("piston", 1, &empty).unwrap();
-    let PlanAnswer::Plan(spared) = expert_answer(&w, "piston", 1, &empty) else {
-        panic!("no plan")
-    };
+    let (plain, spared) = both("piston");
     assert_eq!(
         count(&spared, "stick"),
         count(&plain, "stick") + SPARE_STICKS
