@@ -169,6 +169,14 @@ pub fn graph_answer(target: &str, count: u32, inventory: &BTreeMap<String, u32>)
 /// Planks the expert keeps beyond the plan: one crafting table's worth.
 pub const SPARE_PLANKS: u32 = 4;
 
+/// Sticks the expert carries beyond the plan when it strip-mines for an ore
+/// of the deep layers (gold, lapis, redstone, diamond): the handles of two
+/// more pickaxes, should the ones it has wear out in the long tunnels far
+/// from any tree (cobblestone and iron it finds on the way). Spare pickaxes
+/// made up front were tried: they fill the hotbar, and the iron pickaxe then
+/// has no slot to land in.
+pub const SPARE_STICKS: u32 = 4;
+
 /// The expert's plan: the graph plan, keeping [`SPARE_PLANKS`] spare when
 /// it goes mining below the surface and crafts at a table afterwards — a
 /// table left on the surface can then be made again underground, where no
@@ -185,6 +193,9 @@ pub fn expert_answer(
         Err(e) => return PlanAnswer::Error(e.to_string()),
     };
     let d = gw_world::data();
+    if let Some(p) = pickaxe_for_the_way_up(w, &plain, inventory) {
+        return PlanAnswer::Plan(p);
+    }
     let table_after_mine = plain.iter().enumerate().any(|(i, s)| {
         s.kind == GoalKind::Mine
             && s.item != "logs"
@@ -194,16 +205,36 @@ pub fn expert_answer(
                         .is_some_and(|id| d.recipes_for(id).all(|r| r.needs_table))
             })
     });
-    if !table_after_mine {
+    // Strip-mining for an ore of the deep layers (general knowledge: gold,
+    // lapis, redstone and diamond lie below y 25).
+    let deep = plain.iter().any(|s| {
+        s.kind == GoalKind::Mine
+            && world_graph()
+                .sources
+                .get(&s.item)
+                .into_iter()
+                .flatten()
+                .any(|src| match src {
+                    crate::graph::Source::Mine { blocks, .. } => blocks.iter().any(|n| {
+                        d.block_id(n)
+                            .and_then(crate::skills::ore_layer)
+                            .is_some_and(|top| top <= 24)
+                    }),
+                    _ => false,
+                })
+    });
+    if !table_after_mine && !deep {
         return PlanAnswer::Plan(plain);
     }
-    let spared = match crate::plan::plan_with_spare(
-        world_graph(),
-        target,
-        count,
-        inventory,
-        &[("planks", SPARE_PLANKS)],
-    ) {
+    let mut spare = Vec::new();
+    if table_after_mine {
+        spare.push(("planks", SPARE_PLANKS));
+    }
+    if deep {
+        spare.push(("stick", SPARE_STICKS));
+    }
+    let spared = match crate::plan::plan_with_spare(world_graph(), target, count, inventory, &spare)
+    {
         Ok(p) => p,
         Err(_) => return PlanAnswer::Plan(plain),
     };
@@ -212,6 +243,52 @@ pub fn expert_answer(
         return PlanAnswer::Plan(plain);
     }
     PlanAnswer::Plan(spared)
+}
+
+/// Sent up for logs from deep underground with no pickaxe at hand (the last
+/// one wore out in the tunnels), the way up is rock that a bare hand digs at
+/// a block in seven seconds: first a stone pickaxe from the cobblestone,
+/// sticks (or planks) and crafting table it carries, when it carries them.
+/// `None`: the plan stands as it is.
+fn pickaxe_for_the_way_up(
+    w: &World,
+    plain: &[SubGoal],
+    inventory: &BTreeMap<String, u32>,
+) -> Option<Vec<SubGoal>> {
+    let d = gw_world::data();
+    let pickaxe = (0..gw_world::inventory::HOTBAR).any(|i| {
+        w.player.inventory.slots[i].is_some_and(|s| {
+            d.item_def(s.item)
+                .tool
+                .is_some_and(|t| t.kind == gw_world::data::ToolKind::Pickaxe)
+        })
+    });
+    let for_logs = plain
+        .first()
+        .is_some_and(|s| s.kind == GoalKind::Mine && s.item == "logs");
+    if pickaxe || !for_logs || !underground(w) {
+        return None;
+    }
+    let held = |item: &str| crate::plan::held(inventory, item);
+    let sticks = held("stick");
+    if held("cobblestone") < 3 || held(CRAFTING_TABLE) == 0 || (sticks < 2 && held("planks") < 2) {
+        return None;
+    }
+    let mut p = Vec::new();
+    if sticks < 2 {
+        p.push(SubGoal {
+            kind: GoalKind::Craft,
+            item: "stick".into(),
+            count: sticks + 4,
+        });
+    }
+    p.push(SubGoal {
+        kind: GoalKind::Craft,
+        item: "stone_pickaxe".into(),
+        count: 1,
+    });
+    p.extend(plain.iter().cloned());
+    Some(p)
 }
 
 /// Whether the player's feet are well below the terrain surface.

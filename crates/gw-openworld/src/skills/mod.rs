@@ -51,6 +51,10 @@ const PLANT_STUCK_TICKS: u64 = 100;
 /// Ticks a surface exploration leg may go without drawing nearer its end
 /// before the next leg is taken.
 const LEG_STUCK_TICKS: u64 = 100;
+/// Ticks a surface exploration leg may spend digging its way (through a
+/// hill or a mountain, bare-handed) before the next leg is taken: a player
+/// walks around, over or away from rock rather than tunnel through it.
+const LEG_DIG_TICKS: u32 = 60;
 /// Squared distance (blocks) around a stuck plant target within which the
 /// plants count as out of the way too.
 const PLANT_PATCH: i32 = 9;
@@ -79,6 +83,14 @@ pub struct SkillPolicy {
     /// The fewest blocks (across the land) the surface leg has had left,
     /// and when.
     leg_best: Option<(i32, u64)>,
+    /// Ticks the surface leg has spent digging.
+    leg_dig: u32,
+    /// Surface exploration's general direction (degrees, world yaw): legs
+    /// keep near it, so the explorer covers new land instead of circling
+    /// its start, and it turns only where the way is barred.
+    bearing: Option<f64>,
+    /// Surface legs given up in a row (barred: water, cliffs, rock).
+    barred: u32,
     /// Blocks deeper each next underground leg goes after legs that found
     /// no way on (a tunnel under the sea floor, lava ahead).
     deeper: i32,
@@ -104,6 +116,9 @@ impl SkillPolicy {
             legs: 0,
             closest: None,
             leg_best: None,
+            leg_dig: 0,
+            bearing: None,
+            barred: 0,
             deeper: 0,
         }
     }
@@ -386,13 +401,33 @@ impl SkillPolicy {
             return a;
         }
         if self.heading.is_none() {
-            // A new leg: the first along the view, each next one turned by
-            // an amount that varies with the leg (not a square path).
-            let turn = [0.0, 110.0, 250.0, 75.0, 200.0, 140.0][self.legs as usize % 6];
-            self.heading = Some(w.player.yaw + turn);
+            // A new leg. Underground: the first along the view, each next
+            // one turned by an amount that varies with the leg (not a square
+            // path). On the surface: near the bearing (the first leg's
+            // heading), a little to either side; after a barred leg, turned
+            // further and further from it, and after three barred legs in a
+            // row the bearing itself turns to the last heading tried.
+            let heading = if layer.is_some() {
+                let turn = [0.0, 110.0, 250.0, 75.0, 200.0, 140.0][self.legs as usize % 6];
+                w.player.yaw + turn
+            } else {
+                let bearing = *self.bearing.get_or_insert(w.player.yaw);
+                let h = if self.barred == 0 {
+                    bearing + [0.0, 25.0, -25.0][self.legs as usize % 3]
+                } else {
+                    bearing + [70.0, -70.0, 140.0, -140.0][(self.barred as usize - 1) % 4]
+                };
+                if self.barred >= 3 {
+                    self.bearing = Some(h);
+                    self.barred = 0;
+                }
+                h
+            };
+            self.heading = Some(heading);
             self.legs += 1;
             self.explore = None;
             self.leg_best = None;
+            self.leg_dig = 0;
             if layer.is_none() {
                 self.sweep = SWEEP_TICKS;
             }
@@ -444,6 +479,7 @@ impl SkillPolicy {
         if reached || blocked {
             self.leg_best = None;
             self.heading = None;
+            self.barred = if blocked { self.barred + 1 } else { 0 };
             return self.explore_fair(w, kinds);
         }
         // Shaft down to the layer first, then tunnel along the heading.
@@ -453,11 +489,31 @@ impl SkillPolicy {
         {
             return a;
         }
-        match approach(w, goal, w.tick) {
+        // On the surface the leg's end is aimed at from a block above the
+        // feet, so a rise ahead is climbed, not dug through.
+        let aim = if layer.is_none() {
+            [goal[0], f[1] + 1, goal[2]]
+        } else {
+            goal
+        };
+        match approach(w, aim, w.tick) {
+            Some(a) if layer.is_none() && a.attack => {
+                // Digging through the land on a surface leg: a little (a
+                // bush, a dirt step) is fine; a hill's worth is not.
+                self.leg_dig += 1;
+                if self.leg_dig > LEG_DIG_TICKS {
+                    self.leg_best = None;
+                    self.heading = None;
+                    self.barred += 1;
+                    return motor::look(w, w.player.yaw + 90.0, 0.0);
+                }
+                a
+            }
             Some(a) => a,
             None => {
                 self.heading = None;
                 self.explore = None;
+                self.barred += 1;
                 if layer.is_some() {
                     self.deeper = (self.deeper + 3).min(24);
                 }
@@ -501,12 +557,18 @@ impl SkillPolicy {
             || def
                 .places
                 .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE);
-        if must_select && hotbar_slot(w, out).is_none() {
+        // A tool does not stack: each one made needs a slot of its own.
+        if must_select && (def.tool.is_some() || hotbar_slot(w, out).is_none()) {
             if let Some(a) = free_hotbar_slot(w) {
                 return a;
             }
             // Made now, it would land out of reach in the main inventory.
             if (0..gw_world::inventory::HOTBAR).all(|i| w.player.inventory.slots[i].is_some()) {
+                if hotbar_slot(w, out).is_some() {
+                    // One is at hand already: the rest were spares.
+                    self.status = Status::Done;
+                    return Action::noop();
+                }
                 return self.fail(format!("no hotbar slot free for the {name}"));
             }
         }
@@ -758,6 +820,18 @@ pub fn attack_mob(w: &World, m: &gw_world::world::Mob) -> Option<Action> {
         return None;
     }
     let d = data();
+    // A mob behind a wall (in a cave beside the tunnel) cannot be hit:
+    // aiming at it would hold the player still for as long as it stays.
+    let to = [
+        (c[0] - e[0]) / dist,
+        (c[1] - e[1]) / dist,
+        (c[2] - e[2]) / dist,
+    ];
+    if gw_world::world::raycast_blocks(&w.terrain, e, to, dist - 0.3)
+        .is_some_and(|t| d.block(t.block).solid)
+    {
+        return None;
+    }
     if let Some(slot) = (0..gw_world::inventory::HOTBAR).find(|&i| {
         w.player.inventory.slots[i].is_some_and(|s| {
             d.item_def(s.item)
@@ -851,7 +925,25 @@ pub fn free_hotbar_slot(w: &World) -> Option<Action> {
                     || surplus(i))
         })
     };
-    if let Some(slot) = smallest(&junk) {
+    // A tool outdone by a better one of its kind in the hotbar (the wooden
+    // pickaxe once a stone one is made), or a second of the same tool (a
+    // spare), is junk too.
+    let outdone = |i: usize| {
+        slots[i].is_some_and(|s| {
+            d.item_def(s.item).tool.is_some_and(|t| {
+                (0..gw_world::inventory::HOTBAR).any(|j| {
+                    slots[j].is_some_and(|o| {
+                        j != i
+                            && (o.item == s.item
+                                || d.item_def(o.item)
+                                    .tool
+                                    .is_some_and(|u| u.kind == t.kind && u.level > t.level))
+                    })
+                })
+            })
+        })
+    };
+    if let Some(slot) = smallest(&junk).or_else(|| smallest(&outdone)) {
         return Some(motor::select(w, slot).unwrap_or(Action {
             drop: true,
             ..Default::default()

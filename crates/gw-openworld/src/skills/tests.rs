@@ -112,19 +112,29 @@ fn expert_runs_are_deterministic() {
 
 #[test]
 fn expert_keeps_spare_planks_when_it_crafts_at_a_table_after_mining() {
-    use crate::expert::{PlanAnswer, SPARE_PLANKS, expert_answer};
+    use crate::expert::{PlanAnswer, SPARE_PLANKS, SPARE_STICKS, expert_answer};
     let w = task_world(3);
     let empty = Default::default();
-    let plain = crate::plan("piston", 1, &empty).unwrap();
-    let PlanAnswer::Plan(spared) = expert_answer(&w, "piston", 1, &empty) else {
-        panic!("no plan")
-    };
     let count = |p: &[SubGoal], item: &str| p.iter().find(|s| s.item == item).unwrap().count;
+    let both = |target: &str| {
+        let PlanAnswer::Plan(spared) = expert_answer(&w, target, 1, &empty) else {
+            panic!("no plan for {target}")
+        };
+        (crate::plan(target, 1, &empty).unwrap(), spared)
+    };
+    let (plain, spared) = both("iron_pickaxe");
     assert_eq!(
         count(&spared, "planks"),
         count(&plain, "planks") + SPARE_PLANKS
     );
-    assert_eq!(count(&spared, "logs"), count(&plain, "logs") + 1);
+    assert_eq!(count(&spared, "stick"), count(&plain, "stick"));
+    // Down to the deep layers (redstone for a piston): spare sticks too.
+    let (plain, spared) = both("piston");
+    assert_eq!(
+        count(&spared, "stick"),
+        count(&plain, "stick") + SPARE_STICKS
+    );
+    assert!(count(&spared, "planks") >= count(&plain, "planks") + SPARE_PLANKS);
     // A wood-only plan never leaves the surface: no spare.
     let PlanAnswer::Plan(p) = expert_answer(&w, "wooden_pickaxe", 1, &empty) else {
         panic!("no plan")
@@ -281,14 +291,57 @@ fn fair_expert_leaves_grass_below_a_cliff_and_mows_on_the_move() {
     assert!(mowing > 0, "no attack while walking");
 }
 
-/// Table 2's seeds row on unseen seeds (mean over 9000–9009; Optimus-2's
-/// GOAP published 8.5). A measurement, run with
-/// `cargo test -p gw-openworld --locked seeds_per_episode -- --ignored --nocapture`
-/// (the `atomic_items` example measures every atomic task the same way).
+/// Seeds 9018 and 9019 spawn in a wooded mountain and a taiga without tall
+/// grass near. The explorer once dug into every rise on its legs (a leg aims
+/// at the feet's height, so a step up was tunnelled), gave each leg up and
+/// turned back, circling its spawn for two minutes with no seed. Legs now
+/// aim a block up (a rise is climbed), keep one bearing across the land and
+/// give way after a little digging.
 #[test]
-#[ignore = "measurement: ten two-minute episodes"]
+fn fair_expert_leaves_a_wooded_mountain_spawn_for_grass() {
+    for (seed, least) in [(9018, 3), (9019, 8)] {
+        let (seeds, _) = seeds_episode(seed);
+        assert!(seeds >= least, "seed {seed}: {seeds} seeds");
+    }
+}
+
+/// A zombie behind a wall within arm's reach: the expert once aimed at it
+/// and waited (the crosshair met the wall, so it never struck) for as long
+/// as the zombie stood there — 30,000 ticks in one gold run. A mob that a
+/// solid block hides is not fought; one in the open is.
+#[test]
+fn expert_does_not_fight_a_mob_behind_a_wall() {
+    use crate::skills::attack_mob;
+    use gw_world::data::b;
+    use gw_world::world::MobKind;
+    let mut w = task_world(5);
+    let f = crate::skills::motor::feet(&w);
+    // Clear a 3-block strip east of the player, then wall its middle.
+    for dx in 1..=3 {
+        for dy in 0..=2 {
+            w.terrain.set(f[0] + dx, f[1] + dy, f[2], b::AIR);
+        }
+        w.terrain.set(f[0] + dx, f[1] - 1, f[2], b::STONE);
+    }
+    let p = w.player.body.pos;
+    let id = w.spawn_mob(MobKind::Zombie, [p[0] + 2.2, p[1], p[2]]);
+    let mob = |w: &gw_world::World| w.mobs.iter().find(|m| m.id == id).unwrap().clone();
+    assert!(attack_mob(&w, &mob(&w)).is_some(), "a zombie in the open");
+    for dy in 0..=1 {
+        w.terrain.set(f[0] + 1, f[1] + dy, f[2], b::STONE);
+    }
+    assert!(attack_mob(&w, &mob(&w)).is_none(), "a zombie behind stone");
+}
+
+/// Table 2's seeds row on unseen seeds (mean over seeds 9040–9069, which no
+/// change was tuned on; Optimus-2's GOAP published 8.5). A measurement, run
+/// with `cargo test --workspace --locked --lib seeds_per_episode -- --ignored
+/// --nocapture` (the `atomic_items` example measures every atomic task the
+/// same way: `atomic_items 30 9040 atomic_seeds`).
+#[test]
+#[ignore = "measurement: thirty two-minute episodes"]
 fn seeds_per_episode_on_unseen_seeds() {
-    let per: Vec<u32> = (9000..9010).map(|s| seeds_episode(s).0).collect();
+    let per: Vec<u32> = (9040..9070).map(|s| seeds_episode(s).0).collect();
     let mean = per.iter().sum::<u32>() as f64 / per.len() as f64;
     println!("seeds per episode {mean:.2} {per:?}");
     assert!(mean >= 8.5, "{mean} {per:?}");
