@@ -24,19 +24,7 @@ impl Label {
     pub fn from_action(a: &gw_world::action::Action) -> Label {
         use gw_world::action::camera;
         Label {
-            buttons: [
-                a.forward,
-                a.back,
-                a.left,
-                a.right,
-                a.jump,
-                a.sneak,
-                a.sprint,
-                a.attack,
-                a.use_item,
-                a.drop,
-                a.inventory,
-            ],
+            buttons: a.buttons(),
             hotbar: a.hotbar.filter(|h| (1..=9).contains(h)).unwrap_or(0),
             pitch: camera::encode(a.pitch) as u8,
             yaw: camera::encode(a.yaw) as u8,
@@ -49,25 +37,16 @@ impl Label {
     /// centres, in degrees).
     pub fn to_action(&self) -> gw_world::action::Action {
         use gw_world::action::camera;
-        let b = self.buttons;
-        gw_world::action::Action {
-            forward: b[0],
-            back: b[1],
-            left: b[2],
-            right: b[3],
-            jump: b[4],
-            sneak: b[5],
-            sprint: b[6],
-            attack: b[7],
-            use_item: b[8],
-            drop: b[9],
-            inventory: b[10],
+        let mut a = gw_world::action::Action {
             hotbar: (self.hotbar > 0).then_some(self.hotbar),
             yaw: camera::decode(self.yaw as u32),
             pitch: camera::decode(self.pitch as u32),
             craft: self.craft.clone(),
             smelt: self.smelt.clone(),
-        }
+            ..Default::default()
+        };
+        a.set_buttons(self.buttons);
+        a
     }
 
     /// The previous-action feature vector the network reads: buttons,

@@ -74,19 +74,7 @@ pub fn dict_payload(t: &Tables, row: &[f64; ROW_LEN]) -> Result<Value, String> {
             v => return Err(format!("action field \"{name}\" must be 0 or 1, got {v}")),
         };
     }
-    [
-        a.forward,
-        a.back,
-        a.left,
-        a.right,
-        a.jump,
-        a.sneak,
-        a.sprint,
-        a.attack,
-        a.use_item,
-        a.drop,
-        a.inventory,
-    ] = flags;
+    a.set_buttons(flags);
     let hotbar = row[11];
     if !(hotbar.is_finite() && hotbar.fract() == 0.0 && (0.0..=9.0).contains(&hotbar)) {
         return Err(format!(

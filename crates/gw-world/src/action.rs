@@ -35,6 +35,41 @@ impl Action {
     pub fn noop() -> Self {
         Action::default()
     }
+
+    /// The 11 on/off fields in Table 6's order: forward, back, left, right,
+    /// jump, sneak, sprint, attack, use, drop, inventory.
+    pub fn buttons(&self) -> [bool; 11] {
+        [
+            self.forward,
+            self.back,
+            self.left,
+            self.right,
+            self.jump,
+            self.sneak,
+            self.sprint,
+            self.attack,
+            self.use_item,
+            self.drop,
+            self.inventory,
+        ]
+    }
+
+    /// Set the fields [`Action::buttons`] reads, in the same order.
+    pub fn set_buttons(&mut self, b: [bool; 11]) {
+        [
+            self.forward,
+            self.back,
+            self.left,
+            self.right,
+            self.jump,
+            self.sneak,
+            self.sprint,
+            self.attack,
+            self.use_item,
+            self.drop,
+            self.inventory,
+        ] = b;
+    }
 }
 
 /// VPT camera quantisation: clip to ±10°, μ-law (μ = 10), bins of 2 → 11
@@ -279,5 +314,26 @@ mod tests {
                 camera: 60
             }
         );
+    }
+
+    #[test]
+    fn buttons_read_and_set_the_fields_in_table_6_order() {
+        let a = Action {
+            back: true,
+            sneak: true,
+            use_item: true,
+            inventory: true,
+            ..Default::default()
+        };
+        let b = a.buttons();
+        assert_eq!(
+            b,
+            [
+                false, true, false, false, false, true, false, false, true, false, true
+            ]
+        );
+        let mut c = Action::noop();
+        c.set_buttons(b);
+        assert_eq!(c, a);
     }
 }
