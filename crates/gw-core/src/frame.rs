@@ -14,7 +14,7 @@ pub fn pixmap_rgb(pixmap: &tiny_skia::Pixmap) -> Vec<u8> {
 }
 
 /// Drop the alpha byte of every pixel: `rgba` holds `rgb.len() / 3` pixels.
-fn rgba_to_rgb(rgba: &[u8], rgb: &mut [u8]) {
+pub fn rgba_to_rgb(rgba: &[u8], rgb: &mut [u8]) {
     rgb_difference(rgba, None, rgb);
 }
 

@@ -24,10 +24,8 @@ fn main() {
     for _ in 0..steps {
         let t = Instant::now();
         gw_world::render::render_rgba(&world, wu, hu, &mut rgba, false);
-        let rgb: Vec<u8> = rgba
-            .chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect();
+        let mut rgb = vec![0; wu * hu * 3];
+        gw_core::frame::rgba_to_rgb(&rgba, &mut rgb);
         draw_s += t.elapsed().as_secs_f64();
         let t = Instant::now();
         let label = r.step(&rgb).unwrap();

@@ -73,9 +73,8 @@ impl Eyes {
         if let Some(ow) = obs.game.and_then(|g| g.downcast_ref::<OpenWorld>()) {
             self.rgba.resize(wu * hu * 4, 0);
             gw_world::render::render_rgba(&ow.world, wu, hu, &mut self.rgba, false);
-            self.rgb.clear();
-            self.rgb
-                .extend(self.rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]));
+            self.rgb.resize(wu * hu * 3, 0);
+            gw_core::frame::rgba_to_rgb(&self.rgba, &mut self.rgb);
             return Ok(&self.rgb);
         }
         if obs.frame_png.is_empty() {

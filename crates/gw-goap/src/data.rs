@@ -185,10 +185,11 @@ pub fn decode_image(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
         let (w, h) = (info.width, info.height);
         let rgb = match info.color_type {
             png::ColorType::Rgb => buf,
-            png::ColorType::Rgba => buf
-                .chunks_exact(4)
-                .flat_map(|p| [p[0], p[1], p[2]])
-                .collect(),
+            png::ColorType::Rgba => {
+                let mut rgb = vec![0; buf.len() / 4 * 3];
+                gw_core::frame::rgba_to_rgb(&buf, &mut rgb);
+                rgb
+            }
             png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g]).collect(),
             png::ColorType::GrayscaleAlpha => buf
                 .chunks_exact(2)
