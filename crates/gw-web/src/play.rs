@@ -124,6 +124,7 @@ impl Session {
     /// Send an input and wait until the game answered it (a new observation
     /// or the end of the run).
     fn send_and_wait(&self, input: Input) -> Result<View, ApiError> {
+        let until_end = matches!(input, Input::Quit);
         let before = {
             let v = self.view.lock().expect("view lock");
             if v.finished.is_some() || v.error.is_some() {
@@ -140,7 +141,9 @@ impl Session {
         let (guard, timeout) = self
             .cv
             .wait_timeout_while(guard, ANSWER_WAIT, |v| {
-                v.seq == before && v.finished.is_none() && v.error.is_none()
+                // A quit is answered by the end of the play, not by the next
+                // frame: a real-time play may step on its own in between.
+                (v.seq == before || until_end) && v.finished.is_none() && v.error.is_none()
             })
             .expect("view lock");
         if timeout.timed_out() {

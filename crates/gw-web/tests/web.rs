@@ -258,7 +258,23 @@ fn realtime_plays_let_the_game_run_between_inputs() {
         json!({"action": {"action": "press_key", "key": "Space"}}),
     );
     assert_eq!(v["steps_done"], 1);
+    // The page keeps sending watch ticks while the player quits: the quit is
+    // answered with the ended play, not with whichever frame came first.
+    let ticking = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let ticker = {
+        let (ticking, url) = (ticking.clone(), format!("{base}/api/play/{id}/watch"));
+        std::thread::spawn(move || {
+            while ticking.load(std::sync::atomic::Ordering::Relaxed) {
+                post(&url, json!({}));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_millis(100));
     let (_, v) = http_delete(&format!("{base}/api/play/{id}"));
+    ticking.store(false, std::sync::atomic::Ordering::Relaxed);
+    ticker.join().unwrap();
+    assert_eq!(v["done"], true, "{v}");
+    assert_eq!(v["result"]["stop_reason"], "player_quit", "{v}");
     let run_dir = runs.join(v["run_dir"].as_str().unwrap());
     let traj = jsonl(&run_dir.join("trajectory.jsonl"));
     assert_eq!(traj.len(), 1);
