@@ -10,15 +10,9 @@ crate::game_contract! {
     // spawns) and of a random one, hashed with the drawing code from before
     // the board was drawn from cached layers and tiles: pins the pixels across
     // many boards.
-    whole_plays: (
-        ("01_05", 1, 160),
-        ("01_03", 3, 120),
-        &["wait", "move_up", "move_down", "move_left", "move_right"],
-        [
-            "1d04764b7768f2f9be2f46d44662e7a88def9221c9841d90ec4c6ffbecc168c1",
-            "e44b07cee455d920b18472aaab4522d3c3dc57666b4c10ae149962660c83e940",
-        ]
-    ),
+    whole_plays: (("01_05", 1, 160), ("01_03", 3, 120), &["wait", "move_up", "move_down", "move_left", "move_right"],
+        ["1d04764b7768f2f9be2f46d44662e7a88def9221c9841d90ec4c6ffbecc168c1",
+         "e44b07cee455d920b18472aaab4522d3c3dc57666b4c10ae149962660c83e940"]),
 }
 
 #[test]

@@ -11,15 +11,9 @@ crate::game_contract! {
     // scenes (turns, jumps, crashes, restarts), not just one frame. (The expert
     // digest was re-recorded when the expert gained its wider look-ahead: its
     // moves changed, the renderer did not, as the unchanged random digest shows.)
-    whole_plays_banded: (
-        ("09_05", 1, 120),
-        ("09_04", 2, 120),
-        &IDS,
-        [
-            "ba45bcdcc069f90008b3707fe0f59ffb30e77c1ef71c2fb000565d72d9e277a8",
-            "056bcbcc2a6a2adb0c5f3ac006bfb1f45fd98a4e377cc7c376a2f3a4b5d72735",
-        ]
-    ),
+    whole_plays_banded: (("09_05", 1, 120), ("09_04", 2, 120), &IDS,
+        ["ba45bcdcc069f90008b3707fe0f59ffb30e77c1ef71c2fb000565d72d9e277a8",
+         "056bcbcc2a6a2adb0c5f3ac006bfb1f45fd98a4e377cc7c376a2f3a4b5d72735"]),
 }
 
 fn game(seed: u64) -> Cubefield {

@@ -451,13 +451,7 @@ crate::game_contract! {
     // lifts, boxes, gems, deaths), hashed with the drawing code from before
     // the level's tiles were drawn from a cached layer: pins the pixels across
     // many states.
-    whole_plays: (
-        ("12_05", 1, 120),
-        ("12_03", 6, 120),
-        &["wait", "move_left", "move_right", "jump_left", "jump_right"],
-        [
-            "a35f5b6bf7d49837a43c290cd1e353770dcc867252c59c68a9d86b56ea6c6d7e",
-            "a4105de0bd52250267da42410499739ca734feaed9dc3ea345612d66ef132274",
-        ]
-    ),
+    whole_plays: (("12_05", 1, 120), ("12_03", 6, 120), &["wait", "move_left", "move_right", "jump_left", "jump_right"],
+        ["a35f5b6bf7d49837a43c290cd1e353770dcc867252c59c68a9d86b56ea6c6d7e",
+         "a4105de0bd52250267da42410499739ca734feaed9dc3ea345612d66ef132274"]),
 }

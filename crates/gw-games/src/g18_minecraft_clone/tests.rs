@@ -10,15 +10,9 @@ crate::game_contract! {
     // (re-recorded when light, mob models and item icons came in, and for the
     // rasteriser: rays into chunks not loaded yet end in fully fogged sky, not
     // in sky fogged at the distance where they enter the unloaded chunk).
-    whole_plays: (
-        ("18_02", 1, 60),
-        ("18_03", 4, 60),
-        &CONTROLS,
-        [
-            "660afbc5600b3a80764e46770adde4fc0043b2c524584304f0f1da7d400c66f5",
-            "d62e37aab82745a2d17d14f18fe0fe77107552b4d2393da40a72f31b7211ced4",
-        ]
-    ),
+    whole_plays: (("18_02", 1, 60), ("18_03", 4, 60), &CONTROLS,
+        ["660afbc5600b3a80764e46770adde4fc0043b2c524584304f0f1da7d400c66f5",
+         "d62e37aab82745a2d17d14f18fe0fe77107552b4d2393da40a72f31b7211ced4"]),
 }
 
 fn game(seed: u64, resource: &str) -> MinecraftClone {

@@ -9,15 +9,9 @@ crate::game_contract! {
     // Every frame of an expert play and of a random one, hashed with the
     // renderer as it was before it was tuned for speed: pins the pixels of many
     // scenes (turns, jumps, crashes, restarts), not just one frame.
-    whole_plays_banded: (
-        ("26_05", 1, 120),
-        ("26_04", 2, 120),
-        &IDS,
-        [
-            "0cb9be09a025ff4b6886b9fa01912c021f756af014fc54662fe4479f2db32c01",
-            "e7c8bf43811f6466fdf6ad2ebc1a3f12fc6982d2379a34e01d88c296e246c88f",
-        ]
-    ),
+    whole_plays_banded: (("26_05", 1, 120), ("26_04", 2, 120), &IDS,
+        ["0cb9be09a025ff4b6886b9fa01912c021f756af014fc54662fe4479f2db32c01",
+         "e7c8bf43811f6466fdf6ad2ebc1a3f12fc6982d2379a34e01d88c296e246c88f"]),
 }
 
 fn game(seed: u64) -> Run3 {

@@ -9,15 +9,9 @@ crate::game_contract! {
     // Every frame of an expert play and of a random one, hashed with the
     // renderer as it was before it was tuned for speed: pins the pixels of many
     // scenes (turns, jumps, crashes, restarts), not just one frame.
-    whole_plays_banded: (
-        ("28_05", 1, 120),
-        ("28_03", 2, 120),
-        &IDS,
-        [
-            "e6d039a4df0fe3cfeaa5b0ed96aef81e7567cfa8a8c4d592751002aa6c8f5b17",
-            "40ab5b4a72fe96190921888656dd931b7e6babf73cc8dcfce1c3f2ccf239aff7",
-        ]
-    ),
+    whole_plays_banded: (("28_05", 1, 120), ("28_03", 2, 120), &IDS,
+        ["e6d039a4df0fe3cfeaa5b0ed96aef81e7567cfa8a8c4d592751002aa6c8f5b17",
+         "40ab5b4a72fe96190921888656dd931b7e6babf73cc8dcfce1c3f2ccf239aff7"]),
 }
 
 fn game(seed: u64) -> TempleRun {

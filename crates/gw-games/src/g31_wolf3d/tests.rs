@@ -11,15 +11,9 @@ crate::game_contract! {
     // for speed: pins the pixels across many states. (The expert digest was
     // re-recorded when the expert's route planning changed; the random-play
     // digest, which does not depend on the expert, stayed the same.)
-    whole_plays: (
-        ("31_05", 1, 120),
-        ("31_03", 4, 120),
-        &CONTROLS,
-        [
-            "b79c93ec3d2d0648a277def7ba00c248359a5cbf40160fafa1aac5d4ea543c6a",
-            "c93b98170fda41dcb7623d434c6d9f0f3b23bbaae87d7c326f7f3e095c4d9d3e",
-        ]
-    ),
+    whole_plays: (("31_05", 1, 120), ("31_03", 4, 120), &CONTROLS,
+        ["b79c93ec3d2d0648a277def7ba00c248359a5cbf40160fafa1aac5d4ea543c6a",
+         "c93b98170fda41dcb7623d434c6d9f0f3b23bbaae87d7c326f7f3e095c4d9d3e"]),
 }
 
 fn game(seed: u64) -> Wolf3d {
