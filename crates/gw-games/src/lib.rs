@@ -3,7 +3,45 @@
 //! `registry/games/<game_id>.yaml` and `registry/tasks/<game_id>/`.
 //!
 //! Architecture invariant: games never read the wall clock or a global RNG,
-//! and never touch the file system.
+//! and never touch the file system. Experts read privileged state but never
+//! future random draws.
+//!
+//! What the games share, one module each:
+//! - [`draw`]: the drawing kit (tiny-skia, the bundled DejaVu Sans Bold,
+//!   cached background layers, the scale transform for small frames).
+//! - [`grid`]: the four-way direction of the grid games.
+//! - [`tilemap`]: text tile maps (levels in a game's `levels/` folder,
+//!   `---label` sections, `;` comments) and `distance_field`, the path
+//!   length from every tile to a goal that distance-to-exit experts follow.
+//! - [`platform`]: platform physics in fixed ticks — AABB bodies through a
+//!   tile map with solid and one-way tiles and a small step-up, free
+//!   platforms, bodies among solid boxes (`move_body_among`), carriers that
+//!   move what rests on them and stop rather than crush (`move_carrier`),
+//!   jumps with coyote time and buffering, `steer`, a clamped camera,
+//!   crouch/slide resizing, wall contact, saw discs, the `Arrows` a role
+//!   holds.
+//! - [`runner`]: what the 2D runners share (Chrome Dino, NS-Shaft, Boxel
+//!   Rebound, Edge Surf): boxes and the exhaustive look-ahead their experts
+//!   run on a copy of the game's own physics, never its random stream.
+//! - [`planner`]: the platformer experts' weighted A* (Captain Callisto,
+//!   OvO, Vex 3) over semantic actions rolled forward on a copy of the world,
+//!   with a cached plan that replans when the game differs from it.
+//! - [`render3d`]: the software 3D renderer of the 3D games (camera with
+//!   yaw/pitch/roll, near-plane clipping, per-face light and fog, convex
+//!   faces rasterised as spans with a `1/z` depth buffer, band by band on
+//!   the calling thread and rayon's, the same pixels in any order;
+//!   `BandMode` forces one or the other; `libm` trig).
+//! - [`raycast`]: the Wolfenstein-style grid ray caster (textured walls,
+//!   sliding doors, depth-clipped sprites) of `g31_wolf3d`.
+//! - [`testkit`]: plays tasks through the real stepper for tests, and
+//!   `game_contract!`, the checks every game has (golden frame,
+//!   determinism, the expert solves every task, whole-play digests).
+//!
+//! `g12_fireboy_and_watergirl` is the cooperative game: two characters in
+//! one world, levels as tile maps with `@` lines for diamonds, gates, lifts,
+//! levers and buttons, and an expert that searches shortest paths over
+//! standing cells per character and checks each move on a copy of the
+//! world.
 
 // Grid games index boards by row and column; range loops read best there.
 #![allow(clippy::needless_range_loop)]

@@ -19,8 +19,27 @@ use std::path::Path;
 
 /// The built-in model id.
 pub const ID: &str = "goap";
-/// How the built-in `goap` picks actions.
-pub const BUILTIN_SAMPLING: Sampling = Sampling::Sample;
+/// How a policy draws its actions from its heads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decoding {
+    pub sampling: Sampling,
+    /// Logits are divided by this before sampling ([`Runner::temperature`]).
+    pub temperature: f64,
+}
+
+/// How the built-in `goap` (and a `provider: policy` profile without a
+/// `temperature`) draws actions: buttons sampled at temperature 0.5, so a
+/// hold the policy is fairly sure of (attacking a block until it breaks) is
+/// seldom broken up by one unlucky draw; the other heads as trained; the
+/// unlikely choices left out ([`crate::infer::MIN_P`]). On seeds 101–110 of
+/// `atomic_logs` this gave 0.8 logs per episode, temperature 1 gave 0.3 and
+/// 0.3 gave 0.1; sharpening the camera too (0.5 on every head) froze the
+/// view and gave 0.
+pub const BUILTIN_DECODING: Decoding = Decoding {
+    sampling: Sampling::Sample,
+    temperature: BUILTIN_TEMPERATURE,
+};
+pub const BUILTIN_TEMPERATURE: f64 = 0.5;
 
 const SHIPPED_CONFIG: &str = include_str!("../../../registry/policies/goap/config.json");
 const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../../registry/policies/goap/policy.safetensors");
@@ -119,11 +138,19 @@ pub fn load_network(checkpoint: Option<&Path>) -> Result<Network, AgentError> {
 }
 
 /// How a profile's `temperature` picks actions: 0 = the most likely class
-/// of every head, otherwise (and by default) drawn from the heads.
-pub fn sampling(temperature: Option<f64>) -> Sampling {
+/// of every head, another value = drawn from the heads at that temperature,
+/// none = as the built-in `goap` does.
+pub fn decoding(temperature: Option<f64>) -> Decoding {
     match temperature {
-        Some(t) if t <= 0.0 => Sampling::Greedy,
-        _ => Sampling::Sample,
+        Some(t) if t <= 0.0 => Decoding {
+            sampling: Sampling::Greedy,
+            temperature: 1.0,
+        },
+        Some(t) => Decoding {
+            sampling: Sampling::Sample,
+            temperature: t,
+        },
+        None => BUILTIN_DECODING,
     }
 }
 
@@ -133,7 +160,7 @@ pub fn create(
     id: &str,
     checkpoint: Option<&Path>,
     seed: u64,
-    sampling: Sampling,
+    decoding: Decoding,
 ) -> Result<Box<dyn Agent>, AgentError> {
     let task = OwTask::from_options(&preset.task.init);
     if preset.game.id != gw_openworld::game::ID || task.target_item.is_empty() {
@@ -144,8 +171,9 @@ pub fn create(
     }
     let net = load_network(checkpoint)?;
     let goal = goal_text(&task.target_item, task.count);
-    let runner = Runner::new(net, &goal, seed, sampling)
+    let mut runner = Runner::new(net, &goal, seed, decoding.sampling)
         .map_err(|e| AgentError::Config(format!("\"{id}\": {e}")))?;
+    runner.temperature = decoding.temperature;
     Ok(Box::new(GoapAgent {
         id: id.to_string(),
         runner,

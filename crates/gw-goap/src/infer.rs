@@ -1,33 +1,50 @@
 //! Running a policy one step at a time. Each step encodes only the new
-//! frame: the tokens of the last `context` steps are kept (a token depends
-//! only on its own step's inputs), and the behaviour encoder runs over them
-//! with the same banded causal attention as in training, so the last
-//! token's output equals what training computed for that step.
+//! frame and runs the behaviour encoder for the new position only: every
+//! block keeps the keys and values of its last `window` positions
+//! ([`StepCache`]), which is all the banded causal attention of training
+//! reads, so the new position's output equals what training computed for
+//! that step.
 
 use crate::config;
 use crate::data::Label;
 use crate::features::History;
-use crate::model::{Network, Split, memory_width};
+use crate::model::{Network, Split, StepCache, memory_width};
 use candle_core::{Result, Tensor};
-use std::collections::VecDeque;
 
 /// How actions are drawn from the heads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampling {
     /// The most likely class of every head (a button when p ≥ 0.5).
     Greedy,
-    /// Draw every head from its distribution with the project PRNG.
+    /// Draw every head from its distribution with the project PRNG, after
+    /// leaving out the unlikely choices (see [`Runner::min_p`]).
     Sample,
 }
+
+/// The default [`Runner::min_p`].
+pub const MIN_P: f64 = 0.02;
 
 pub struct Runner {
     pub net: Network,
     goal: Tensor,
     history: History,
-    tokens: VecDeque<Tensor>,
+    cache: StepCache,
     rng: gw_core::Rng,
     seed: u64,
     pub sampling: Sampling,
+    /// When sampling, a class less likely than `min_p` times the head's
+    /// most likely class is never drawn, and a button is held when
+    /// `p ≥ 1 − min_p` and left when `p < min_p`. Over an episode of
+    /// thousands of steps, a choice the expert almost never made (opening
+    /// the inventory, a full turn, a craft) would otherwise be drawn every
+    /// few hundred steps, and one such draw can undo the episode.
+    pub min_p: f64,
+    /// When sampling, the button logits are divided by this first. Below 1
+    /// sharpens them: a button the policy is fairly sure of (attack while a
+    /// block cracks) is held on more steps in a row, and a block breaks only
+    /// under an unbroken hold. The camera, hotbar and macro heads are drawn
+    /// as trained, so the view still turns to look for things.
+    pub temperature: f64,
     split: Split,
 }
 
@@ -37,6 +54,44 @@ fn softmax(xs: &[f32]) -> Vec<f64> {
     let e: Vec<f64> = xs.iter().map(|&x| libm::exp(x as f64 - m)).collect();
     let s: f64 = e.iter().sum();
     e.into_iter().map(|x| x / s).collect()
+}
+
+/// A class drawn from logits `xs`, leaving out every class less likely
+/// than `min_p` (at most 0.5) times the most likely one.
+pub fn draw_class(xs: &[f32], min_p: f64, rng: &mut gw_core::Rng) -> usize {
+    let mut p = softmax(xs);
+    let floor = min_p.clamp(0.0, 0.5) * p.iter().cloned().fold(0.0, f64::max);
+    for q in p.iter_mut() {
+        if *q < floor {
+            *q = 0.0;
+        }
+    }
+    let mut r = rng.next_f64() * p.iter().sum::<f64>();
+    let mut last = 0;
+    for (i, q) in p.iter().enumerate() {
+        if *q == 0.0 {
+            continue;
+        }
+        if r < *q {
+            return i;
+        }
+        r -= q;
+        last = i;
+    }
+    last
+}
+
+/// A button pressed with probability `p`: never below `min_p`, always from
+/// `1 − min_p` (`min_p` at most 0.5).
+pub fn draw_button(p: f64, min_p: f64, rng: &mut gw_core::Rng) -> bool {
+    let min_p = min_p.clamp(0.0, 0.5);
+    if p < min_p {
+        false
+    } else if p >= 1.0 - min_p {
+        true
+    } else {
+        rng.next_f64() < p
+    }
 }
 
 fn argmax(xs: &[f32]) -> usize {
@@ -58,10 +113,12 @@ impl Runner {
             history: History::new(&net.cfg),
             split: Split::of(&net.cfg),
             goal,
-            tokens: VecDeque::new(),
+            cache: StepCache::default(),
             rng: gw_core::Rng::new(seed, 0x0067_6f61_7061_6374), // "goapact"
             seed,
             sampling,
+            min_p: MIN_P,
+            temperature: 1.0,
             net,
         })
     }
@@ -81,7 +138,7 @@ impl Runner {
     /// Start a new episode (`episode` varies the sampling stream).
     pub fn restart(&mut self, episode: u64) {
         self.history = History::new(&self.net.cfg);
-        self.tokens.clear();
+        self.cache.clear();
         self.rng = gw_core::Rng::new(
             self.seed ^ episode.wrapping_mul(0x9e37_79b9),
             0x0067_6f61_7061_6374,
@@ -103,44 +160,46 @@ impl Runner {
         self.history.memory(&mut mem);
         let mem = Tensor::from_vec(mem, (1, 1, memory_width(cfg)), dev)?;
         let tok = self.net.tokens(&f, &prev, &mem, &self.goal)?;
-        self.tokens.push_back(tok);
-        while self.tokens.len() > cfg.dims.context() {
-            self.tokens.pop_front();
-        }
-        let n = self.tokens.len();
-        let all = Tensor::cat(&self.tokens.iter().collect::<Vec<_>>(), 1)?;
-        let out = self.net.behaviour(&all, None)?;
-        out.narrow(1, n - 1, 1)?.flatten_all()?.to_vec1::<f32>()
+        self.net
+            .behaviour_step(&tok, &mut self.cache)?
+            .flatten_all()?
+            .to_vec1::<f32>()
     }
 
     /// The classes chosen for frame `rgb`; the choice becomes the next
     /// step's previous action.
     pub fn step(&mut self, rgb: &[u8]) -> Result<Label> {
         let z = self.logits(rgb)?;
+        let label = self.choose(&z);
+        self.history.push(&label);
+        Ok(label)
+    }
+
+    /// The classes drawn from the joint logits `z`.
+    fn choose(&mut self, z: &[f32]) -> Label {
         let s = &self.split;
         let part = |(o, w): (usize, usize)| &z[o..o + w];
+        let min_p = self.min_p;
+        let t = if self.temperature > 0.0 {
+            self.temperature as f32
+        } else {
+            1.0
+        };
         let pick = |xs: &[f32], rng: &mut gw_core::Rng, sampling: Sampling| -> usize {
             match sampling {
                 Sampling::Greedy => argmax(xs),
-                Sampling::Sample => {
-                    let p = softmax(xs);
-                    let mut r = rng.next_f64();
-                    for (i, q) in p.iter().enumerate() {
-                        if r < *q {
-                            return i;
-                        }
-                        r -= q;
-                    }
-                    p.len() - 1
-                }
+                Sampling::Sample => draw_class(xs, min_p, rng),
             }
         };
         let mut label = Label::default();
         for (i, &x) in part(s.buttons).iter().enumerate() {
-            let p = 1.0 / (1.0 + libm::exp(-(x as f64)));
+            let p = match self.sampling {
+                Sampling::Sample => 1.0 / (1.0 + libm::exp(-(x / t) as f64)),
+                _ => 1.0 / (1.0 + libm::exp(-(x as f64))),
+            };
             label.buttons[i] = match self.sampling {
                 Sampling::Greedy => p >= 0.5,
-                Sampling::Sample => self.rng.next_f64() < p,
+                Sampling::Sample => draw_button(p, min_p, &mut self.rng),
             };
         }
         let sampling = self.sampling;
@@ -152,8 +211,7 @@ impl Runner {
         label.craft = (c > 0).then(|| heads.craft[c].clone());
         let c = pick(part(s.smelt), &mut self.rng, sampling);
         label.smelt = (c > 0).then(|| heads.smelt[c].clone());
-        self.history.push(&label);
-        Ok(label)
+        label
     }
 
     /// The joint logits for frame `rgb`, then `taken` recorded as the action
@@ -169,9 +227,39 @@ impl Runner {
     pub fn step_logits(&mut self, rgb: &[u8]) -> Result<Vec<f32>> {
         let sampling = std::mem::replace(&mut self.sampling, Sampling::Greedy);
         let z = self.logits(rgb)?;
-        self.tokens.pop_back();
-        let label = self.step(rgb);
+        let label = self.choose(&z);
+        self.history.push(&label);
         self.sampling = sampling;
-        label.map(|_| z)
+        Ok(z)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unlikely_choices_are_never_drawn_and_likely_ones_always() {
+        let mut rng = gw_core::Rng::new(7, 1);
+        // Class 2 has 5% of class 0's probability: left out at min_p 0.1.
+        let xs = [0.0f32, -0.5, (0.05f64).ln() as f32];
+        let mut seen = [0u32; 3];
+        for _ in 0..4000 {
+            seen[draw_class(&xs, 0.1, &mut rng)] += 1;
+        }
+        assert_eq!(seen[2], 0, "{seen:?}");
+        assert!(seen[0] > seen[1] && seen[1] > 1000, "{seen:?}");
+        // Without the floor it is drawn about 1 time in 33.
+        let mut rare = 0;
+        for _ in 0..4000 {
+            rare += (draw_class(&xs, 0.0, &mut rng) == 2) as u32;
+        }
+        assert!((60..200).contains(&rare), "{rare}");
+        // Buttons: never under min_p, always over 1 − min_p, drawn between.
+        let n =
+            |p: f64, rng: &mut gw_core::Rng| (0..4000).filter(|_| draw_button(p, 0.1, rng)).count();
+        assert_eq!(n(0.09, &mut rng), 0);
+        assert_eq!(n(0.91, &mut rng), 4000);
+        assert!((1800..2200).contains(&n(0.5, &mut rng)));
     }
 }

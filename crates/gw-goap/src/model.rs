@@ -1,7 +1,10 @@
 //! The network, after Optimus-2's GOAP at small scale:
 //!
-//! * a frame encoder: four stride-2 4×4 convolutions (ReLU) and a linear
-//!   projection, one `d_model` vector per frame;
+//! * a frame encoder: four stride-2 4×4 convolutions (ReLU, initialised
+//!   for ReLU so activations keep their size through the stack) and a
+//!   linear projection with a layer norm, one `d_model` vector per frame of
+//!   the same size as the other token parts (without the norm the frame's
+//!   part started ~30× smaller than the goal's and training left it there);
 //! * per step a token = frame embedding + previous-action embedding +
 //!   memory embedding + goal embedding. The memory aggregates the episode
 //!   before the window: running averages (one per decay rate) of every
@@ -37,6 +40,7 @@ pub struct Network {
     pub device: Device,
     convs: Vec<Conv2d>,
     proj: Linear,
+    frame_ln: LayerNorm,
     action: Linear,
     memory: Linear,
     goal: Tensor,
@@ -118,6 +122,7 @@ impl Network {
         let [w, h] = cfg.resolution;
         let flat = c_in * (w as usize / 16) * (h as usize / 16);
         let proj = candle_nn::linear(flat, d, vb.pp("enc.proj"))?;
+        let frame_ln = ln(d, vb.pp("enc.ln"))?;
         let action = candle_nn::linear(cfg.heads.action_features(), d, vb.pp("tok.action"))?;
         let memory = candle_nn::linear(memory_width(&cfg), d, vb.pp("tok.memory"))?;
         let goal = vb.get((cfg.vocab.len(), d), "goal.embedding")?;
@@ -144,6 +149,7 @@ impl Network {
             device: device.clone(),
             convs,
             proj,
+            frame_ln,
             action,
             memory,
             goal,
@@ -166,7 +172,8 @@ impl Network {
     }
 
     /// Deterministic initialisation: biases and layer-norm shifts 0,
-    /// layer-norm scales 1, relative biases 0, embeddings uniform ±0.1, other
+    /// layer-norm scales 1, relative biases 0, embeddings uniform ±0.1,
+    /// convolution kernels uniform ±√(6/fan_in) (He's bound for ReLU), other
     /// weights uniform ±1/√fan_in (PyTorch's default bound), all drawn in
     /// name order from the project PRNG.
     fn init(&self, seed: u64) -> Result<()> {
@@ -183,6 +190,9 @@ impl Network {
             } else {
                 let bound = if name == "goal.embedding" {
                     0.1
+                } else if name.starts_with("enc.conv") {
+                    let fan_in: usize = dims[1..].iter().product();
+                    (6.0 / fan_in.max(1) as f64).sqrt()
                 } else {
                     let fan_in: usize = dims[1..].iter().product();
                     1.0 / (fan_in.max(1) as f64).sqrt()
@@ -207,7 +217,7 @@ impl Network {
             x = c.forward(&x)?.relu()?;
         }
         let x = x.flatten_from(1)?;
-        self.proj.forward(&x)
+        self.frame_ln.forward(&self.proj.forward(&x)?)
     }
 
     /// Goal embeddings `(b, d_model)` from per-sample token lists.
@@ -288,6 +298,64 @@ impl Network {
                 .transpose(1, 2)?
                 .contiguous()?
                 .reshape((b, n, d))?;
+            x = (x + blk.o.forward(&y)?)?;
+            let hx = blk.ln2.forward(&x)?;
+            let f = blk.ffn2.forward(&blk.ffn1.forward(&hx)?.gelu_erf()?)?;
+            x = (x + f)?;
+        }
+        self.head.forward(&self.head_ln.forward(&x)?)
+    }
+}
+
+/// What one-step inference keeps between steps: per block, the keys and
+/// values of the last `window` positions (heads × 1 × dh each, oldest
+/// first). A block's output at a position depends only on the block's input
+/// at that position and the `window − 1` before it, so these never change
+/// once computed.
+#[derive(Default)]
+pub struct StepCache {
+    kv: Vec<std::collections::VecDeque<(Tensor, Tensor)>>,
+}
+
+impl StepCache {
+    pub fn clear(&mut self) {
+        self.kv.clear();
+    }
+}
+
+impl Network {
+    /// The behaviour encoder for one new token `(1, d)` after the tokens
+    /// `cache` has seen: the head logits of the new position, equal to what
+    /// [`Network::behaviour`] computes for it over the whole sequence, at
+    /// the cost of one position per block.
+    pub fn behaviour_step(&self, token: &Tensor, cache: &mut StepCache) -> Result<Tensor> {
+        let d = self.cfg.dims.d_model;
+        let heads = self.cfg.dims.heads;
+        let dh = d / heads;
+        let window = self.cfg.dims.window;
+        let scale = 1.0 / (dh as f64).sqrt();
+        cache.kv.resize_with(self.blocks.len(), Default::default);
+        let mut x = token.reshape((1, d))?;
+        for (blk, kv) in self.blocks.iter().zip(cache.kv.iter_mut()) {
+            let hx = blk.ln1.forward(&x)?;
+            let split = |t: Tensor| -> Result<Tensor> { t.reshape((heads, 1, dh)) };
+            let q = split(blk.q.forward(&hx)?)?;
+            kv.push_back((split(blk.k.forward(&hx)?)?, split(blk.v.forward(&hx)?)?));
+            while kv.len() > window {
+                kv.pop_front();
+            }
+            let m = kv.len();
+            let k = Tensor::cat(&kv.iter().map(|(k, _)| k).collect::<Vec<_>>(), 1)?;
+            let v = Tensor::cat(&kv.iter().map(|(_, v)| v).collect::<Vec<_>>(), 1)?;
+            // Offsets of the cached positions from the new one: m−1 … 0.
+            let idx: Vec<u32> = (0..m).rev().map(|o| o as u32).collect();
+            let rel = blk
+                .rel_bias
+                .index_select(&Tensor::from_vec(idx, m, &self.device)?, 1)?
+                .reshape((heads, 1, m))?;
+            let scores = (q.matmul(&k.t()?)? * scale)?.add(&rel)?;
+            let att = candle_nn::ops::softmax_last_dim(&scores)?;
+            let y = att.matmul(&v)?.reshape((1, d))?;
             x = (x + blk.o.forward(&y)?)?;
             let hx = blk.ln2.forward(&x)?;
             let f = blk.ffn2.forward(&blk.ffn1.forward(&hx)?.gelu_erf()?)?;

@@ -4,8 +4,8 @@
 
 use crate::Step;
 use gw_agents::{AgentError, Observation};
+use gw_goap::Runner;
 use gw_goap::agent::Eyes;
-use gw_goap::{Runner, Sampling};
 use gw_openworld::SubGoal;
 use std::path::Path;
 
@@ -20,8 +20,10 @@ impl GoapPolicy {
     /// `checkpoint` `None` = the shipped `goap` checkpoint.
     pub fn new(checkpoint: Option<&Path>, seed: u64) -> Result<GoapPolicy, AgentError> {
         let net = gw_goap::agent::load_network(checkpoint)?;
-        let runner = Runner::new(net, "", seed, Sampling::Sample)
+        let d = gw_goap::agent::BUILTIN_DECODING;
+        let mut runner = Runner::new(net, "", seed, d.sampling)
             .map_err(|e| AgentError::Config(format!("the GOAP policy: {e}")))?;
+        runner.temperature = d.temperature;
         Ok(GoapPolicy {
             runner,
             eyes: Eyes::new(),

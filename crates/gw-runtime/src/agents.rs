@@ -35,7 +35,7 @@ pub fn make_agent(
             gw_goap::ID,
             None,
             seed,
-            gw_goap::agent::BUILTIN_SAMPLING,
+            gw_goap::agent::BUILTIN_DECODING,
         ),
         gw_core::AgentRef::Model(spec) if spec.provider == ProviderKind::Policy => {
             if replay.is_some() {
@@ -50,7 +50,7 @@ pub fn make_agent(
                 Some(Path::new(spec.checkpoint.as_deref().unwrap_or_default()))
                     .filter(|p| !p.as_os_str().is_empty()),
                 seed,
-                gw_goap::agent::sampling(spec.temperature),
+                gw_goap::agent::decoding(spec.temperature),
             )
         }
         _ => gw_agents::create_agent(preset, seed, replay),
