@@ -528,7 +528,14 @@ pub fn save_game_frame(game: &dyn gw_core::Game, path: &str) {
 /// - `deterministic: ("task", steps)`: the same seed gives the same states,
 ///   seed 4 and seed 5 differ ([`expert_states`]);
 /// - `expert_solves_all: n`: the scripted expert solves every task on at
-///   least `n` of seeds 1..=5 ([`assert_expert_solves_all`]).
+///   least `n` of seeds 1..=5 ([`assert_expert_solves_all`]);
+/// - `whole_plays: (("task", seed, steps), ("task", seed, steps), &controls,
+///   ["sha256", "sha256"])`: every frame of an expert play and of a random
+///   play over `controls` ([`expert_and_random_digests`]);
+///   `whole_plays_banded:` the same, and the expert's frames again with the
+///   3D bands drawn in order on this thread (they must not change);
+/// - `report_scores: (expert_seeds, random_seeds, &controls, rng_stream)`:
+///   an ignored test that prints expert and random scores while tuning.
 ///
 /// Names resolve where the macro is used: the module needs `ID`.
 #[macro_export]
@@ -554,6 +561,37 @@ macro_rules! game_contract {
         #[test]
         fn expert_solves_every_task() {
             $crate::testkit::assert_expert_solves_all(ID, $n);
+        }
+    };
+    (@ whole_plays ($expert:expr, $random:expr, $controls:expr, $hashes:expr)) => {
+        #[test]
+        fn golden_frames_over_whole_plays() {
+            let [expert, random] =
+                $crate::testkit::expert_and_random_digests(ID, $expert, $random, $controls);
+            assert_eq!([expert.as_str(), random.as_str()], $hashes);
+        }
+    };
+    (@ whole_plays_banded ($expert:expr, $random:expr, $controls:expr, $hashes:expr)) => {
+        #[test]
+        fn golden_frames_over_whole_plays() {
+            let [expert, random] =
+                $crate::testkit::expert_and_random_digests(ID, $expert, $random, $controls);
+            assert_eq!([expert.as_str(), random.as_str()], $hashes);
+            // Bands spread over rayon's threads (where there is more than one
+            // core) and drawn in order on this thread give the same frames.
+            let (task, seed, steps) = $expert;
+            let serial = $crate::render3d::with_band_mode($crate::render3d::BandMode::Serial, || {
+                $crate::testkit::frames_digest(ID, task, seed, steps, |s| Some(s.expert_payload()))
+            });
+            assert_eq!(serial, expert);
+        }
+    };
+    (@ report_scores ($expert_seeds:expr, $random_seeds:expr, $controls:expr, $stream:expr)) => {
+        #[test]
+        #[ignore = "prints expert and random scores while tuning"]
+        fn report_scores() {
+            $crate::testkit::expert_report(ID, $expert_seeds);
+            $crate::testkit::random_report(ID, $random_seeds, $controls, $stream);
         }
     };
 }

@@ -499,9 +499,7 @@ impl EnvCore {
             if out.len() != small.data().len() / 4 * 3 {
                 return Err("observation buffer has the wrong size".into());
             }
-            for (d, s) in out.chunks_exact_mut(3).zip(small.data().chunks_exact(4)) {
-                d.copy_from_slice(&s[..3]);
-            }
+            gw_core::frame::rgba_to_rgb(small.data(), out);
             return Ok(());
         }
         stepper.render(&mut self.pixmap);

@@ -39,9 +39,7 @@ impl Resampler {
         let (dw, _) = self.dst;
         assert_eq!(out.len(), dw * self.dst.1 * 3, "frame buffer size");
         if self.src == self.dst {
-            for (d, s) in out.chunks_exact_mut(3).zip(rgba.chunks_exact(4)) {
-                d.copy_from_slice(&s[..3]);
-            }
+            gw_core::frame::rgba_to_rgb(rgba, out);
             return;
         }
         let mut acc = vec![0u32; dw * 3];

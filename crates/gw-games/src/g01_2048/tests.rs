@@ -6,6 +6,13 @@ crate::game_contract! {
     golden_frame: (1, 10, "1e2b271a77e945f353bdf01f05f2ca4242e91728c1930d3cd32ed7040857f146"),
     deterministic: ("01_01", 30),
     expert_solves_all: 4,
+    // Every frame of an expert play (tiles up to 256 and more, merges,
+    // spawns) and of a random one, hashed with the drawing code from before
+    // the board was drawn from cached layers and tiles: pins the pixels across
+    // many boards.
+    whole_plays: (("01_05", 1, 160), ("01_03", 3, 120), &["wait", "move_up", "move_down", "move_left", "move_right"],
+        ["1d04764b7768f2f9be2f46d44662e7a88def9221c9841d90ec4c6ffbecc168c1",
+         "e44b07cee455d920b18472aaab4522d3c3dc57666b4c10ae149962660c83e940"]),
 }
 
 #[test]
@@ -82,27 +89,6 @@ fn full_board_without_merges_is_terminal_fail() {
     } else {
         assert!(!st.terminal.is_terminal);
     }
-}
-
-/// Every frame of an expert play (tiles up to 256 and more, merges,
-/// spawns) and of a random one, hashed with the drawing code from before
-/// the board was drawn from cached layers and tiles: pins the pixels across
-/// many boards.
-#[test]
-fn golden_frames_over_whole_plays() {
-    let [expert, random] = testkit::expert_and_random_digests(
-        ID,
-        ("01_05", 1, 160),
-        ("01_03", 3, 120),
-        &["wait", "move_up", "move_down", "move_left", "move_right"],
-    );
-    assert_eq!(
-        [expert.as_str(), random.as_str()],
-        [
-            "1d04764b7768f2f9be2f46d44662e7a88def9221c9841d90ec4c6ffbecc168c1",
-            "e44b07cee455d920b18472aaab4522d3c3dc57666b4c10ae149962660c83e940",
-        ]
-    );
 }
 
 #[test]

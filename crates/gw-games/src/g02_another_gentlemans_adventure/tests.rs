@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 20, "9e9d0e1804d5943234aa361bf95aba1633df26348d3c5f9f5d5ec722e94cda1f"),
     deterministic: ("02_05", 30),
     expert_solves_all: 4,
+    report_scores: (1..=10, 1..=10, &IDS, 2),
 }
 
 const IDS: [&str; 6] = [
@@ -158,13 +159,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &IDS, 2);
         assert_eq!(wins, 0, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=10);
-    testkit::random_report(ID, 1..=10, &IDS, 2);
 }
 
 #[test]

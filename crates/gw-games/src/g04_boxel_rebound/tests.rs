@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 30, "faaa80b6d19bfbe8b91aca2facd4acc7872c90422195a4fa1ca188191054c8d0"),
     deterministic: ("04_05", 60),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=5, &IDS, 41),
 }
 
 fn game(seed: u64, level: u32) -> BoxelRebound {
@@ -154,13 +155,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert_eq!(testkit::random_policy_wins(ID, "04_05", 1..=5, &IDS, 41), 0);
     let idle = testkit::play(ID, "04_01", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success);
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=5, &IDS, 41);
 }
 
 #[test]

@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 20, "63b0d90e6884d067fe37fcf71c6cc8e0d7640667beca562a3a866c79be959194"),
     deterministic: ("06_02", 40),
     expert_solves_all: 4,
+    report_scores: (1..=10, 1..=10, &IDS, 21),
 }
 
 fn game(seed: u64, level: u32) -> CaptainCallisto {
@@ -223,13 +224,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &IDS, 21);
         assert!(wins <= 1, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=10);
-    testkit::random_report(ID, 1..=10, &IDS, 21);
 }
 
 #[test]

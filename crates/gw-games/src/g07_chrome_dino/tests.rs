@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 30, "cae38edc39b597a452f19383d9b6429f2c33c808b34cce1a448a1491bd698942"),
     deterministic: ("07_05", 60),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=5, &IDS, 71),
 }
 
 fn game(seed: u64) -> ChromeDino {
@@ -193,13 +194,6 @@ fn random_and_idle_policies_do_clearly_worse() {
         let idle = testkit::play(ID, "07_01", seed, |_| Some(json!({"action": "wait"})));
         assert!(!idle.success && idle.best_score == 0.0);
     }
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=5, &IDS, 71);
 }
 
 #[test]

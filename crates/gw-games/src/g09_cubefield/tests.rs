@@ -5,6 +5,15 @@ crate::game_contract! {
     golden_frame: (1, 20, "269916a2a70ba2a6cb09b01dc60b78719d63087cdaa983d8da47b4e109558352"),
     deterministic: ("09_05", 40),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=10, &IDS, 99),
+    // Every frame of an expert play and of a random one, hashed with the
+    // renderer as it was before it was tuned for speed: pins the pixels of many
+    // scenes (turns, jumps, crashes, restarts), not just one frame. (The expert
+    // digest was re-recorded when the expert gained its wider look-ahead: its
+    // moves changed, the renderer did not, as the unchanged random digest shows.)
+    whole_plays_banded: (("09_05", 1, 120), ("09_04", 2, 120), &IDS,
+        ["ba45bcdcc069f90008b3707fe0f59ffb30e77c1ef71c2fb000565d72d9e277a8",
+         "056bcbcc2a6a2adb0c5f3ac006bfb1f45fd98a4e377cc7c376a2f3a4b5d72735"]),
 }
 
 fn game(seed: u64) -> Cubefield {
@@ -147,38 +156,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert!(random.iter().all(|r| !r.success), "{random:?}");
     let idle = testkit::play(ID, "09_03", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.episodes > 3, "{idle:?}");
-}
-
-/// Every frame of an expert play and of a random one, hashed with the
-/// renderer as it was before it was tuned for speed: pins the pixels of many
-/// scenes (turns, jumps, crashes, restarts), not just one frame. (The expert
-/// digest was re-recorded when the expert gained its wider look-ahead: its
-/// moves changed, the renderer did not, as the unchanged random digest shows.)
-#[test]
-fn golden_frames_over_whole_plays() {
-    let [expert, random] =
-        testkit::expert_and_random_digests(ID, ("09_05", 1, 120), ("09_04", 2, 120), &IDS);
-    assert_eq!(
-        [expert.as_str(), random.as_str()],
-        [
-            "ba45bcdcc069f90008b3707fe0f59ffb30e77c1ef71c2fb000565d72d9e277a8",
-            "056bcbcc2a6a2adb0c5f3ac006bfb1f45fd98a4e377cc7c376a2f3a4b5d72735",
-        ]
-    );
-    // The same frames with every band drawn in order on this thread (the
-    // digests above come from bands spread over rayon's threads where the
-    // machine has more than one core).
-    let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
-        testkit::frames_digest(ID, "09_05", 1, 120, |s| Some(s.expert_payload()))
-    });
-    assert_eq!(serial, expert);
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=10, &IDS, 99);
 }
 
 #[test]

@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 20, "de35a589b1c67285bb9464608b124dbe252b1efbf0abf639bd0625e6e04e2e28"),
     deterministic: ("10_05", 40),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=10, &["wait", "move_left", "move_right"], 57),
 }
 
 fn game(seed: u64) -> DoodleJump {
@@ -280,13 +281,6 @@ fn golden_frames_over_whole_plays() {
             "3a8f12ad8f00d646457620ad5f23855578188dea86bab127525398fef7dd6c0a",
         ]
     );
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=10, &["wait", "move_left", "move_right"], 57);
 }
 
 #[test]

@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 30, "c37b56d50822521c586d7d8ccf98fd5badc90f4d8ab8d80120aaad2fe5c67d43"),
     deterministic: ("21_05", 60),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=5, &IDS, 21),
 }
 
 fn game(seed: u64) -> NsShaft {
@@ -179,13 +180,6 @@ fn random_and_idle_policies_do_clearly_worse() {
         let idle = testkit::play(ID, "21_03", seed, |_| Some(json!({"action": "wait"})));
         assert!(!idle.success, "standing still rides into the spikes");
     }
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=5, &IDS, 21);
 }
 
 #[test]

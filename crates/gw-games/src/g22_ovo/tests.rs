@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 20, "0ed885ece2ad2d4a8e01c62a8f58eab236a231bb29060ae66ccdbae6c6c008c4"),
     deterministic: ("22_05", 40),
     expert_solves_all: 4,
+    report_scores: (1..=10, 1..=10, &IDS, 22),
 }
 
 fn game(seed: u64, level: u32) -> Ovo {
@@ -195,13 +196,6 @@ fn expert_replans_after_someone_else_played() {
         }
     });
     assert!(r.success, "{r:?}");
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=10);
-    testkit::random_report(ID, 1..=10, &IDS, 22);
 }
 
 #[test]

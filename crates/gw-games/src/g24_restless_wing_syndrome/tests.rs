@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 12, "e429c84b495229e6dd7175a919f9359a978e9faad95b2a50904f6d6f0e4d22e2"),
     deterministic: ("24_02", 30),
     expert_solves_all: 4,
+    report_scores: (1..=10, 1..=10, &IDS, 24),
 }
 
 fn game(seed: u64, level: u32, harmless: bool) -> RestlessWing {
@@ -197,13 +198,6 @@ fn random_does_worse_than_the_expert() {
         let wins = testkit::random_policy_wins(ID, task, 1..=5, &IDS, 24);
         assert!(wins <= 1, "{task}: random won {wins}/5");
     }
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=10);
-    testkit::random_report(ID, 1..=10, &IDS, 24);
 }
 
 #[test]

@@ -5,6 +5,13 @@ crate::game_contract! {
     golden_frame: (1, 20, "286eb9839b0e77dd18781c6079e73f103468f3cd768625dbc7f76ff7d6912a00"),
     deterministic: ("26_05", 40),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=10, &IDS, 99),
+    // Every frame of an expert play and of a random one, hashed with the
+    // renderer as it was before it was tuned for speed: pins the pixels of many
+    // scenes (turns, jumps, crashes, restarts), not just one frame.
+    whole_plays_banded: (("26_05", 1, 120), ("26_04", 2, 120), &IDS,
+        ["0cb9be09a025ff4b6886b9fa01912c021f756af014fc54662fe4479f2db32c01",
+         "e7c8bf43811f6466fdf6ad2ebc1a3f12fc6982d2379a34e01d88c296e246c88f"]),
 }
 
 fn game(seed: u64) -> Run3 {
@@ -230,36 +237,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert!(random.iter().all(|r| !r.success), "{random:?}");
     let idle = testkit::play(ID, "26_03", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.episodes > 1, "{idle:?}");
-}
-
-/// Every frame of an expert play and of a random one, hashed with the
-/// renderer as it was before it was tuned for speed: pins the pixels of many
-/// scenes (turns, jumps, crashes, restarts), not just one frame.
-#[test]
-fn golden_frames_over_whole_plays() {
-    let [expert, random] =
-        testkit::expert_and_random_digests(ID, ("26_05", 1, 120), ("26_04", 2, 120), &IDS);
-    assert_eq!(
-        [expert.as_str(), random.as_str()],
-        [
-            "0cb9be09a025ff4b6886b9fa01912c021f756af014fc54662fe4479f2db32c01",
-            "e7c8bf43811f6466fdf6ad2ebc1a3f12fc6982d2379a34e01d88c296e246c88f",
-        ]
-    );
-    // The same frames with every band drawn in order on this thread (the
-    // digests above come from bands spread over rayon's threads where the
-    // machine has more than one core).
-    let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
-        testkit::frames_digest(ID, "26_05", 1, 120, |s| Some(s.expert_payload()))
-    });
-    assert_eq!(serial, expert);
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=10, &IDS, 99);
 }
 
 #[test]

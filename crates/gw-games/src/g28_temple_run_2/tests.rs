@@ -5,6 +5,13 @@ crate::game_contract! {
     golden_frame: (1, 20, "5495dc4626b54c86016db0f963cc3ce62dcca0a4961ceaf4b3f6cc530d6f6be3"),
     deterministic: ("28_05", 40),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=10, &IDS, 99),
+    // Every frame of an expert play and of a random one, hashed with the
+    // renderer as it was before it was tuned for speed: pins the pixels of many
+    // scenes (turns, jumps, crashes, restarts), not just one frame.
+    whole_plays_banded: (("28_05", 1, 120), ("28_03", 2, 120), &IDS,
+        ["e6d039a4df0fe3cfeaa5b0ed96aef81e7567cfa8a8c4d592751002aa6c8f5b17",
+         "40ab5b4a72fe96190921888656dd931b7e6babf73cc8dcfce1c3f2ccf239aff7"]),
 }
 
 fn game(seed: u64) -> TempleRun {
@@ -209,36 +216,6 @@ fn random_and_idle_policies_do_clearly_worse() {
     assert!(random.iter().all(|r| !r.success), "{random:?}");
     let idle = testkit::play(ID, "28_01", 1, |_| Some(json!({"action": "wait"})));
     assert!(!idle.success && idle.best_score == 0.0, "{idle:?}");
-}
-
-/// Every frame of an expert play and of a random one, hashed with the
-/// renderer as it was before it was tuned for speed: pins the pixels of many
-/// scenes (turns, jumps, crashes, restarts), not just one frame.
-#[test]
-fn golden_frames_over_whole_plays() {
-    let [expert, random] =
-        testkit::expert_and_random_digests(ID, ("28_05", 1, 120), ("28_03", 2, 120), &IDS);
-    assert_eq!(
-        [expert.as_str(), random.as_str()],
-        [
-            "e6d039a4df0fe3cfeaa5b0ed96aef81e7567cfa8a8c4d592751002aa6c8f5b17",
-            "40ab5b4a72fe96190921888656dd931b7e6babf73cc8dcfce1c3f2ccf239aff7",
-        ]
-    );
-    // The same frames with every band drawn in order on this thread (the
-    // digests above come from bands spread over rayon's threads where the
-    // machine has more than one core).
-    let serial = crate::render3d::with_band_mode(crate::render3d::BandMode::Serial, || {
-        testkit::frames_digest(ID, "28_05", 1, 120, |s| Some(s.expert_payload()))
-    });
-    assert_eq!(serial, expert);
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=10, &IDS, 99);
 }
 
 #[test]

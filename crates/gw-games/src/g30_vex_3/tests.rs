@@ -5,6 +5,7 @@ crate::game_contract! {
     golden_frame: (1, 20, "bbb8626dd6ab704c4fcd3aa2e198dc4a938db5163394abe37d76001345e92329"),
     deterministic: ("30_05", 40),
     expert_solves_all: 4,
+    report_scores: (1..=15, 1..=10, &IDS, 30),
 }
 
 fn game(seed: u64) -> Vex3 {
@@ -265,13 +266,6 @@ fn random_does_worse_than_the_expert() {
 fn expert_takes_over_after_random_steps() {
     let r = testkit::play_expert_after(ID, "30_03", 5, 10, &IDS, 8);
     assert!(r.success, "{r:?}");
-}
-
-#[test]
-#[ignore = "prints expert and random scores while tuning"]
-fn report_scores() {
-    testkit::expert_report(ID, 1..=15);
-    testkit::random_report(ID, 1..=10, &IDS, 30);
 }
 
 #[test]
