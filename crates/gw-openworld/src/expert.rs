@@ -170,12 +170,12 @@ pub fn graph_answer(target: &str, count: u32, inventory: &BTreeMap<String, u32>)
 pub const SPARE_PLANKS: u32 = 4;
 
 /// Sticks the expert carries beyond the plan when it strip-mines for an ore
-/// of the deep layers (gold, lapis, redstone, diamond): the handles of two
+/// of the deep layers (gold, lapis, redstone, diamond): the handles of four
 /// more pickaxes, should the ones it has wear out in the long tunnels far
 /// from any tree (cobblestone and iron it finds on the way). Spare pickaxes
 /// made up front were tried: they fill the hotbar, and the iron pickaxe then
 /// has no slot to land in.
-pub const SPARE_STICKS: u32 = 4;
+pub const SPARE_STICKS: u32 = 8;
 
 /// The expert's plan: the graph plan, keeping [`SPARE_PLANKS`] spare when
 /// it goes mining below the surface and crafts at a table afterwards — a

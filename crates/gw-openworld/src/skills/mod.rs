@@ -569,6 +569,12 @@ impl SkillPolicy {
                     self.status = Status::Done;
                     return Action::noop();
                 }
+                // Nothing to place or drop here (swimming, a cramped
+                // spot): move on a few blocks and try again there, as a
+                // player looks for room; the stall rule ends a hopeless try.
+                if let Some(a) = step_aside(w) {
+                    return a;
+                }
                 return self.fail(format!("no hotbar slot free for the {name}"));
             }
         }
@@ -602,8 +608,7 @@ impl SkillPolicy {
                 .or_else(|| dig_pocket(w))
                 .unwrap_or_else(|| {
                     // No free spot in view: step aside and try again.
-                    let f = feet(w);
-                    approach(w, add(f, [3, 0, 1]), w.tick).unwrap_or_default()
+                    step_aside(w).unwrap_or_default()
                 }),
             None if w.player.inventory.count(d.item(item)) > 0 => {
                 self.fail(format!("the {item} is not in the hotbar"))
@@ -611,6 +616,15 @@ impl SkillPolicy {
             None => self.fail(format!("no {item} placed nearby or held")),
         }
     }
+}
+
+/// One tick of walking a few blocks aside (digging if need be), the
+/// direction turning every few seconds: a new spot when this one has no
+/// room to place a block or a station.
+fn step_aside(w: &World) -> Option<Action> {
+    const ASIDE: [Cell; 4] = [[3, 0, 1], [-1, 0, 3], [-3, 0, -1], [1, 0, -3]];
+    let f = feet(w);
+    approach(w, add(f, ASIDE[(w.tick / 80) as usize % 4]), w.tick)
 }
 
 /// How far down (degrees) the camera looks while mowing plants on the
@@ -863,9 +877,20 @@ const FILLER: [&str; 6] = [
     "gravel",
     "stone",
 ];
-/// Items that are never ingredients the plans use: dropped when a slot
-/// must be freed and nothing can be placed.
-const JUNK: [&str; 4] = ["oak_sapling", "birch_sapling", "spruce_sapling", "flint"];
+/// Items that no recipe takes (saplings, flint, seeds, lapis, mob loot):
+/// dropped when a slot must be freed and nothing can be placed.
+const JUNK: [&str; 10] = [
+    "oak_sapling",
+    "birch_sapling",
+    "spruce_sapling",
+    "flint",
+    "wheat_seeds",
+    "lapis_lazuli",
+    "rotten_flesh",
+    "bone",
+    "string",
+    "gunpowder",
+];
 /// A stack of another item counts as filler when the inventory holds at
 /// least this many more of it elsewhere (two cobblestone stacks underground).
 const SURPLUS: u32 = 16;

@@ -608,8 +608,8 @@ pub fn place_nearby(w: &World, slot: usize) -> Option<Action> {
 }
 
 /// The nearest free cell a block could be placed into from here (and the
-/// point on the face to aim at): air beside a solid block, in view, not
-/// where the player stands.
+/// point on the face to aim at): air or water beside a solid block, in
+/// view, not where the player stands.
 pub fn place_spot(w: &World) -> Option<([f64; 3], Cell)> {
     let c = feet(w);
     let e = w.eye();
@@ -619,7 +619,8 @@ pub fn place_spot(w: &World) -> Option<([f64; 3], Cell)> {
             for dz in -2i32..=2 {
                 let p = add(c, [dx, dy, dz]);
                 let v = block(w, p);
-                if !(v == b::AIR || v == b::TALL_GRASS) || overlaps_body(w, p) {
+                // Water takes a block too (a swimmer builds on the bed).
+                if !(v == b::AIR || v == b::TALL_GRASS || v == b::WATER) || overlaps_body(w, p) {
                     continue;
                 }
                 for n in [

@@ -346,3 +346,54 @@ fn seeds_per_episode_on_unseen_seeds() {
     println!("seeds per episode {mean:.2} {per:?}");
     assert!(mean >= 8.5, "{mean} {per:?}");
 }
+
+/// A full hotbar with nothing to build with: a stack of an item no recipe
+/// takes (wheat seeds) goes, so a tool can be crafted into its slot — the
+/// expert once re-planned on "no hotbar slot free" until the time ran out.
+/// And a swimmer can build into the water over a solid bed.
+#[test]
+fn a_full_hotbar_drops_what_no_recipe_takes_and_builds_into_water() {
+    use crate::skills::free_hotbar_slot;
+    use gw_world::data::b;
+    use gw_world::inventory::Stack;
+    let mut w = task_world(5);
+    let d = gw_world::data();
+    let stack = |name: &str, count: u8| {
+        Some(Stack {
+            item: d.item(name),
+            count,
+            wear: 0,
+        })
+    };
+    let kept = [
+        "oak_planks",
+        "stick",
+        "coal",
+        "iron_ingot",
+        "oak_log",
+        "furnace",
+        "crafting_table",
+        "stone_pickaxe",
+    ];
+    for (i, name) in kept.iter().enumerate() {
+        w.player.inventory.slots[i] = stack(name, 1);
+    }
+    w.player.inventory.slots[8] = stack("wheat_seeds", 1);
+    let a = free_hotbar_slot(&w).expect("the seeds can go");
+    assert!(a.drop || a.hotbar == Some(9), "{a:?}");
+    w.player.inventory.slots[8] = stack("oak_planks", 1);
+    assert!(free_hotbar_slot(&w).is_none(), "nothing here may go");
+
+    // Water all around the player's feet and head, a stone bed below.
+    let f = crate::skills::motor::feet(&w);
+    for dx in -2..=2 {
+        for dz in -2..=2 {
+            w.terrain.set(f[0] + dx, f[1] - 1, f[2] + dz, b::STONE);
+            for dy in 0..=2 {
+                w.terrain.set(f[0] + dx, f[1] + dy, f[2] + dz, b::WATER);
+            }
+        }
+    }
+    let (_, cell) = crate::skills::motor::place_spot(&w).expect("a spot in the water");
+    assert_eq!(crate::skills::motor::block(&w, cell), b::WATER);
+}
