@@ -1,9 +1,12 @@
 //! How well a checkpoint predicts a dataset's actions, head by head, with
 //! the recorded actions as inputs (teacher forcing): `cargo run --release -p
 //! gw-goap --example head_metrics -- CHECKPOINT_DIR DATASET_DIR [EPISODES]`.
-//! Per button: the mean predicted probability when the expert pressed it
-//! and when it did not; per camera axis: how often the most likely bin is
-//! the recorded one, on all steps and on steps that turned.
+//! First whether the frame encoder tells frames apart (the size of the
+//! frame embedding and its spread across the first episode's frames); then
+//! per button the mean predicted probability when the expert pressed it and
+//! when it did not; per camera axis how often the most likely bin is the
+//! recorded one, on all steps and on steps that turned. A policy that learnt
+//! nothing from its frames shows the same probability either way.
 
 use gw_goap::model::Split;
 use gw_goap::train::episode_logits;
@@ -17,6 +20,7 @@ fn main() {
     let most: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(4);
     let eps = gw_goap::data::read_dataset(std::path::Path::new(&args[2]), w, h, &mut |_, _| {})
         .unwrap_or_else(|e| panic!("{e}"));
+    probe_frames(&net, &eps[0]);
     let s = Split::of(&net.cfg);
     let names = gw_openworld::game::BUTTONS;
     let mut on = vec![(0.0f64, 0u64); 11];
@@ -71,4 +75,35 @@ fn main() {
             100.0 * turn_hit[k] as f64 / turn_n[k].max(1) as f64
         );
     }
+}
+
+fn probe_frames(net: &gw_goap::Network, ep: &gw_goap::data::Episode) {
+    let n = ep.len().min(200);
+    let fsz = ep.frames.len() / ep.len().max(1);
+    let v = net
+        .encode_frames(&ep.frames[..n * fsz], n)
+        .and_then(|e| e.to_vec2::<f32>())
+        .unwrap();
+    let d = v[0].len();
+    let mut mean = vec![0f64; d];
+    for r in &v {
+        for (m, x) in mean.iter_mut().zip(r) {
+            *m += *x as f64 / n as f64;
+        }
+    }
+    let size = mean.iter().map(|m| m * m).sum::<f64>().sqrt();
+    let spread: f64 = v
+        .iter()
+        .map(|r| {
+            r.iter()
+                .zip(&mean)
+                .map(|(x, m)| (*x as f64 - m).powi(2))
+                .sum::<f64>()
+        })
+        .sum::<f64>()
+        / n as f64;
+    println!(
+        "frame embedding over {n} frames: size of the mean {size:.3}, rms spread across frames {:.3}",
+        spread.sqrt()
+    );
 }
