@@ -23,8 +23,8 @@ fn main() {
     probe_frames(&net, &eps[0]);
     let s = Split::of(&net.cfg);
     let names = gw_openworld::game::BUTTONS;
-    let mut on = vec![(0.0f64, 0u64); 11];
-    let mut off = vec![(0.0f64, 0u64); 11];
+    let mut on = [(0.0f64, 0u64); 11];
+    let mut off = [(0.0f64, 0u64); 11];
     let (mut cam_hit, mut cam_n, mut turn_hit, mut turn_n) =
         ([0u64; 2], 0u64, [0u64; 2], [0u64; 2]);
     let centre = (net.cfg.heads.camera_bins / 2) as u8;

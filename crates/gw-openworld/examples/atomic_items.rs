@@ -8,7 +8,10 @@ use gw_openworld::Expert;
 use gw_openworld::game::{fresh_world, item_matches};
 use std::time::Instant;
 
-const TASKS: [(&str, &str, &[(&str, u32)]); 8] = [
+/// A task id, its target item and the kit it starts with.
+type Task = (&'static str, &'static str, &'static [(&'static str, u32)]);
+
+const TASKS: [Task; 8] = [
     ("atomic_logs", "logs", &[]),
     ("atomic_seeds", "wheat_seeds", &[]),
     ("atomic_dirt", "dirt", &[]),
