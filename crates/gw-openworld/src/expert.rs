@@ -167,7 +167,7 @@ pub fn graph_answer(target: &str, count: u32, inventory: &BTreeMap<String, u32>)
 }
 
 /// Planks the expert keeps beyond the plan: one crafting table's worth.
-pub const SPARE_PLANKS: u32 = 4;
+pub const SPARE_PLANKS: u32 = 8;
 
 /// Sticks the expert carries beyond the plan when it strip-mines for an ore
 /// of the deep layers (gold, lapis, redstone, diamond): the handles of four
