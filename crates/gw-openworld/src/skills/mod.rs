@@ -456,10 +456,11 @@ impl SkillPolicy {
                 Some(top) => (top.min(f[1]) - self.deeper).max(12),
                 None => f[1],
             };
+            let len = if layer.is_some() { TUNNEL_LEG } else { LEG };
             [
-                f[0] + (sx * LEG as f64) as i32,
+                f[0] + (sx * len as f64) as i32,
                 y,
-                f[2] + (sz * LEG as f64) as i32,
+                f[2] + (sz * len as f64) as i32,
             ]
         });
         let reached = (goal[0] - f[0]).abs() + (goal[2] - f[2]).abs() < 3
@@ -735,6 +736,12 @@ fn hotbar_has_tool(w: &World, need: &crate::graph::ToolNeed) -> bool {
 
 /// Blocks of one exploring leg on the surface.
 pub const LEG: i32 = 40;
+/// Blocks of one strip-mining tunnel leg underground before it turns. Long
+/// legs keep the tunnel's walls on rock not seen yet (a turn of 75–250°
+/// after a short leg soon crosses or runs beside the tunnel already dug);
+/// with 80 instead of 40 the fair expert found the diamonds and gold of the
+/// armor tasks in time about 10 points more often (seeds 9300–9329).
+pub const TUNNEL_LEG: i32 = 80;
 /// Ticks of a look around (36 × 10° = a full turn).
 pub const SWEEP_TICKS: u32 = 36;
 
