@@ -8,7 +8,9 @@
 //!
 //! What the games share, one module each:
 //! - [`draw`]: the drawing kit (tiny-skia, the bundled DejaVu Sans Bold,
-//!   cached background layers, the scale transform for small frames).
+//!   cached background layers, the scale transform for small frames, which
+//!   fills its shapes itself, by area or 16 samples per pixel, since
+//!   tiny-skia's set-up per shape costs more than a few pixels' filling).
 //! - [`grid`]: the four-way direction of the grid games.
 //! - [`tilemap`]: text tile maps (levels in a game's `levels/` folder,
 //!   `---label` sections, `;` comments) and `distance_field`, the path

@@ -61,6 +61,12 @@ def discrete_index(action, n: int) -> int:
     """A generalist action as an index; one that cannot be one is a
     ValueError/TypeError naming the action space (an index that is merely
     outside it is left to the Rust side, whose message names the game)."""
+    if type(action) is int or isinstance(action, np.integer) and not isinstance(action, np.bool_):
+        # The common cases (a Python int, what a Discrete space samples),
+        # without numpy's conversions; a value past i64 raises below.
+        v = int(action)
+        if -I64_MAX - 1 <= v <= I64_MAX:
+            return v
     a = np.asarray(action)
     if a.size != 1:
         raise ValueError(f"a generalist action is one integer in Discrete({n}), not shape {a.shape}")
