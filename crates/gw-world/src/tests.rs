@@ -3,7 +3,7 @@ use crate::data::{b, data};
 use crate::inventory::{self, CraftError, FurnaceFuel, Inventory, match_grid, mining};
 use crate::render::render_rgb;
 use crate::terrain::{Biome, Terrain, generate};
-use crate::world::{World, WorldConfig};
+use crate::world::{THROWN_PICKUP_DELAY, World, WorldConfig};
 
 fn inv(items: &[(&str, u32)]) -> Inventory {
     let mut i = Inventory::default();
@@ -433,6 +433,69 @@ fn physics_gravity_jump_collision_and_fall_damage() {
         });
     }
     assert!((w.player.body.pos[1] - 65.0).abs() < 1e-6 && w.player.body.pos[2] > 3.0);
+}
+
+#[test]
+fn thrown_items_stay_thrown_and_do_not_count_again() {
+    // Thrown ahead: not pulled back by the magnet, left lying there.
+    let mut w = flat_world(&[("cobblestone", 5)]);
+    w.player.pitch = 0.0;
+    w.player.selected = 0;
+    for _ in 0..3 {
+        w.step(&Action {
+            drop: true,
+            ..Default::default()
+        });
+    }
+    assert_eq!(count(&w.player.inventory, "cobblestone"), 2);
+    for _ in 0..200 {
+        w.step(&Action::noop());
+    }
+    assert_eq!(
+        count(&w.player.inventory, "cobblestone"),
+        2,
+        "not pulled back"
+    );
+    assert_eq!(w.items.len(), 3);
+    assert!(w.items.iter().all(|it| it.thrown));
+    // Walked over, they come back into the inventory but are not new items.
+    let before = w
+        .obtained
+        .get(&data().item("cobblestone"))
+        .copied()
+        .unwrap_or(0);
+    for _ in 0..20 {
+        w.step(&Action {
+            forward: true,
+            ..Default::default()
+        });
+    }
+    assert_eq!(count(&w.player.inventory, "cobblestone"), 5);
+    assert!(w.items.is_empty());
+    assert_eq!(
+        w.obtained
+            .get(&data().item("cobblestone"))
+            .copied()
+            .unwrap_or(0),
+        before
+    );
+    // Thrown at one's feet, an item waits two seconds before it is picked up.
+    let mut w = flat_world(&[("cobblestone", 1)]);
+    w.player.pitch = 90.0;
+    w.player.selected = 0;
+    w.step(&Action {
+        drop: true,
+        ..Default::default()
+    });
+    assert_eq!(count(&w.player.inventory, "cobblestone"), 0);
+    for _ in 0..THROWN_PICKUP_DELAY - 2 {
+        w.step(&Action::noop());
+    }
+    assert_eq!(count(&w.player.inventory, "cobblestone"), 0, "too early");
+    for _ in 0..5 {
+        w.step(&Action::noop());
+    }
+    assert_eq!(count(&w.player.inventory, "cobblestone"), 1);
 }
 
 #[test]

@@ -48,7 +48,8 @@ pub struct WorldConfig {
     pub hostile_mobs: bool,
     /// Jump automatically when walking into a one-block step.
     pub auto_jump: bool,
-    /// Items dropped within this many blocks drift to the player.
+    /// Items dropped by broken blocks and kills within this many blocks drift
+    /// to the player (items the player threw away do not).
     pub magnet_radius: f64,
     pub start_inventory: Vec<(String, u32)>,
 }
@@ -257,7 +258,14 @@ pub struct ItemEntity {
     pub count: u32,
     pub body: Body,
     pub age: u32,
+    /// Thrown away by the player (the drop key): picked up again only by
+    /// touch after [`THROWN_PICKUP_DELAY`] ticks, never pulled by the magnet.
+    pub thrown: bool,
 }
+
+/// Ticks before an item the player threw away can be picked up again (two
+/// seconds, Minecraft's delay for a thrown item).
+pub const THROWN_PICKUP_DELAY: u32 = 40;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BreakState {
@@ -993,10 +1001,9 @@ impl World {
             count: 1,
             body: Body::new([e[0] + d[0], e[1] - 0.3, e[2] + d[2]], 0.25, 0.25),
             age: 0,
+            thrown: true,
         };
         it.body.vel = [d[0] * 0.3, 0.1, d[2] * 0.3];
-        // Thrown items wait longer before they can be picked up again.
-        it.age = 0;
         self.items.push(it);
     }
 
@@ -1084,6 +1091,7 @@ impl World {
             count,
             body,
             age: 0,
+            thrown: false,
         });
     }
 
@@ -1105,10 +1113,12 @@ impl World {
                 pc[2] - it.body.pos[2],
             ];
             let dist = libm::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            if !self.player.dead && it.age >= 10 && dist < 1.5 {
+            let delay = if it.thrown { THROWN_PICKUP_DELAY } else { 10 };
+            if !self.player.dead && it.age >= delay && dist < 1.5 {
                 let left = self.player.inventory.add(it.item, it.count);
                 let got = it.count - left;
-                if got > 0 {
+                // An item thrown away and picked up again is not a new one.
+                if got > 0 && !it.thrown {
                     *self.obtained.entry(it.item).or_insert(0) += got;
                     self.events.push(Event::Picked {
                         item: data().item_name(it.item).to_string(),
@@ -1120,7 +1130,12 @@ impl World {
                 }
                 it.count = left;
             }
-            if !self.player.dead && it.age >= 4 && dist < self.config.magnet_radius && dist > 1e-6 {
+            if !self.player.dead
+                && !it.thrown
+                && it.age >= 4
+                && dist < self.config.magnet_radius
+                && dist > 1e-6
+            {
                 let pull = 0.18;
                 it.body.vel = [d[0] / dist * pull, d[1] / dist * pull, d[2] / dist * pull];
                 // Drift through blocks towards the player (like a magnet).
