@@ -15,9 +15,10 @@ use crate::goal::{GoalKind, SubGoal};
 use crate::graph::{CRAFTING_TABLE, FURNACE, world_graph};
 use crate::plan::{inventory_map, plan};
 use crate::sight::{Knowledge, Sight};
+use crate::skills::motor::{look, select};
 use crate::skills::{
-    STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within,
-    usable_inventory,
+    STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within, open_yaw,
+    surplus_slot, usable_inventory,
 };
 use gw_world::data::b;
 use gw_world::world::{TICKS_PER_SECOND, WorldConfig};
@@ -341,7 +342,21 @@ pub struct Expert {
     pub sight: Sight,
     /// Exploring once the plan is given up (no idling).
     wander: Option<SkillPolicy>,
+    /// Throwing surplus away: the heading thrown to and the tick it began.
+    throwing: Option<(f64, u64)>,
+    /// No throwing before this tick (after a try that freed too little).
+    throw_rest: u64,
 }
+
+/// Throwing surplus away starts when at most this many inventory slots
+/// are free: mined ores and crafted outputs need a free slot.
+const THROW_AT_FREE: usize = 1;
+/// … and goes on until this many are free.
+const THROW_TO_FREE: usize = 3;
+/// The longest one bout of throwing lasts (a cramped spot where the items
+/// land within reach), and the rest after such a bout.
+const THROW_MAX_TICKS: u64 = 400;
+const THROW_REST_TICKS: u64 = 1200;
 
 impl Expert {
     /// The fair expert: it knows only what has been in its view.
@@ -370,6 +385,8 @@ impl Expert {
             log: Vec::new(),
             sight: Sight::new(knowledge),
             wander: None,
+            throwing: None,
+            throw_rest: 0,
         }
     }
 
@@ -453,6 +470,52 @@ impl Expert {
         s.explore_now(w, &self.sight)
     }
 
+    /// Keep room in the inventory as a player does deep in a mine: with at
+    /// most [`THROW_AT_FREE`] slots free, turn to the open side (back along
+    /// the tunnel) and throw surplus cobblestone, filler and junk away until
+    /// [`THROW_TO_FREE`] slots are free. Thrown items are not pulled back.
+    fn throw_surplus(&mut self, w: &World) -> Option<Action> {
+        let free = w
+            .player
+            .inventory
+            .slots
+            .iter()
+            .filter(|s| s.is_none())
+            .count();
+        let slot = surplus_slot(w, &self.target);
+        let Some((yaw, since)) = self.throwing else {
+            if free > THROW_AT_FREE || w.tick < self.throw_rest || slot.is_none() {
+                return None;
+            }
+            self.throwing = Some((open_yaw(w), w.tick));
+            self.log.push(format!(
+                "tick {}: inventory full: throwing surplus away",
+                w.tick
+            ));
+            return self.throw_surplus(w);
+        };
+        let spent = w.tick.saturating_sub(since);
+        let over = spent > THROW_MAX_TICKS;
+        let Some(slot) = slot.filter(|_| free < THROW_TO_FREE && !over) else {
+            self.throwing = None;
+            if over {
+                self.throw_rest = w.tick + THROW_REST_TICKS;
+            }
+            if let Some(s) = self.skill.as_mut() {
+                s.resume_after(spent);
+            }
+            return None;
+        };
+        let dy = (yaw - w.player.yaw + 540.0).rem_euclid(360.0) - 180.0;
+        if dy.abs() > 3.0 || w.player.pitch.abs() > 20.0 {
+            return Some(look(w, yaw, 0.0));
+        }
+        Some(select(w, slot).unwrap_or(Action {
+            drop: true,
+            ..Default::default()
+        }))
+    }
+
     fn decide(&mut self, w: &World, planner: &mut Planner) -> Action {
         // Fight a hostile mob within arm's reach.
         if let Some(m) = w.mobs.iter().find(|m| m.kind.hostile())
@@ -467,6 +530,9 @@ impl Expert {
         }
         if !self.planned && !self.replan(w, planner) {
             return Action::noop();
+        }
+        if let Some(a) = self.throw_surplus(w) {
+            return a;
         }
         if self.pickup > 0 {
             self.pickup -= 1;

@@ -127,6 +127,24 @@ impl SkillPolicy {
         &self.status
     }
 
+    /// Carry on after `ticks` spent on something else (throwing surplus
+    /// away): the step's clocks (progress, target, leg) move on with them.
+    pub fn resume_after(&mut self, ticks: u64) {
+        let later = |t: &mut u64| *t += ticks;
+        if let Some(t) = &mut self.last_progress {
+            later(t);
+        }
+        if let Some((_, t)) = &mut self.target {
+            later(t);
+        }
+        if let Some((_, t)) = &mut self.closest {
+            later(t);
+        }
+        if let Some((_, t)) = &mut self.leg_best {
+            later(t);
+        }
+    }
+
     /// How many of the goal's item the player holds.
     pub fn held(&self, w: &World) -> u32 {
         world_graph().held(&usable_inventory(w), &self.node)
@@ -987,6 +1005,62 @@ pub fn free_hotbar_slot(w: &World) -> Option<Action> {
         return dig_pocket(w);
     }
     None
+}
+
+/// Items of a filler or cobblestone stack kept when surplus is thrown away:
+/// enough for a furnace, stone tools and some building.
+const THROW_KEEP: u32 = 64;
+
+/// The hotbar slot to throw away when the inventory is nearly full: the
+/// smallest hotbar stack of junk, or of filler blocks or cobblestone of
+/// which at least [`THROW_KEEP`] more are held elsewhere; never a stack of
+/// `keep` (the task's item).
+pub fn surplus_slot(w: &World, keep: &str) -> Option<usize> {
+    let d = data();
+    let g = world_graph();
+    let keep = g.canonical(keep).unwrap_or_else(|| keep.to_string());
+    let inv = &w.player.inventory;
+    (0..gw_world::inventory::HOTBAR)
+        .filter(|&i| {
+            inv.slots[i].is_some_and(|s| {
+                let name = d.item_name(s.item);
+                if name == keep || g.canonical(name).is_some_and(|c| c == keep) {
+                    return false;
+                }
+                let rest = inv.count(s.item).saturating_sub(s.count as u32);
+                JUNK.contains(&name)
+                    || ((FILLER.contains(&name) || name == "cobblestone") && rest >= THROW_KEEP)
+            })
+        })
+        .min_by_key(|&i| inv.slots[i].map(|s| s.count))
+}
+
+/// The heading (world yaw, one of the four axes) with the longest run of
+/// open cells at feet and head height from the player, the way back along a
+/// tunnel first on a tie: where thrown-away items fly off and stay behind.
+pub fn open_yaw(w: &World) -> f64 {
+    let f = feet(w);
+    let behind = w.player.yaw + 180.0;
+    let mut best: Option<(i32, f64, f64)> = None;
+    for yaw in [0.0, 90.0, 180.0, -90.0] {
+        let (dx, dz) = match yaw as i32 {
+            0 => (0, 1),
+            90 => (-1, 0),
+            180 => (0, -1),
+            _ => (1, 0),
+        };
+        let run = (1..=6)
+            .take_while(|&n| {
+                let c = add(f, [dx * n, 0, dz * n]);
+                !motor::solid(w, c) && !motor::solid(w, add(c, [0, 1, 0]))
+            })
+            .count() as i32;
+        let off = ((yaw - behind + 540.0f64).rem_euclid(360.0) - 180.0).abs();
+        if best.is_none_or(|(r, o, _)| run > r || (run == r && off < o)) {
+            best = Some((run, off, yaw));
+        }
+    }
+    best.map_or(behind, |(_, _, yaw)| yaw)
 }
 
 #[cfg(test)]

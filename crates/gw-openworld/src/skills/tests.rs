@@ -347,6 +347,15 @@ fn seeds_per_episode_on_unseen_seeds() {
     assert!(mean >= 8.5, "{mean} {per:?}");
 }
 
+/// A fresh stack of `count` of the named item, for filling slots by hand.
+fn stack(name: &str, count: u8) -> Option<gw_world::inventory::Stack> {
+    Some(gw_world::inventory::Stack {
+        item: gw_world::data().item(name),
+        count,
+        wear: 0,
+    })
+}
+
 /// A full hotbar with nothing to build with: a stack of an item no recipe
 /// takes (wheat seeds) goes, so a tool can be crafted into its slot — the
 /// expert once re-planned on "no hotbar slot free" until the time ran out.
@@ -355,16 +364,7 @@ fn seeds_per_episode_on_unseen_seeds() {
 fn a_full_hotbar_drops_what_no_recipe_takes_and_builds_into_water() {
     use crate::skills::free_hotbar_slot;
     use gw_world::data::b;
-    use gw_world::inventory::Stack;
     let mut w = task_world(5);
-    let d = gw_world::data();
-    let stack = |name: &str, count: u8| {
-        Some(Stack {
-            item: d.item(name),
-            count,
-            wear: 0,
-        })
-    };
     let kept = [
         "oak_planks",
         "stick",
@@ -396,4 +396,52 @@ fn a_full_hotbar_drops_what_no_recipe_takes_and_builds_into_water() {
     }
     let (_, cell) = crate::skills::motor::place_spot(&w).expect("a spot in the water");
     assert_eq!(crate::skills::motor::block(&w, cell), b::WATER);
+}
+
+/// An inventory full of cobblestone deep in a mine: crafting and new ores
+/// need free slots, so the expert turns to the open side and throws the
+/// surplus away (a stack is kept), and what it threw is not pulled back.
+#[test]
+fn a_full_inventory_throws_surplus_cobblestone_away() {
+    use gw_world::inventory::SLOTS;
+    let mut w = task_world(5);
+    let d = gw_world::data();
+    w.player.inventory.slots[0] = stack("iron_pickaxe", 1);
+    w.player.inventory.slots[1] = stack("crafting_table", 1);
+    for i in 2..SLOTS {
+        w.player.inventory.slots[i] = stack("cobblestone", 64);
+    }
+    let free = |w: &gw_world::World| {
+        w.player
+            .inventory
+            .slots
+            .iter()
+            .filter(|s| s.is_none())
+            .count()
+    };
+    let cobble = d.item("cobblestone");
+    let mut ex = Expert::new("diamond", 1);
+    let mut freed_at = None;
+    for t in 0..400 {
+        let a = ex.act(&w);
+        w.step(&a);
+        if free(&w) >= 3 {
+            freed_at = Some(t);
+            break;
+        }
+    }
+    let t = freed_at.expect("slots freed within 400 ticks");
+    // Three stacks thrown, one item a tick, after a turn of at most 180°.
+    assert!((192..192 + 40).contains(&t), "freed at tick {t}");
+    assert!(ex.log.iter().any(|l| l.contains("throwing surplus away")));
+    let thrown = w
+        .items
+        .iter()
+        .filter(|it| it.thrown && it.item == cobble)
+        .count();
+    assert_eq!(thrown, 192, "thrown items lying around");
+    assert_eq!(w.player.inventory.count(cobble), 34 * 64 - 192);
+    // The pickaxe and the table stay.
+    assert_eq!(w.player.inventory.count(d.item("iron_pickaxe")), 1);
+    assert_eq!(w.player.inventory.count(d.item("crafting_table")), 1);
 }
