@@ -156,6 +156,16 @@ pub fn plan_with_spare(
             *demand.entry(node.to_string()).or_insert(0) += n;
         }
     }
+    // Fuel held that burns longer than a plank (coal, charcoal): the furnace
+    // burns the longest-burning fuel first, so planks pay only the rest.
+    let d = gw_world::data();
+    let held_fuel: u32 = inventory
+        .iter()
+        .filter_map(|(name, n)| {
+            let fuel = d.item_def(d.item_id(name)?).fuel;
+            (fuel > g.plank_fuel).then_some(fuel.saturating_mul(*n))
+        })
+        .fold(0u32, u32::saturating_add);
     let mut steps: BTreeMap<String, SubGoal> = BTreeMap::new();
     for node in order.iter().rev() {
         let mut need = demand.get(node).copied().unwrap_or(0);
@@ -163,7 +173,7 @@ pub fn plan_with_spare(
             need += 1;
         }
         if node == "planks" {
-            need += fuel_ticks.div_ceil(g.plank_fuel);
+            need += fuel_ticks.saturating_sub(held_fuel).div_ceil(g.plank_fuel);
         }
         let have = g.held(inventory, node);
         let short = need.saturating_sub(have);
