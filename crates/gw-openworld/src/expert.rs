@@ -15,10 +15,9 @@ use crate::goal::{GoalKind, SubGoal};
 use crate::graph::{CRAFTING_TABLE, FURNACE, world_graph};
 use crate::plan::{inventory_map, plan};
 use crate::sight::{Knowledge, Sight};
-use crate::skills::motor::{look, select};
 use crate::skills::{
-    STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within, open_yaw,
-    surplus_slot, usable_inventory,
+    STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within, surplus_slot,
+    throw_away, usable_inventory,
 };
 use gw_world::data::b;
 use gw_world::world::{TICKS_PER_SECOND, WorldConfig};
@@ -342,8 +341,8 @@ pub struct Expert {
     pub sight: Sight,
     /// Exploring once the plan is given up (no idling).
     wander: Option<SkillPolicy>,
-    /// Throwing surplus away: the heading thrown to and the tick it began.
-    throwing: Option<(f64, u64)>,
+    /// Throwing surplus away: the tick it began.
+    throwing: Option<u64>,
     /// No throwing before this tick (after a try that freed too little).
     throw_rest: u64,
 }
@@ -471,8 +470,8 @@ impl Expert {
     }
 
     /// Keep room in the inventory as a player does deep in a mine: with at
-    /// most [`THROW_AT_FREE`] slots free, turn to the open side (back along
-    /// the tunnel) and throw surplus cobblestone, filler and junk away until
+    /// most [`THROW_AT_FREE`] slots free, throw surplus cobblestone, filler
+    /// and junk away along the open side (back along the tunnel) until
     /// [`THROW_TO_FREE`] slots are free. Thrown items are not pulled back.
     fn throw_surplus(&mut self, w: &World) -> Option<Action> {
         let free = w
@@ -483,11 +482,11 @@ impl Expert {
             .filter(|s| s.is_none())
             .count();
         let slot = surplus_slot(w, &self.target);
-        let Some((yaw, since)) = self.throwing else {
+        let Some(since) = self.throwing else {
             if free > THROW_AT_FREE || w.tick < self.throw_rest || slot.is_none() {
                 return None;
             }
-            self.throwing = Some((open_yaw(w), w.tick));
+            self.throwing = Some(w.tick);
             self.log.push(format!(
                 "tick {}: inventory full: throwing surplus away",
                 w.tick
@@ -506,14 +505,7 @@ impl Expert {
             }
             return None;
         };
-        let dy = (yaw - w.player.yaw + 540.0).rem_euclid(360.0) - 180.0;
-        if dy.abs() > 3.0 || w.player.pitch.abs() > 20.0 {
-            return Some(look(w, yaw, 0.0));
-        }
-        Some(select(w, slot).unwrap_or(Action {
-            drop: true,
-            ..Default::default()
-        }))
+        Some(throw_away(w, slot))
     }
 
     fn decide(&mut self, w: &World, planner: &mut Planner) -> Action {
@@ -536,7 +528,9 @@ impl Expert {
         }
         if self.pickup > 0 {
             self.pickup -= 1;
-            for block in [b::FURNACE, b::CRAFTING_TABLE] {
+            // The table first: it takes long to break by hand (a dropped item
+            // may come back meanwhile) and its planks are scarce underground.
+            for block in [b::CRAFTING_TABLE, b::FURNACE] {
                 if let Some(c) = w.block_in_reach(block) {
                     // It must come back into the hotbar to be placed again.
                     if let Some(a) = free_hotbar_slot(w) {

@@ -994,10 +994,7 @@ pub fn free_hotbar_slot(w: &World) -> Option<Action> {
         })
     };
     if let Some(slot) = smallest(&junk).or_else(|| smallest(&outdone)) {
-        return Some(motor::select(w, slot).unwrap_or(Action {
-            drop: true,
-            ..Default::default()
-        }));
+        return Some(throw_away(w, slot));
     }
     // No spot to place filler: open one in the wall (digging stone adds
     // cobblestone, so only named filler is placed this way).
@@ -1035,32 +1032,70 @@ pub fn surplus_slot(w: &World, keep: &str) -> Option<usize> {
         .min_by_key(|&i| inv.slots[i].map(|s| s.count))
 }
 
+/// Open cells (free at feet and head height) in a row from the player along
+/// the axis heading `yaw` (0, 90, 180 or -90), up to 6.
+fn open_run(w: &World, yaw: f64) -> i32 {
+    let f = feet(w);
+    let (dx, dz) = match (yaw.rem_euclid(360.0) / 90.0).round() as i32 % 4 {
+        0 => (0, 1),
+        1 => (-1, 0),
+        2 => (0, -1),
+        _ => (1, 0),
+    };
+    (1..=6)
+        .take_while(|&n| {
+            let c = add(f, [dx * n, 0, dz * n]);
+            !motor::solid(w, c) && !motor::solid(w, add(c, [0, 1, 0]))
+        })
+        .count() as i32
+}
+
 /// The heading (world yaw, one of the four axes) with the longest run of
 /// open cells at feet and head height from the player, the way back along a
 /// tunnel first on a tie: where thrown-away items fly off and stay behind.
 pub fn open_yaw(w: &World) -> f64 {
-    let f = feet(w);
     let behind = w.player.yaw + 180.0;
     let mut best: Option<(i32, f64, f64)> = None;
     for yaw in [0.0, 90.0, 180.0, -90.0] {
-        let (dx, dz) = match yaw as i32 {
-            0 => (0, 1),
-            90 => (-1, 0),
-            180 => (0, -1),
-            _ => (1, 0),
-        };
-        let run = (1..=6)
-            .take_while(|&n| {
-                let c = add(f, [dx * n, 0, dz * n]);
-                !motor::solid(w, c) && !motor::solid(w, add(c, [0, 1, 0]))
-            })
-            .count() as i32;
-        let off = ((yaw - behind + 540.0f64).rem_euclid(360.0) - 180.0).abs();
+        let run = open_run(w, yaw);
+        let off = motor::wrap(yaw - behind).abs();
         if best.is_none_or(|(r, o, _)| run > r || (run == r && off < o)) {
             best = Some((run, off, yaw));
         }
     }
     best.map_or(behind, |(_, _, yaw)| yaw)
+}
+
+/// Open cells a thrown item needs ahead to land out of reach (1.5 blocks).
+const THROW_RUN: i32 = 2;
+
+/// One tick of throwing the stack in hotbar `slot` away so that it stays
+/// away: level along an axis with [`THROW_RUN`] open cells ahead (the one
+/// faced, else the most open one), then select the slot and drop. Thrown at
+/// a wall, an item lands at the feet and is picked up again two seconds
+/// later; a player dropping the last of a stack to free a slot while
+/// breaking a station would drop it again and again, and the station's
+/// break time (longer than two seconds by hand) would never be reached.
+/// Walled in on all sides, it drops where it looks.
+pub fn throw_away(w: &World, slot: usize) -> Action {
+    let drop = Action {
+        drop: true,
+        ..Default::default()
+    };
+    let axis = (w.player.yaw / 90.0).round() * 90.0;
+    let yaw = if open_run(w, axis) >= THROW_RUN {
+        axis
+    } else {
+        let best = open_yaw(w);
+        if open_run(w, best) < THROW_RUN {
+            return motor::select(w, slot).unwrap_or(drop);
+        }
+        best
+    };
+    if motor::wrap(yaw - w.player.yaw).abs() > 10.0 || w.player.pitch.abs() > 20.0 {
+        return motor::look(w, yaw, 0.0);
+    }
+    motor::select(w, slot).unwrap_or(drop)
 }
 
 #[cfg(test)]

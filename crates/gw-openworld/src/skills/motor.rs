@@ -66,7 +66,7 @@ pub fn angles_to(w: &World, p: [f64; 3]) -> (f64, f64) {
     (yaw, pitch)
 }
 
-fn wrap(a: f64) -> f64 {
+pub fn wrap(a: f64) -> f64 {
     (a + 540.0).rem_euclid(360.0) - 180.0
 }
 
