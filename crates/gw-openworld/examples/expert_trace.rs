@@ -1,5 +1,6 @@
-//! Trace one expert run: `expert_trace TARGET SEED STEPS` (env V=N: the
-//! action every N ticks from tick FROM, with ITEMS=1 the items lying about; WATCH=item,item: each change of those counts).
+//! Trace one expert run: `expert_trace TARGET SEED STEPS`. Env: V=N prints
+//! the action every N ticks from tick FROM (with ITEMS=1 also the items
+//! lying about); WATCH=item,item prints each change of those counts.
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let target = &a[1];

@@ -474,13 +474,7 @@ impl Expert {
     /// and junk away along the open side (back along the tunnel) until
     /// [`THROW_TO_FREE`] slots are free. Thrown items are not pulled back.
     fn throw_surplus(&mut self, w: &World) -> Option<Action> {
-        let free = w
-            .player
-            .inventory
-            .slots
-            .iter()
-            .filter(|s| s.is_none())
-            .count();
+        let free = w.player.inventory.free_slots();
         let slot = surplus_slot(w, &self.target);
         let Some(since) = self.throwing else {
             if free > THROW_AT_FREE || w.tick < self.throw_rest || slot.is_none() {

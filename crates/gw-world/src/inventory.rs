@@ -91,6 +91,11 @@ impl Inventory {
         count - left
     }
 
+    /// Slots holding nothing.
+    pub fn free_slots(&self) -> usize {
+        self.slots.iter().filter(|s| s.is_none()).count()
+    }
+
     /// Whether `count` more of `item` fit.
     pub fn room_for(&self, item: ItemId, count: u32) -> bool {
         let mut probe = self.clone();

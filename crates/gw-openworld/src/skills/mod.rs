@@ -965,8 +965,8 @@ pub fn free_hotbar_slot(w: &World) -> Option<Action> {
     {
         return place_nearby(w, slot);
     }
-    // A small stack goes by dropping: it is gone before the first item
-    // dropped can be picked up again (10 ticks).
+    // A small stack goes by throwing it away: thrown items are not pulled
+    // back, and it is gone before the first can be picked up by touch.
     let junk = |i: usize| {
         slots[i].is_some_and(|s| {
             s.count <= DROP_MAX
@@ -1053,7 +1053,7 @@ fn open_run(w: &World, yaw: f64) -> i32 {
 /// The heading (world yaw, one of the four axes) with the longest run of
 /// open cells at feet and head height from the player, the way back along a
 /// tunnel first on a tie: where thrown-away items fly off and stay behind.
-pub fn open_yaw(w: &World) -> f64 {
+fn open_yaw(w: &World) -> f64 {
     let behind = w.player.yaw + 180.0;
     let mut best: Option<(i32, f64, f64)> = None;
     for yaw in [0.0, 90.0, 180.0, -90.0] {

@@ -411,21 +411,13 @@ fn a_full_inventory_throws_surplus_cobblestone_away() {
     for i in 2..SLOTS {
         w.player.inventory.slots[i] = stack("cobblestone", 64);
     }
-    let free = |w: &gw_world::World| {
-        w.player
-            .inventory
-            .slots
-            .iter()
-            .filter(|s| s.is_none())
-            .count()
-    };
     let cobble = d.item("cobblestone");
     let mut ex = Expert::new("diamond", 1);
     let mut freed_at = None;
     for t in 0..400 {
         let a = ex.act(&w);
         w.step(&a);
-        if free(&w) >= 3 {
+        if w.player.inventory.free_slots() >= 3 {
             freed_at = Some(t);
             break;
         }
