@@ -70,6 +70,42 @@ impl Inventory {
         count
     }
 
+    /// Add a crafting result as a player takes it from the grid, into the
+    /// hand's reach: onto a hotbar stack of the item with room, then into
+    /// free hotbar slots, then as [`Inventory::add`] does. (Added as if
+    /// picked up, a result joins a stack of its kind in the main inventory,
+    /// where no action of the world can reach it: a furnace or crafting
+    /// table there can never be placed, and each new one crafted would join
+    /// it.) Returns how many did not fit.
+    pub fn add_to_hotbar(&mut self, item: ItemId, mut count: u32) -> u32 {
+        let max = data().item_def(item).stack as u32;
+        for s in self.slots[..HOTBAR].iter_mut().flatten() {
+            if count == 0 {
+                break;
+            }
+            if s.item == item && (s.count as u32) < max {
+                let take = (max - s.count as u32).min(count);
+                s.count += take as u8;
+                count -= take;
+            }
+        }
+        for slot in self.slots[..HOTBAR].iter_mut() {
+            if count == 0 {
+                break;
+            }
+            if slot.is_none() {
+                let take = max.min(count);
+                *slot = Some(Stack {
+                    item,
+                    count: take as u8,
+                    wear: 0,
+                });
+                count -= take;
+            }
+        }
+        self.add(item, count)
+    }
+
     /// Remove up to `count` items (last slots first); returns how many went.
     pub fn remove(&mut self, item: ItemId, count: u32) -> u32 {
         let mut left = count;
@@ -186,7 +222,7 @@ pub fn craft(inv: &mut Inventory, item: &str, table: bool) -> Result<u32, CraftE
         for &(i, n) in &inputs {
             probe.remove(i, n);
         }
-        if probe.add(id, r.count as u32) != 0 {
+        if probe.add_to_hotbar(id, r.count as u32) != 0 {
             return Err(CraftError::InventoryFull(item.to_string()));
         }
         *inv = probe;

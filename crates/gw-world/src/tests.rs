@@ -114,6 +114,47 @@ fn tables_validate_and_constants_match() {
     assert!(bad.contains("unknown item \"nothing\""), "{bad}");
 }
 
+/// A crafting result goes into the hotbar, where the hand reaches it, even
+/// when a stack of it lies in the main inventory (a furnace picked up with
+/// the hotbar full): added as a pickup it would join that stack, and every
+/// furnace crafted after it would too.
+#[test]
+fn a_crafted_item_lands_in_the_hotbar_not_on_a_main_inventory_stack() {
+    let mut i = inv(&[
+        ("cobblestone", 64),
+        ("dirt", 64),
+        ("oak_planks", 64),
+        ("stick", 64),
+        ("coal", 64),
+        ("iron_ore", 64),
+        ("gravel", 64),
+        ("sand", 64),
+    ]);
+    // The ninth hotbar slot is free, and a furnace sits in the main inventory.
+    i.slots[12] = Some(inventory::Stack {
+        item: data().item("furnace"),
+        count: 1,
+        wear: 0,
+    });
+    assert_eq!(i.slots[8], None);
+    assert_eq!(inventory::craft(&mut i, "furnace", true), Ok(1));
+    let furnace = data().item("furnace");
+    assert_eq!(i.slots[8].map(|s| (s.item, s.count)), Some((furnace, 1)));
+    assert_eq!(i.slots[12].map(|s| s.count), Some(1));
+    // A second one joins the hotbar stack.
+    assert_eq!(inventory::craft(&mut i, "furnace", true), Ok(1));
+    assert_eq!(i.slots[8].map(|s| s.count), Some(2));
+    // With the hotbar full it goes where a pickup would.
+    let mut full = inv(&[("cobblestone", 64 * 9 + 8), ("stick", 1)]);
+    full.slots[20] = Some(inventory::Stack {
+        item: furnace,
+        count: 1,
+        wear: 0,
+    });
+    assert_eq!(inventory::craft(&mut full, "furnace", true), Ok(1));
+    assert_eq!(full.slots[20].map(|s| s.count), Some(2));
+}
+
 #[test]
 fn wood_and_stone_recipes_with_counts() {
     let mut i = inv(&[("oak_log", 3)]);
