@@ -51,6 +51,11 @@ const PLANT_STUCK_TICKS: u64 = 100;
 /// Ticks a surface exploration leg may go without drawing nearer its end
 /// before the next leg is taken.
 const LEG_STUCK_TICKS: u64 = 100;
+/// Ticks a strip-mining leg, at its layer, may go without drawing nearer
+/// its end before the next leg is taken (a drop into a cave, water or lava
+/// ahead that the steps around it cannot pass): digging on takes at most a
+/// few dozen ticks a block.
+const TUNNEL_STUCK_TICKS: u64 = 400;
 /// Ticks a surface exploration leg may spend digging its way (through a
 /// hill or a mountain, bare-handed) before the next leg is taken: a player
 /// walks around, over or away from rock rather than tunnel through it.
@@ -486,10 +491,18 @@ impl SkillPolicy {
         // A surface leg that has not drawn nearer its end for a while (a
         // cliff out of the water, a wall it would have to tunnel bare-handed)
         // is given up for the next one, as a player turns away.
+        // The same holds for a strip-mining leg once at its layer (the
+        // shaft down does not draw nearer across the land).
         let left = (goal[0] - f[0]).abs() + (goal[2] - f[2]).abs();
-        let blocked = layer.is_none()
+        let at_layer = layer.is_none() || f[1] <= goal[1] + 1;
+        let stuck = if layer.is_none() {
+            LEG_STUCK_TICKS
+        } else {
+            TUNNEL_STUCK_TICKS
+        };
+        let blocked = at_layer
             && match self.leg_best {
-                Some((best, t)) if left >= best => w.tick - t > LEG_STUCK_TICKS,
+                Some((best, t)) if left >= best => w.tick - t > stuck,
                 _ => {
                     self.leg_best = Some((left, w.tick));
                     false
