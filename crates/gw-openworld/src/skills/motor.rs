@@ -603,9 +603,26 @@ pub fn place_nearby(w: &World, slot: usize) -> Option<Action> {
             ..Default::default()
         });
     }
+    // Aim without overshooting: the camera moves in bins, and a move
+    // larger than twice the error left would swing past the face and back
+    // for ever (place_spot picks faces hit within AIM_SLACK of the aim).
     let (yaw, pitch) = angles_to(w, f);
-    Some(look(w, yaw, pitch))
+    let mut a = look(w, yaw, pitch);
+    let dy = wrap(yaw - w.player.yaw);
+    let dp = pitch - w.player.pitch;
+    if (a.yaw as f64).abs() > 2.0 * dy.abs() {
+        a.yaw = 0.0;
+    }
+    if (a.pitch as f64).abs() > 2.0 * dp.abs() {
+        a.pitch = 0.0;
+    }
+    Some(a)
 }
+
+/// Degrees either way of the aim within which a place spot's face must be
+/// hit: more than the error left when the camera's bins can get no closer
+/// (half the smallest turn).
+const AIM_SLACK: f64 = 0.4;
 
 /// The nearest free cell a block could be placed into from here (and the
 /// point on the face to aim at): air or water beside a solid block, in
@@ -643,8 +660,16 @@ pub fn place_spot(w: &World) -> Option<([f64; 3], Cell)> {
                         p[2] as f64 + 0.5 + n[2] as f64 * 0.49,
                     ];
                     let (yaw, pitch) = angles_to(w, f);
-                    let hit = raycast_blocks(&w.terrain, e, dir(yaw, pitch), REACH);
-                    if hit.is_some_and(|t| t.pos == s && add(t.pos, t.normal) == p) {
+                    let hits = |y: f64, q: f64| {
+                        raycast_blocks(&w.terrain, e, dir(y, q), REACH)
+                            .is_some_and(|t| t.pos == s && add(t.pos, t.normal) == p)
+                    };
+                    let k = AIM_SLACK;
+                    if hits(yaw, pitch)
+                        && [(k, k), (k, -k), (-k, k), (-k, -k)]
+                            .iter()
+                            .all(|&(dy, dp)| hits(yaw + dy, pitch + dp))
+                    {
                         let d = dist_to_box(e, p) + if n[1] == -1 { 0.0 } else { 0.5 };
                         if best.as_ref().is_none_or(|(bd, _, _)| d < *bd) {
                             best = Some((d, f, p));
