@@ -16,8 +16,8 @@ use crate::graph::{CRAFTING_TABLE, FURNACE, world_graph};
 use crate::plan::{inventory_map, plan};
 use crate::sight::{Knowledge, Sight};
 use crate::skills::{
-    STATION_RANGE, SkillPolicy, Status, attack_mob, free_hotbar_slot, nearest_within, surplus_slot,
-    throw_away, usable_inventory,
+    STATION_RANGE, SkillPolicy, Status, attack_mob, expendable_slot, free_hotbar_slot,
+    nearest_within, surplus_slot, throw_away, usable_inventory,
 };
 use gw_world::data::b;
 use gw_world::world::{TICKS_PER_SECOND, WorldConfig};
@@ -472,10 +472,14 @@ impl Expert {
     /// Keep room in the inventory as a player does deep in a mine: with at
     /// most [`THROW_AT_FREE`] slots free, throw surplus cobblestone, filler
     /// and junk away along the open side (back along the tunnel) until
-    /// [`THROW_TO_FREE`] slots are free. Thrown items are not pulled back.
+    /// [`THROW_TO_FREE`] slots are free; with no slot free at all and no
+    /// surplus in the hotbar, a stack the task never uses
+    /// ([`expendable_slot`]). Thrown items are not pulled back.
     fn throw_surplus(&mut self, w: &World) -> Option<Action> {
         let free = w.player.inventory.free_slots();
-        let slot = surplus_slot(w, &self.target);
+        // With no slot free at all, what the task never uses goes too.
+        let slot = surplus_slot(w, &self.target)
+            .or_else(|| (free == 0).then(|| expendable_slot(w, &self.target))?);
         let Some(since) = self.throwing else {
             if free > THROW_AT_FREE || w.tick < self.throw_rest || slot.is_none() {
                 return None;

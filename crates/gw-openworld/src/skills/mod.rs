@@ -1045,6 +1045,37 @@ pub fn surplus_slot(w: &World, keep: &str) -> Option<usize> {
         .min_by_key(|&i| inv.slots[i].map(|s| s.count))
 }
 
+/// The hotbar slot to throw away when the whole inventory is full and no
+/// surplus is at hand (the main inventory full of cobblestone, out of the
+/// hand's reach): the smallest hotbar stack of an item the target's recipe
+/// chain from scratch never uses (redstone or gold ore on the way to
+/// diamonds). Never a tool, a station, a fuel or the target.
+pub fn expendable_slot(w: &World, target: &str) -> Option<usize> {
+    let d = data();
+    let g = world_graph();
+    let canon = |n: &str| g.canonical(n).unwrap_or_else(|| n.to_string());
+    let chain: BTreeSet<String> = crate::plan::plan(target, 1, &std::collections::BTreeMap::new())
+        .ok()?
+        .iter()
+        .map(|s| canon(&s.item))
+        .chain([canon(target)])
+        .collect();
+    let inv = &w.player.inventory;
+    (0..gw_world::inventory::HOTBAR)
+        .filter(|&i| {
+            inv.slots[i].is_some_and(|s| {
+                let def = d.item_def(s.item);
+                def.tool.is_none()
+                    && def.fuel == 0
+                    && def
+                        .places
+                        .is_none_or(|p| p != b::CRAFTING_TABLE && p != b::FURNACE)
+                    && !chain.contains(&canon(d.item_name(s.item)))
+            })
+        })
+        .min_by_key(|&i| inv.slots[i].map(|s| s.count))
+}
+
 /// Open cells (free at feet and head height) in a row from the player along
 /// the axis heading `yaw` (0, 90, 180 or -90), up to 6.
 fn open_run(w: &World, yaw: f64) -> i32 {
