@@ -41,33 +41,8 @@ impl Inventory {
 
     /// Add items, filling matching stacks first, then empty slots (hotbar
     /// first). Returns how many did not fit.
-    pub fn add(&mut self, item: ItemId, mut count: u32) -> u32 {
-        let max = data().item_def(item).stack as u32;
-        for s in self.slots.iter_mut().flatten() {
-            if count == 0 {
-                break;
-            }
-            if s.item == item && (s.count as u32) < max {
-                let take = (max - s.count as u32).min(count);
-                s.count += take as u8;
-                count -= take;
-            }
-        }
-        for slot in self.slots.iter_mut() {
-            if count == 0 {
-                break;
-            }
-            if slot.is_none() {
-                let take = max.min(count);
-                *slot = Some(Stack {
-                    item,
-                    count: take as u8,
-                    wear: 0,
-                });
-                count -= take;
-            }
-        }
-        count
+    pub fn add(&mut self, item: ItemId, count: u32) -> u32 {
+        fill(&mut self.slots, item, count)
     }
 
     /// Add a crafting result as a player takes it from the grid, into the
@@ -77,33 +52,9 @@ impl Inventory {
     /// where no action of the world can reach it: a furnace or crafting
     /// table there can never be placed, and each new one crafted would join
     /// it.) Returns how many did not fit.
-    pub fn add_to_hotbar(&mut self, item: ItemId, mut count: u32) -> u32 {
-        let max = data().item_def(item).stack as u32;
-        for s in self.slots[..HOTBAR].iter_mut().flatten() {
-            if count == 0 {
-                break;
-            }
-            if s.item == item && (s.count as u32) < max {
-                let take = (max - s.count as u32).min(count);
-                s.count += take as u8;
-                count -= take;
-            }
-        }
-        for slot in self.slots[..HOTBAR].iter_mut() {
-            if count == 0 {
-                break;
-            }
-            if slot.is_none() {
-                let take = max.min(count);
-                *slot = Some(Stack {
-                    item,
-                    count: take as u8,
-                    wear: 0,
-                });
-                count -= take;
-            }
-        }
-        self.add(item, count)
+    pub fn add_to_hotbar(&mut self, item: ItemId, count: u32) -> u32 {
+        let left = fill(&mut self.slots[..HOTBAR], item, count);
+        self.add(item, left)
     }
 
     /// Remove up to `count` items (last slots first); returns how many went.
@@ -195,6 +146,37 @@ pub fn plan_inputs(inv: &Inventory, recipe: &Recipe) -> Option<Vec<(ItemId, u32)
         }
     }
     Some(taken)
+}
+
+/// Put `count` of `item` into `slots`: onto stacks of it with room first,
+/// then into empty slots, in slot order. Returns how many did not fit.
+fn fill(slots: &mut [Option<Stack>], item: ItemId, mut count: u32) -> u32 {
+    let max = data().item_def(item).stack as u32;
+    for s in slots.iter_mut().flatten() {
+        if count == 0 {
+            break;
+        }
+        if s.item == item && (s.count as u32) < max {
+            let take = (max - s.count as u32).min(count);
+            s.count += take as u8;
+            count -= take;
+        }
+    }
+    for slot in slots.iter_mut() {
+        if count == 0 {
+            break;
+        }
+        if slot.is_none() {
+            let take = max.min(count);
+            *slot = Some(Stack {
+                item,
+                count: take as u8,
+                wear: 0,
+            });
+            count -= take;
+        }
+    }
+    count
 }
 
 /// The `craft(item)` macro: run the first recipe for `item` whose inputs the
