@@ -585,10 +585,7 @@ impl SkillPolicy {
         // by building with a stack of filler blocks first.
         let out = d.item(&name);
         let def = d.item_def(out);
-        let must_select = def.tool.is_some()
-            || def
-                .places
-                .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE);
+        let must_select = used_from_hotbar(def);
         // A tool does not stack: each one made needs a slot of its own.
         if must_select && (def.tool.is_some() || hotbar_slot(w, out).is_none()) {
             if let Some(a) = free_hotbar_slot(w) {
@@ -729,6 +726,15 @@ fn drops_filler(v: BlockId) -> bool {
         .any(|x| FILLER.contains(&d.item_name(x.item)))
 }
 
+/// Whether an item works only from the hotbar: a tool (held to use) or a
+/// station (placed from the hand). Anywhere else it is out of reach.
+fn used_from_hotbar(def: &gw_world::data::ItemDef) -> bool {
+    def.tool.is_some()
+        || def
+            .places
+            .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE)
+}
+
 /// Inventory totals as the plan may count on them: tools and stations only
 /// where the hotbar can select them (the factored actions cannot move an
 /// item out of the main inventory).
@@ -738,11 +744,7 @@ pub fn usable_inventory(w: &World) -> std::collections::BTreeMap<String, u32> {
     for (i, s) in w.player.inventory.slots.iter().enumerate() {
         let Some(s) = s else { continue };
         let def = d.item_def(s.item);
-        let must_select = def.tool.is_some()
-            || def
-                .places
-                .is_some_and(|p| p == b::CRAFTING_TABLE || p == b::FURNACE);
-        if must_select && i >= gw_world::inventory::HOTBAR {
+        if used_from_hotbar(def) && i >= gw_world::inventory::HOTBAR {
             continue;
         }
         *m.entry(def.name.clone()).or_insert(0) += s.count as u32;
@@ -1065,11 +1067,8 @@ pub fn expendable_slot(w: &World, target: &str) -> Option<usize> {
         .filter(|&i| {
             inv.slots[i].is_some_and(|s| {
                 let def = d.item_def(s.item);
-                def.tool.is_none()
+                !used_from_hotbar(def)
                     && def.fuel == 0
-                    && def
-                        .places
-                        .is_none_or(|p| p != b::CRAFTING_TABLE && p != b::FURNACE)
                     && !chain.contains(&canon(d.item_name(s.item)))
             })
         })
