@@ -476,6 +476,66 @@ fn physics_gravity_jump_collision_and_fall_damage() {
     assert!((w.player.body.pos[1] - 65.0).abs() < 1e-6 && w.player.body.pos[2] > 3.0);
 }
 
+/// `preview_path` foresees exactly where the body goes: the first body is
+/// the one the step makes, the rest the ticks after it with no key held
+/// (walking off a step, a jump, turning while walking), and the world is
+/// left as it was.
+#[test]
+fn preview_path_foresees_the_step_and_the_drift_after_it() {
+    let mut w = flat_world(&[]);
+    for x in -3..=3 {
+        for z in 2..5 {
+            w.terrain.set(x, 64, z, b::STONE);
+        }
+    }
+    w.player.body.pos = [0.5, 65.0, 4.2];
+    for _ in 0..5 {
+        w.step(&Action::noop());
+    }
+    let moves = [
+        Action {
+            forward: true,
+            ..Default::default()
+        },
+        Action {
+            forward: true,
+            left: true,
+            yaw: 10.0,
+            ..Default::default()
+        },
+        Action {
+            back: true,
+            sprint: true,
+            jump: true,
+            ..Default::default()
+        },
+        Action {
+            forward: true,
+            sprint: true,
+            yaw: -10.0,
+            ..Default::default()
+        },
+    ];
+    let mut left_the_step = false;
+    for k in 0..40 {
+        let a = &moves[if k < 8 { 0 } else { (k / 3) % moves.len() }];
+        let before = w.player.body.clone();
+        let path = w.preview_path(a, 6);
+        assert_eq!(path.len(), 7);
+        assert_eq!(w.player.body, before, "a preview changes nothing");
+        let mut real = w.clone();
+        real.step(a);
+        assert_eq!(real.player.body, path[0], "tick {k}: the step itself");
+        for (i, b) in path[1..].iter().enumerate() {
+            real.step(&Action::noop());
+            assert_eq!(&real.player.body, b, "tick {k}: coasting tick {i}");
+        }
+        w.step(a);
+        left_the_step |= w.player.body.pos[1] < 65.0 && !w.player.body.on_ground;
+    }
+    assert!(left_the_step, "the walk never dropped off the step");
+}
+
 #[test]
 fn thrown_items_stay_thrown_and_do_not_count_again() {
     // Thrown ahead: not pulled back by the magnet, left lying there.

@@ -203,6 +203,14 @@ impl MobKind {
     }
 }
 
+/// One tick of the player's movement, worked out before it is applied.
+struct Motion {
+    body: Body,
+    fall: f64,
+    sneaking: bool,
+    sprinting: bool,
+}
+
 /// A moving body with an axis-aligned box (feet-centre position).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Body {
@@ -674,6 +682,89 @@ impl World {
         }
     }
 
+    /// The player's movement this tick under `act`, facing `yaw` (degrees,
+    /// the camera already turned): the body it ends in, the fall its landing
+    /// ended, and whether the player sneaks and sprints. Changes nothing.
+    fn motion(&self, body: &Body, act: &Action, gui: bool, yaw: f64) -> Motion {
+        let (mut f, mut s) = (0.0, 0.0);
+        if !gui {
+            if act.forward {
+                f += 1.0;
+            }
+            if act.back {
+                f -= 1.0;
+            }
+            if act.left {
+                s += 1.0;
+            }
+            if act.right {
+                s -= 1.0;
+            }
+        }
+        let sneaking = act.sneak && !gui;
+        let sprinting = act.sprint && f > 0.0 && !sneaking && self.player.food > 6.0;
+        let speed = if sneaking {
+            SNEAK
+        } else if sprinting {
+            SPRINT
+        } else {
+            WALK
+        };
+        let yaw = yaw.to_radians();
+        let (sy, cy) = (libm::sin(yaw), libm::cos(yaw));
+        // forward = (-sin, cos); left = (cos, sin)
+        let mut vx = -sy * f + cy * s;
+        let mut vz = cy * f + sy * s;
+        let n = libm::sqrt(vx * vx + vz * vz);
+        if n > 1e-9 {
+            vx = vx / n * speed;
+            vz = vz / n * speed;
+        }
+        let mut body = body.clone();
+        if body.on_ground || body.in_water {
+            body.vel[0] = vx;
+            body.vel[2] = vz;
+        } else {
+            body.vel[0] = body.vel[0] * 0.91 + vx * 0.09;
+            body.vel[2] = body.vel[2] * 0.91 + vz * 0.09;
+        }
+        let auto = (self.config.auto_jump && n > 1e-9).then_some([vx, vz]);
+        let fall = self.physics(&mut body, act.jump && !gui, auto);
+        Motion {
+            body,
+            fall,
+            sneaking,
+            sprinting,
+        }
+    }
+
+    /// Where the player's body would be after one tick of `a` (its camera
+    /// turn first) and then after each of `coast` ticks with no key held,
+    /// changing nothing: what a player judges before stepping towards an
+    /// edge (a jump or a fall carries the body on). A busy player does not
+    /// steer.
+    pub fn preview_path(&self, a: &Action, coast: usize) -> Vec<Body> {
+        let mut out = Vec::with_capacity(coast + 1);
+        if self.player.dead {
+            return out;
+        }
+        let noop = Action::noop();
+        let act = if self.busy > 0 { &noop } else { a };
+        let gui = self.player.inventory_open != act.inventory;
+        let yaw = if gui {
+            self.player.yaw
+        } else {
+            (self.player.yaw + act.yaw as f64).rem_euclid(360.0)
+        };
+        let mut body = self.motion(&self.player.body, act, gui, yaw).body;
+        for _ in 0..coast {
+            let next = self.motion(&body, &noop, gui, yaw).body;
+            out.push(std::mem::replace(&mut body, next));
+        }
+        out.push(body);
+        out
+    }
+
     /// Advance one control tick with the given action.
     pub fn step(&mut self, a: &Action) {
         self.events.clear();
@@ -712,56 +803,12 @@ impl World {
             self.player.pitch = (self.player.pitch + act.pitch as f64).clamp(-90.0, 90.0);
         }
 
-        // Movement intent.
-        let (mut f, mut s) = (0.0, 0.0);
-        if !gui {
-            if act.forward {
-                f += 1.0;
-            }
-            if act.back {
-                f -= 1.0;
-            }
-            if act.left {
-                s += 1.0;
-            }
-            if act.right {
-                s -= 1.0;
-            }
-        }
-        self.player.sneaking = act.sneak && !gui;
-        self.player.sprinting =
-            act.sprint && f > 0.0 && !self.player.sneaking && self.player.food > 6.0;
-        let speed = if self.player.sneaking {
-            SNEAK
-        } else if self.player.sprinting {
-            SPRINT
-        } else {
-            WALK
-        };
-        let yaw = self.player.yaw.to_radians();
-        let (sy, cy) = (libm::sin(yaw), libm::cos(yaw));
-        // forward = (-sin, cos); left = (cos, sin)
-        let mut vx = -sy * f + cy * s;
-        let mut vz = cy * f + sy * s;
-        let n = libm::sqrt(vx * vx + vz * vz);
-        if n > 1e-9 {
-            vx = vx / n * speed;
-            vz = vz / n * speed;
-        }
-        let body = &mut self.player.body;
-        if body.on_ground || body.in_water {
-            body.vel[0] = vx;
-            body.vel[2] = vz;
-        } else {
-            body.vel[0] = body.vel[0] * 0.91 + vx * 0.09;
-            body.vel[2] = body.vel[2] * 0.91 + vz * 0.09;
-        }
-        let mut body = self.player.body.clone();
-        let pre = body.pos;
-        let auto = (self.config.auto_jump && n > 1e-9).then_some([vx, vz]);
-        let fall = self.physics(&mut body, act.jump && !gui, auto);
-        let moved = libm::hypot(body.pos[0] - pre[0], body.pos[2] - pre[2]);
-        self.player.body = body;
+        let m = self.motion(&self.player.body, &act, gui, self.player.yaw);
+        self.player.sneaking = m.sneaking;
+        self.player.sprinting = m.sprinting;
+        let (pre, fall) = (self.player.body.pos, m.fall);
+        let moved = libm::hypot(m.body.pos[0] - pre[0], m.body.pos[2] - pre[2]);
+        self.player.body = m.body;
         if act.jump && !gui && self.player.body.pos[1] > pre[1] && !self.player.body.on_ground {
             self.player.exhaustion += if self.player.sprinting { 0.2 } else { 0.05 };
         }
