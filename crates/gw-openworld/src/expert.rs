@@ -453,8 +453,8 @@ impl Expert {
             return Action::noop();
         }
         self.sight.update(w);
-        let a = self.decide(w, planner);
-        gw_world::action::vpt_exact(&a)
+        let a = gw_world::action::vpt_exact(&self.decide(w, planner));
+        crate::skills::motor::keep_off_lava(w, a)
     }
 
     /// Explore instead of idling once the plan is given up.

@@ -162,7 +162,21 @@ pub fn breakable(w: &World, c: Cell) -> bool {
         return false;
     }
     // Never open a ceiling of liquid (no fluid flow, but a hole to fall in).
-    !liquid(block(w, add(c, [0, 1, 0]))) || c[1] < feet(w)[1]
+    let f = feet(w);
+    if liquid(block(w, add(c, [0, 1, 0]))) && c[1] >= f[1] {
+        return false;
+    }
+    // Nor a floor below the feet with lava under it: the next step, or the
+    // body itself, would drop in.
+    c[1] >= f[1] || !lava_under(w, c)
+}
+
+/// Whether the first block below `c` that is not air is lava.
+fn lava_under(w: &World, c: Cell) -> bool {
+    (1..=6)
+        .map(|k| block(w, add(c, [0, -k, 0])))
+        .find(|&v| v != b::AIR)
+        == Some(b::LAVA)
 }
 
 /// One tick of mining block `c`: aim at it and hold attack once the
@@ -692,4 +706,91 @@ fn overlaps_body(w: &World, p: Cell) -> bool {
         && bd.pos[1] < p[1] as f64 + 1.0
         && bd.pos[2] + hw > p[2] as f64
         && bd.pos[2] - hw < p[2] as f64 + 1.0
+}
+
+/// How far below the feet [`keep_off_lava`] looks for lava.
+const LAVA_LOOKDOWN: i32 = 8;
+
+/// Whether a body would sink into lava from where it is: in it already, or
+/// with nothing under it and lava below some part of its footprint higher
+/// than any block it could land on.
+fn lava_below(w: &World, body: &gw_world::world::Body) -> bool {
+    if body.in_lava {
+        return true;
+    }
+    if body.on_ground || body.in_water {
+        return false;
+    }
+    let hw = body.width / 2.0;
+    let p = body.pos;
+    let (x0, x1) = (
+        libm::floor(p[0] - hw) as i32,
+        libm::floor(p[0] + hw - 1e-9) as i32,
+    );
+    let (z0, z1) = (
+        libm::floor(p[2] - hw) as i32,
+        libm::floor(p[2] + hw - 1e-9) as i32,
+    );
+    let top = libm::floor(p[1] + 0.01) as i32;
+    let (mut land, mut lava) = (i32::MIN, i32::MIN);
+    for x in x0..=x1 {
+        for z in z0..=z1 {
+            for y in (top - LAVA_LOOKDOWN..=top).rev() {
+                let v = block(w, [x, y, z]);
+                if v == b::LAVA {
+                    lava = lava.max(y);
+                    break;
+                }
+                if v == UNLOADED || v == b::WATER || data().block(v).solid {
+                    land = land.max(y);
+                    break;
+                }
+            }
+        }
+    }
+    lava > land
+}
+
+/// Ticks of coasting (no key held) after a move that [`keep_off_lava`]
+/// follows: a step off a ledge or a jump carries the body on for a while.
+const COAST_TICKS: usize = 12;
+
+/// Whether `a` and the coasting after it keep the body out of lava.
+fn path_safe(w: &World, a: &Action) -> bool {
+    !w.preview_path(a, COAST_TICKS)
+        .iter()
+        .any(|b| lava_below(w, b))
+}
+
+/// Never walk into lava. When this tick's move, and the drift after it,
+/// would take the body over a drop that ends in lava (or into it), the move
+/// keys change: let go, or else the first pairing of keys whose drift stays
+/// clear (to brake a fall that drifts towards it); the camera and the hands
+/// act as asked. A player looks before stepping towards an edge; the
+/// skills' cell-by-cell steps refuse such cells already, and this catches
+/// the drift of a turn, a side-step or a drop on the way.
+pub fn keep_off_lava(w: &World, a: Action) -> Action {
+    if path_safe(w, &a) {
+        return a;
+    }
+    let keys = |forward, back, left, right| Action {
+        forward,
+        back,
+        left,
+        right,
+        sprint: false,
+        ..a.clone()
+    };
+    let tries = [
+        keys(false, false, false, false),
+        keys(true, false, false, false),
+        keys(false, true, false, false),
+        keys(false, false, true, false),
+        keys(false, false, false, true),
+        keys(true, false, true, false),
+        keys(true, false, false, true),
+        keys(false, true, true, false),
+        keys(false, true, false, true),
+    ];
+    tries.into_iter().find(|t| path_safe(w, t)).unwrap_or(a)
 }

@@ -598,3 +598,95 @@ fn placing_a_block_never_swings_between_two_aims() {
     });
     assert!(placed, "no block placed; yaws {yaws:?}");
 }
+
+/// A ledge underground at y 20: stone floor to z+0, then a drop of two
+/// blocks onto `pit` (lava or stone) from z+1 on; the player stands at
+/// the ledge's cell facing the drop (+z).
+fn ledge_over(pit: gw_world::data::BlockId) -> gw_world::World {
+    use gw_world::data::b;
+    let mut w = task_world(5);
+    let s = crate::skills::motor::feet(&w);
+    let f = [s[0], 20, s[2]];
+    for x in -4i32..=4 {
+        for z in -4i32..=8 {
+            for y in 14..=26 {
+                let inside = x.abs() <= 2 && (-2..=6).contains(&z);
+                let open =
+                    inside && (20..=22).contains(&y) || inside && z >= 1 && (18..=22).contains(&y);
+                let v = if open {
+                    b::AIR
+                } else if inside && z >= 1 && y == 17 {
+                    pit
+                } else {
+                    b::STONE
+                };
+                assert!(w.terrain.set(f[0] + x, y, f[2] + z, v));
+            }
+        }
+    }
+    w.player.body.pos = [f[0] as f64 + 0.5, 20.0, f[2] as f64 + 0.5];
+    w.player.body.vel = [0.0; 3];
+    w.player.yaw = 0.0;
+    w.player.pitch = 0.0;
+    w.step(&gw_world::Action::noop());
+    w
+}
+
+/// Walking off a ledge over a lava pool is refused, the drift of a
+/// side-step included, while the same drop onto stone is walked down.
+#[test]
+fn the_expert_never_walks_off_a_ledge_into_lava() {
+    use crate::skills::motor::keep_off_lava;
+    use gw_world::Action;
+    use gw_world::data::b;
+    let walk = |k: u64| Action {
+        forward: true,
+        left: k % 7 < 2,
+        right: k % 7 == 4,
+        sprint: k.is_multiple_of(5),
+        yaw: if k % 11 < 3 { 10.0 } else { 0.0 },
+        ..Default::default()
+    };
+    // Without the guard the walk ends in the lava: the scene is a real trap.
+    let mut w = ledge_over(b::LAVA);
+    assert!((0..60).any(|k| {
+        w.step(&walk(k));
+        w.player.body.in_lava
+    }));
+    let mut w = ledge_over(b::LAVA);
+    let y0 = w.player.body.pos[1];
+    for k in 0..200 {
+        let a = keep_off_lava(&w, walk(k));
+        w.step(&a);
+        assert!(!w.player.body.in_lava, "in lava at tick {k}");
+    }
+    assert_eq!(w.player.body.pos[1], y0, "still on the ledge");
+    // Over stone the same walk goes down the drop.
+    let mut w = ledge_over(b::STONE);
+    for k in 0..60 {
+        let a = keep_off_lava(&w, walk(k));
+        w.step(&a);
+    }
+    assert_eq!(w.player.body.pos[1], y0 - 2.0, "walked down onto the stone");
+}
+
+/// The floor under the feet is never mined when lava lies below it, nor
+/// any block below the feet with lava under it; over stone it is.
+#[test]
+fn a_floor_over_lava_is_not_mined() {
+    use crate::skills::motor::{add, breakable, feet};
+    use gw_world::data::b;
+    let mut w = ledge_over(b::LAVA);
+    let f = feet(&w);
+    let below = add(f, [0, -1, 0]);
+    assert!(breakable(&w, below), "stone over stone");
+    w.terrain.set(below[0], below[1] - 1, below[2], b::LAVA);
+    assert!(!breakable(&w, below), "stone over lava");
+    // Two blocks of stone and then lava: the lower one is refused too.
+    w.terrain.set(below[0], below[1] - 1, below[2], b::STONE);
+    w.terrain.set(below[0], below[1] - 2, below[2], b::LAVA);
+    assert!(breakable(&w, below));
+    assert!(!breakable(&w, add(below, [0, -1, 0])));
+    // A wall at head height is still dug.
+    assert!(breakable(&w, add(f, [-3, 1, 0])));
+}
