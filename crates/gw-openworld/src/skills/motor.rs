@@ -168,15 +168,7 @@ pub fn breakable(w: &World, c: Cell) -> bool {
     }
     // Nor a floor below the feet with lava under it: the next step, or the
     // body itself, would drop in.
-    c[1] >= f[1] || !lava_under(w, c)
-}
-
-/// Whether the first block below `c` that is not air is lava.
-fn lava_under(w: &World, c: Cell) -> bool {
-    (1..=6)
-        .map(|k| block(w, add(c, [0, -k, 0])))
-        .find(|&v| v != b::AIR)
-        == Some(b::LAVA)
+    c[1] >= f[1] || drop_below(w, c).1 != b::LAVA
 }
 
 /// One tick of mining block `c`: aim at it and hold attack once the
@@ -305,18 +297,16 @@ pub fn equip_and_mine(w: &World, c: Cell) -> Option<Action> {
 }
 
 /// How far one falls stepping into cell `c` (0 = its floor is solid), and
-/// whether the landing is a liquid.
-fn drop_below(w: &World, c: Cell) -> (i32, bool) {
+/// what one lands on: a solid block, water or lava (air when the drop goes
+/// on past six blocks).
+fn drop_below(w: &World, c: Cell) -> (i32, BlockId) {
     for k in 1..=6 {
         let v = block(w, add(c, [0, -k, 0]));
-        if liquid(v) {
-            return (k - 1, true);
-        }
-        if v == UNLOADED || data().block(v).solid {
-            return (k - 1, false);
+        if liquid(v) || v == UNLOADED || data().block(v).solid {
+            return (k - 1, v);
         }
     }
-    (6, false)
+    (6, b::AIR)
 }
 
 const DIRS: [Cell; 4] = [[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]];
@@ -364,8 +354,8 @@ fn step_plan(w: &World, c: Cell, n: Cell, prefer_up: bool) -> Option<Vec<Cell>> 
         }
         mine.push(head);
     }
-    let (fall, wet) = drop_below(w, n);
-    if fall > 3 || (wet && block(w, add(n, [0, -fall - 1, 0])) == b::LAVA) {
+    let (fall, landing) = drop_below(w, n);
+    if fall > 3 || landing == b::LAVA {
         return None;
     }
     Some(mine)
@@ -440,8 +430,8 @@ pub fn dig_down(w: &World) -> Option<Action> {
     if !breakable(w, below) || c[1] <= 6 {
         return None;
     }
-    let (fall, wet) = drop_below(w, below);
-    if fall > 2 || wet {
+    let (fall, landing) = drop_below(w, below);
+    if fall > 2 || liquid(landing) {
         return None;
     }
     if !w.player.body.on_ground {
