@@ -39,6 +39,11 @@ pub struct TrainArgs {
     /// Tokens and memory leave out earlier actions (frames, goal and time only).
     #[arg(long)]
     no_action_inputs: bool,
+    /// Start from this checkpoint's weights and configuration instead of
+    /// random ones (fine-tuning; `goap` = the shipped checkpoint). Ignored
+    /// when `--out` holds a run to resume.
+    #[arg(long)]
+    init: Option<String>,
     /// Validate and save every this many steps.
     #[arg(long, default_value_t = 250)]
     every: u64,
@@ -74,6 +79,10 @@ pub fn run(a: TrainArgs) -> Result<(), (u8, String)> {
     o.val_every = a.every;
     o.dims.action_inputs = !a.no_action_inputs;
     o.save_every = a.every;
+    o.init = a.init.map(|i| match i.as_str() {
+        gw_goap::ID => gw_goap::train::Init::Shipped,
+        p => gw_goap::train::Init::Path(PathBuf::from(p)),
+    });
     let bar = ProgressBar::new(a.steps);
     bar.set_style(
         ProgressStyle::with_template(

@@ -19,8 +19,8 @@
 //!   hotbar, camera pitch and yaw bins, craft and smelt classes (softmax).
 
 use crate::config::PolicyConfig;
-use candle_core::{DType, Device, Result, Tensor, Var};
-use candle_nn::{Conv2d, Conv2dConfig, LayerNorm, Linear, Module, VarBuilder, VarMap};
+use candle_core::{D, DType, Device, Result, Tensor, Var};
+use candle_nn::{Conv2d, Conv2dConfig, Linear, Module, VarBuilder, VarMap};
 
 struct Block {
     ln1: LayerNorm,
@@ -85,8 +85,34 @@ pub fn memory_width(cfg: &PolicyConfig) -> usize {
     cfg.heads.action_features() * cfg.dims.memory_decays.len() + 1
 }
 
+/// Layer normalisation over the last axis with a learned scale and shift,
+/// written with differentiable tensor operations. (candle-nn's `LayerNorm`
+/// runs a fused kernel on contiguous input that has no backward pass:
+/// gradients stop there, and everything before it — the frame encoder, the
+/// token parts and the behaviour encoder — silently never trains.)
+struct LayerNorm {
+    weight: Tensor,
+    bias: Tensor,
+}
+
+const LN_EPS: f64 = 1e-5;
+
+impl Module for LayerNorm {
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        let mean = x.mean_keepdim(D::Minus1)?;
+        let xc = x.broadcast_sub(&mean)?;
+        let var = xc.sqr()?.mean_keepdim(D::Minus1)?;
+        xc.broadcast_div(&(var + LN_EPS)?.sqrt()?)?
+            .broadcast_mul(&self.weight)?
+            .broadcast_add(&self.bias)
+    }
+}
+
 fn ln(d: usize, vb: VarBuilder) -> Result<LayerNorm> {
-    candle_nn::layer_norm(d, candle_nn::LayerNormConfig::default(), vb)
+    Ok(LayerNorm {
+        weight: vb.get_with_hints(d, "weight", candle_nn::Init::Const(1.0))?,
+        bias: vb.get_with_hints(d, "bias", candle_nn::Init::Const(0.0))?,
+    })
 }
 
 impl Network {
@@ -292,7 +318,7 @@ impl Network {
             let scores = (q.matmul(&k.t()?)? * scale)?
                 .broadcast_add(&rel)?
                 .broadcast_add(&mask)?;
-            let att = candle_nn::ops::softmax_last_dim(&scores)?;
+            let att = candle_nn::ops::softmax(&scores, D::Minus1)?;
             let y = att
                 .matmul(&v)?
                 .transpose(1, 2)?
@@ -354,7 +380,7 @@ impl Network {
                 .index_select(&Tensor::from_vec(idx, m, &self.device)?, 1)?
                 .reshape((heads, 1, m))?;
             let scores = (q.matmul(&k.t()?)? * scale)?.add(&rel)?;
-            let att = candle_nn::ops::softmax_last_dim(&scores)?;
+            let att = candle_nn::ops::softmax(&scores, D::Minus1)?;
             let y = att.matmul(&v)?.reshape((1, d))?;
             x = (x + blk.o.forward(&y)?)?;
             let hx = blk.ln2.forward(&x)?;

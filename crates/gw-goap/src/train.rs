@@ -36,6 +36,19 @@ pub struct TrainOptions {
     pub val_every: u64,
     pub save_every: u64,
     pub dims: Dims,
+    /// A fresh run starts from these weights (and their configuration:
+    /// vocabulary, heads, dimensions) instead of random ones: fine-tuning,
+    /// e.g. on DAgger data. `None`: random weights from `seed`.
+    pub init: Option<Init>,
+}
+
+/// Where a fine-tuning run's first weights come from.
+#[derive(Clone, Debug)]
+pub enum Init {
+    /// The checkpoint shipped in the binary (the built-in `goap`).
+    Shipped,
+    /// A checkpoint folder (or its `policy.safetensors`).
+    Path(PathBuf),
 }
 
 impl TrainOptions {
@@ -53,6 +66,7 @@ impl TrainOptions {
             val_every: 250,
             save_every: 250,
             dims: Dims::default(),
+            init: None,
         }
     }
 }
@@ -270,7 +284,13 @@ impl Adam {
         const B2: f64 = 0.999;
         const EPS: f64 = 1e-8;
         const CLIP: f64 = 1.0;
-        let gs: Vec<Option<Tensor>> = vars.iter().map(|(_, v)| grads.get(v).cloned()).collect();
+        // Detached: a gradient still carries the graph it was computed
+        // through (the batch's activations), and the moments would chain
+        // every step's graph to the next, holding all of them in memory.
+        let gs: Vec<Option<Tensor>> = vars
+            .iter()
+            .map(|(_, v)| grads.get(v).map(Tensor::detach))
+            .collect();
         let mut sq = 0f64;
         for g in gs.iter().flatten() {
             sq += g.sqr()?.sum_all()?.to_scalar::<f32>()? as f64;
@@ -377,6 +397,35 @@ fn train_in_pool(
     } else {
         None
     };
+    // A fine-tuning run's first weights, checked before the data is read.
+    let init_net = match (&o.init, resume) {
+        (Some(init), false) => {
+            let (net, name) = match init {
+                Init::Shipped => (
+                    crate::agent::shipped().map_err(TrainError::Config)?,
+                    "goap (the shipped checkpoint)".to_string(),
+                ),
+                Init::Path(p) if !p.exists() => {
+                    return Err(TrainError::Config(format!(
+                        "--init {}: no such checkpoint (a folder with config.json and policy.safetensors from `gameworld world train`, or `goap` for the shipped one)",
+                        p.display()
+                    )));
+                }
+                Init::Path(p) => (
+                    checkpoint::load(p, &dev).map_err(TrainError::Config)?,
+                    p.display().to_string(),
+                ),
+            };
+            if net.cfg.resolution != o.resolution {
+                let [cw, ch] = net.cfg.resolution;
+                return Err(TrainError::Config(format!(
+                    "--init {name}: the checkpoint is for {cw}x{ch} frames, --resolution asks for {w}x{h}; train with --resolution {cw}x{ch}"
+                )));
+            }
+            Some(net)
+        }
+        _ => None,
+    };
     let eps = data::read_dataset(&o.data, w, h, &mut |i, n| on(Event::Loading(i, n)))
         .map_err(TrainError::Config)?;
     let (mut net, mut adam, state) = if let Some(cfg) = resumed_cfg {
@@ -394,6 +443,16 @@ fn train_in_pool(
                 trainer_path.display()
             ))
         })?;
+        (net, adam, state)
+    } else if let Some(net) = init_net {
+        let adam = Adam::new(&net.named_vars()).map_err(rt)?;
+        let state = TrainerState {
+            step: 0,
+            samples_seen: 0,
+            seconds: 0.0,
+            train_loss: f64::NAN,
+            val_loss: f64::NAN,
+        };
         (net, adam, state)
     } else {
         let (craft, smelt) = data::macro_classes(&eps);

@@ -325,3 +325,72 @@ fn inference_step_by_step_equals_the_training_computation() {
         }
     }
 }
+
+#[test]
+fn fine_tuning_starts_from_the_checkpoint() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    write_dataset(&data, 3, 20);
+    let base = small_options(&data, &t.path().join("base"), 30);
+    let base_losses = losses(&base).unwrap();
+    // A run from the checkpoint: its first loss is the trained one, not a
+    // fresh network's, and it keeps the checkpoint's configuration.
+    let mut tune = small_options(&data, &t.path().join("tune"), 3);
+    tune.seed = 99;
+    tune.dims.d_model = 48; // ignored: the checkpoint's dimensions win
+    tune.init = Some(gw_goap::train::Init::Path(t.path().join("base")));
+    let tuned = losses(&tune).unwrap();
+    let mut fresh = small_options(&data, &t.path().join("fresh"), 3);
+    fresh.seed = 99;
+    let fresh_losses = losses(&fresh).unwrap();
+    assert!(
+        tuned[0] < 0.6 * fresh_losses[0],
+        "tuned {tuned:?} fresh {fresh_losses:?} base {base_losses:?}"
+    );
+    let dev = candle_core::Device::Cpu;
+    let cfg = checkpoint::load(&t.path().join("tune"), &dev).unwrap().cfg;
+    assert_eq!(cfg.dims.d_model, 32);
+    // A checkpoint for other frames: a clear error naming it.
+    let mut other = small_options(&data, &t.path().join("other"), 3);
+    other.resolution = [32, 32];
+    other.init = Some(gw_goap::train::Init::Path(t.path().join("base")));
+    let m = config_error(&other);
+    assert!(m.contains("16x16") && m.contains("--resolution"), "{m}");
+    // A missing one names the file.
+    other.resolution = [SIDE, SIDE];
+    other.init = Some(gw_goap::train::Init::Path(t.path().join("nowhere")));
+    let m = config_error(&other);
+    assert!(m.contains("nowhere"), "{m}");
+}
+
+#[test]
+fn every_weight_learns() {
+    // Gradients reach every variable: a layer without a backward pass (as
+    // candle-nn's fused layer norm and softmax are) would leave everything before it at
+    // its initial values while the loss still falls through the last layer.
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    write_dataset(&data, 3, 20);
+    let o = small_options(&data, &t.path().join("ck"), 3);
+    losses(&o).unwrap();
+    let dev = candle_core::Device::Cpu;
+    let trained = checkpoint::load(&t.path().join("ck"), &dev).unwrap();
+    let initial = gw_goap::Network::new(trained.cfg.clone(), &dev, o.seed).unwrap();
+    let (a, b) = (trained.named_vars(), initial.named_vars());
+    assert_eq!(a.len(), b.len());
+    let mut unchanged = Vec::new();
+    for ((name, x), (_, y)) in a.iter().zip(&b) {
+        let d = (x.as_tensor() - y.as_tensor())
+            .unwrap()
+            .abs()
+            .unwrap()
+            .max_all()
+            .unwrap()
+            .to_scalar::<f32>()
+            .unwrap();
+        if d == 0.0 {
+            unchanged.push(name.clone());
+        }
+    }
+    assert!(unchanged.is_empty(), "never trained: {unchanged:?}");
+}
