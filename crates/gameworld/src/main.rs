@@ -12,6 +12,7 @@ use std::process::ExitCode;
 mod panic;
 mod verify_cmd;
 mod world_cmd;
+mod world_dagger;
 mod world_dataset;
 mod world_evals;
 mod world_train;

@@ -1,4 +1,4 @@
-//! `gameworld world graph|plan|dataset|train`: the open world's crafting knowledge graph
+//! `gameworld world graph|plan|dataset|train|dagger`: the open world's crafting knowledge graph
 //! and planner (SPEC "Open world"). Bad input (unknown item, malformed
 //! inventory JSON, count 0) is a configuration error: exit 2.
 
@@ -17,6 +17,8 @@ pub enum WorldCommand {
     Dataset(crate::world_dataset::DatasetArgs),
     /// Train the GOAP policy (behaviour cloning) on a `world dataset` folder.
     Train(crate::world_train::TrainArgs),
+    /// DAgger data: a GOAP policy plays, the fair expert labels every step.
+    Dagger(crate::world_dagger::DaggerArgs),
     #[command(flatten)]
     Evals(crate::world_evals::EvalCommand),
 }
@@ -120,5 +122,6 @@ pub fn run(cmd: WorldCommand, registry: &[std::path::PathBuf]) -> Result<(), (u8
         }
         WorldCommand::Dataset(a) => crate::world_dataset::run(a, registry),
         WorldCommand::Train(a) => crate::world_train::run(a),
+        WorldCommand::Dagger(a) => crate::world_dagger::run(a, registry),
     }
 }

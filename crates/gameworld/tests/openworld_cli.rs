@@ -283,3 +283,53 @@ fn world_train_refuses_bad_data_with_exit_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("multiples of 16"));
 }
+
+#[test]
+fn world_dagger_writes_labelled_episodes_and_refuses_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dagger");
+    let args = |policy: &str, share: &str| {
+        vec![
+            "world".to_string(),
+            "dagger".into(),
+            "--policy".into(),
+            policy.into(),
+            "--tasks".into(),
+            "atomic_logs".into(),
+            "--episodes".into(),
+            "2".into(),
+            "--steps".into(),
+            "30".into(),
+            "--expert-share".into(),
+            share.into(),
+            "--seed".into(),
+            "3".into(),
+            "--workers".into(),
+            "2".into(),
+            "--out".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let call = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let o = call(args("goap", "0.3"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("2 episodes, 60 labelled frames"),
+        "{stdout}"
+    );
+    for e in 0..2 {
+        let f = out.join(format!(
+            "data/atomic_logs/atomic_logs-dagger-{e:06}.parquet"
+        ));
+        assert!(f.is_file(), "{}", f.display());
+    }
+    // A checkpoint that is not there, a share outside [0, 1]: exit 2, nothing written.
+    let missing = dir.path().join("no-such-checkpoint");
+    let o = call(args(missing.to_str().unwrap(), "0.3"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-checkpoint"));
+    let o = call(args("goap", "1.5"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--expert-share"));
+}

@@ -169,10 +169,22 @@ impl Runner {
     /// The classes chosen for frame `rgb`; the choice becomes the next
     /// step's previous action.
     pub fn step(&mut self, rgb: &[u8]) -> Result<Label> {
-        let z = self.logits(rgb)?;
-        let label = self.choose(&z);
+        let label = self.decide(rgb)?;
         self.history.push(&label);
         Ok(label)
+    }
+
+    /// The classes the policy would choose for frame `rgb`; the step is
+    /// over once [`Runner::taken`] records the action actually taken
+    /// (another player's, in DAgger).
+    pub fn decide(&mut self, rgb: &[u8]) -> Result<Label> {
+        let z = self.logits(rgb)?;
+        Ok(self.choose(&z))
+    }
+
+    /// Records the action taken on the step [`Runner::decide`] began.
+    pub fn taken(&mut self, label: &Label) {
+        self.history.push(label);
     }
 
     /// The classes drawn from the joint logits `z`.

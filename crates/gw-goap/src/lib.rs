@@ -16,6 +16,7 @@
 pub mod agent;
 pub mod checkpoint;
 pub mod config;
+pub mod dagger;
 pub mod data;
 pub mod features;
 pub mod infer;

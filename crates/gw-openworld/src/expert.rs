@@ -358,6 +358,15 @@ const THROW_MAX_TICKS: u64 = 400;
 const THROW_REST_TICKS: u64 = 1200;
 
 impl Expert {
+    /// When the current sub-goal mines the block under the crosshair (in
+    /// reach, harvestable now), that block becomes its target: labels for
+    /// a player the expert does not steer (DAgger) then say "mine what you
+    /// face" rather than "turn to the block I had chosen". Returns whether
+    /// the target was set. Not used in the expert's own runs.
+    pub fn aim_at_crosshair(&mut self, w: &World) -> bool {
+        self.skill.as_mut().is_some_and(|s| s.aim_at_crosshair(w))
+    }
+
     /// The fair expert: it knows only what has been in its view.
     pub fn new(target: &str, count: u32) -> Expert {
         Expert::with_knowledge(target, count, Knowledge::Fair)

@@ -128,6 +128,32 @@ impl SkillPolicy {
         }
     }
 
+    /// Takes the block under the crosshair as the mining target when it is
+    /// one this sub-goal mines, the hotbar can harvest it, and it is in
+    /// reach; returns whether it did. The expert's own runs never call
+    /// this; a labeller does (DAgger), whose player went somewhere of its
+    /// own: a log in front of it is the one to chop, not the one the
+    /// expert had picked before.
+    pub fn aim_at_crosshair(&mut self, w: &World) -> bool {
+        if self.goal.kind != GoalKind::Mine || self.status != Status::Running {
+            return false;
+        }
+        let Some(t) = w.target() else {
+            return false;
+        };
+        if !in_reach(w, t.pos)
+            || self.skipped.contains(&t.pos)
+            || !self.mined_kinds(w).contains(&t.block)
+        {
+            return false;
+        }
+        if self.target.map(|(c, _)| c) != Some(t.pos) {
+            self.target = Some((t.pos, w.tick));
+            self.closest = None;
+        }
+        true
+    }
+
     pub fn status(&self) -> &Status {
         &self.status
     }

@@ -690,3 +690,48 @@ fn a_floor_over_lava_is_not_mined() {
     // A wall at head height is still dug.
     assert!(breakable(&w, add(f, [-3, 1, 0])));
 }
+
+/// A labeller whose player turned to another log in reach (DAgger): with
+/// `aim_at_crosshair` the expert mines the log in front; without, it turns
+/// back to the one it had chosen.
+#[test]
+fn a_log_under_the_crosshair_becomes_the_target_when_asked() {
+    use gw_world::data::b;
+    let mut w = task_world(5);
+    let s = crate::skills::motor::feet(&w);
+    let f = [s[0], 20, s[2]];
+    for x in -5i32..=5 {
+        for z in -5i32..=9 {
+            for y in 18..=25 {
+                let inside = x.abs() <= 3 && (-3..=8).contains(&z) && (20..=23).contains(&y);
+                let v = if !inside {
+                    b::STONE
+                } else if (x, z) == (0, 7) || (x.abs(), z) == (2, 0) {
+                    b::OAK_LOG
+                } else {
+                    b::AIR
+                };
+                assert!(w.terrain.set(f[0] + x, y, f[2] + z, v));
+            }
+        }
+    }
+    w.player.body.pos = [f[0] as f64 + 0.5, 20.0, f[2] as f64 + 0.5];
+    w.player.body.vel = [0.0; 3];
+    w.player.yaw = 0.0;
+    w.player.pitch = 0.0;
+    w.step(&gw_world::Action::noop());
+    let mut ex = Expert::new("logs", 1);
+    // Facing +z: the log seven blocks ahead is seen and chosen.
+    let _ = ex.act(&w);
+    // Turned a quarter: a log two blocks to the side is under the crosshair.
+    w.player.yaw = 90.0;
+    w.step(&gw_world::Action::noop());
+    let t = w.target().expect("a block ahead");
+    assert_eq!(t.block, b::OAK_LOG);
+    let mut led = ex.clone();
+    let own = ex.act(&w);
+    assert!(!own.attack, "{own:?}");
+    assert!(led.aim_at_crosshair(&w));
+    let a = led.act(&w);
+    assert!(a.attack && !a.forward, "{a:?}");
+}
