@@ -15,13 +15,11 @@ use crate::data::Label;
 use crate::infer::{Runner, Sampling};
 use crate::model::Network;
 use gw_openworld::Expert;
-use gw_openworld::game::item_matches;
 use gw_openworld::plan::inventory_map;
 use gw_owdata::FrameFormat;
 use gw_owdata::TaskDef;
-use gw_owdata::episode::{StepRecord, episode_seed, start_world};
+use gw_owdata::episode::{StepRecord, episode_seed, obtained, start_world};
 use gw_owdata::shard::{EpisodeMeta, EpisodeWriter};
-use gw_world::World;
 use std::path::Path;
 
 /// How the episodes are played.
@@ -69,15 +67,6 @@ pub struct DaggerEpisode {
     /// Times the expert rebuilt its plan (a policy that keeps leaving the
     /// expert's path makes it re-plan).
     pub replans: u32,
-}
-
-fn obtained(w: &World, target: &str) -> u32 {
-    let d = gw_world::data();
-    w.obtained
-        .iter()
-        .filter(|(id, _)| item_matches(target, d.item_name(**id)))
-        .map(|(_, n)| *n)
-        .sum()
 }
 
 /// Plays episode `episode` of `task` with `net` and the expert, and writes

@@ -114,6 +114,19 @@ pub struct TrainerState {
     pub val_loss: f64,
 }
 
+impl TrainerState {
+    /// A run before its first step.
+    fn fresh() -> TrainerState {
+        TrainerState {
+            step: 0,
+            samples_seen: 0,
+            seconds: 0.0,
+            train_loss: f64::NAN,
+            val_loss: f64::NAN,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub config: PolicyConfig,
@@ -446,13 +459,7 @@ fn train_in_pool(
         (net, adam, state)
     } else if let Some(net) = init_net {
         let adam = Adam::new(&net.named_vars()).map_err(rt)?;
-        let state = TrainerState {
-            step: 0,
-            samples_seen: 0,
-            seconds: 0.0,
-            train_loss: f64::NAN,
-            val_loss: f64::NAN,
-        };
+        let state = TrainerState::fresh();
         (net, adam, state)
     } else {
         let (craft, smelt) = data::macro_classes(&eps);
@@ -468,13 +475,7 @@ fn train_in_pool(
         cfg.check().map_err(TrainError::Config)?;
         let net = Network::new(cfg, &dev, o.seed).map_err(rt)?;
         let adam = Adam::new(&net.named_vars()).map_err(rt)?;
-        let state = TrainerState {
-            step: 0,
-            samples_seen: 0,
-            seconds: 0.0,
-            train_loss: f64::NAN,
-            val_loss: f64::NAN,
-        };
+        let state = TrainerState::fresh();
         (net, adam, state)
     };
     let count = eps.len();

@@ -145,7 +145,7 @@ pub struct StepRecord {
 }
 
 /// Target items obtained so far in `w`.
-fn obtained(w: &World, target: &str) -> u32 {
+pub fn obtained(w: &World, target: &str) -> u32 {
     let d = gw_world::data();
     w.obtained
         .iter()
