@@ -67,12 +67,7 @@ pub fn run(a: DaggerArgs, registry: &[PathBuf]) -> Result<(), (u8, String)> {
             p.display()
         )));
     }
-    let load = || {
-        gw_goap::agent::load_network(checkpoint.as_deref()).map_err(|e| match e {
-            gw_agents::AgentError::Config(m) => m,
-            e => e.to_string(),
-        })
-    };
+    let load = || gw_goap::agent::load_network(checkpoint.as_deref()).map_err(|e| e.to_string());
     // Fail on a bad checkpoint before anything is written.
     load().map_err(config)?;
     let decoding = gw_goap::agent::decoding(a.temperature);

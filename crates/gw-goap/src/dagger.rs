@@ -15,10 +15,9 @@ use crate::data::Label;
 use crate::infer::{Runner, Sampling};
 use crate::model::Network;
 use gw_openworld::Expert;
-use gw_openworld::plan::inventory_map;
 use gw_owdata::FrameFormat;
 use gw_owdata::TaskDef;
-use gw_owdata::episode::{StepRecord, episode_seed, obtained, start_world};
+use gw_owdata::episode::{episode_seed, record_step, start_world};
 use gw_owdata::shard::{EpisodeMeta, EpisodeWriter};
 use std::path::Path;
 
@@ -127,28 +126,10 @@ pub fn collect_episode(
             mine
         };
         runner.taken(&Label::from_action(&taken));
-        let p = &world.player;
-        let inventory = inventory_map(&p.inventory).into_iter().collect();
-        let position = p.body.pos;
-        let (yaw, pitch) = (p.yaw as f32, p.pitch as f32);
-        let before = obtained(&world, &task.target_item);
-        world.step(&taken);
-        let held =
-            gw_openworld::plan::held(&inventory_map(&world.player.inventory), &task.target_item);
-        let done = expert.done(&world);
-        records.push(StepRecord {
-            step,
-            frame: FrameFormat::Png.encode(&rgba, w, h),
-            vpt: gw_world::action::encode(&label),
-            action: label,
-            inventory,
-            position,
-            yaw,
-            pitch,
-            reward: obtained(&world, &task.target_item).saturating_sub(before) as f32,
-            progress: (held as f32 / task.count.max(1) as f32).min(1.0),
-            done,
-        });
+        let frame = FrameFormat::Png.encode(&rgba, w, h);
+        let r = record_step(task, &expert, &mut world, step, frame, &taken, label);
+        let done = r.done;
+        records.push(r);
         if done {
             break;
         }

@@ -145,13 +145,48 @@ pub struct StepRecord {
 }
 
 /// Target items obtained so far in `w`.
-pub fn obtained(w: &World, target: &str) -> u32 {
+fn obtained(w: &World, target: &str) -> u32 {
     let d = gw_world::data();
     w.obtained
         .iter()
         .filter(|(id, _)| item_matches(target, d.item_name(**id)))
         .map(|(_, n)| *n)
         .sum()
+}
+
+/// Takes `taken` in `w` and returns that step's record: `frame` and the
+/// player's state before the step, `label` as the recorded action (the
+/// action taken in the expert's own runs; the expert's answer while another
+/// player acts, in DAgger data), and what the step brought toward the task.
+pub fn record_step(
+    task: &TaskDef,
+    ex: &Expert,
+    w: &mut World,
+    step: u32,
+    frame: Vec<u8>,
+    taken: &Action,
+    label: Action,
+) -> StepRecord {
+    let p = &w.player;
+    let inventory = inventory_map(&p.inventory).into_iter().collect();
+    let position = p.body.pos;
+    let (yaw, pitch) = (p.yaw as f32, p.pitch as f32);
+    let before = obtained(w, &task.target_item);
+    w.step(taken);
+    let held = gw_openworld::plan::held(&inventory_map(&w.player.inventory), &task.target_item);
+    StepRecord {
+        step,
+        frame,
+        vpt: gw_world::action::encode(&label),
+        action: label,
+        inventory,
+        position,
+        yaw,
+        pitch,
+        reward: obtained(w, &task.target_item).saturating_sub(before) as f32,
+        progress: (held as f32 / task.count as f32).min(1.0),
+        done: ex.done(w),
+    }
 }
 
 /// Pass 2: play `actions` again from the start world of `seed`, rendering
@@ -175,32 +210,11 @@ pub fn replay<E>(
     for (i, a) in actions.iter().enumerate() {
         gw_world::render::render_rgba(&w, wu, hu, &mut rgba, false);
         let frame = format.encode(&rgba, width, height);
-        let p = &w.player;
-        let inventory = inventory_map(&p.inventory).into_iter().collect();
-        let position = p.body.pos;
-        let (yaw, pitch) = (p.yaw as f32, p.pitch as f32);
-        let before = obtained(&w, &task.target_item);
-        w.step(a);
-        let held = gw_openworld::plan::held(&inventory_map(&w.player.inventory), &task.target_item);
-        let done = ex.done(&w);
-        let last = i + 1 == actions.len();
-        if done != last {
+        let r = record_step(task, &ex, &mut w, i as u32, frame, a, a.clone());
+        if r.done != (i + 1 == actions.len()) {
             return Err(ReplayError::Diverged { step: i as u32 });
         }
-        sink(StepRecord {
-            step: i as u32,
-            frame,
-            vpt: gw_world::action::encode(a),
-            action: a.clone(),
-            inventory,
-            position,
-            yaw,
-            pitch,
-            reward: obtained(&w, &task.target_item).saturating_sub(before) as f32,
-            progress: (held as f32 / task.count as f32).min(1.0),
-            done,
-        })
-        .map_err(ReplayError::Sink)?;
+        sink(r).map_err(ReplayError::Sink)?;
     }
     Ok(())
 }
