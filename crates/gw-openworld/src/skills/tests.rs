@@ -604,23 +604,35 @@ fn placing_a_block_never_swings_between_two_aims() {
 /// the ledge's cell facing the drop (+z).
 fn ledge_over(pit: gw_world::data::BlockId) -> gw_world::World {
     use gw_world::data::b;
+    underground(-4..=4, 14..=26, -4..=8, |x, y, z| {
+        let inside = x.abs() <= 2 && (-2..=6).contains(&z);
+        let open = inside && (20..=22).contains(&y) || inside && z >= 1 && (18..=22).contains(&y);
+        if open {
+            b::AIR
+        } else if inside && z >= 1 && y == 17 {
+            pit
+        } else {
+            b::STONE
+        }
+    })
+}
+
+/// Seed 5's world with the blocks around the spawn column rebuilt at depth:
+/// `block(x, y, z)` for every offset `x`, `z` from the spawn column and
+/// height `y` in the ranges; the player then stands at y 20 on the spawn
+/// column, facing +z, level, still.
+fn underground(
+    xs: std::ops::RangeInclusive<i32>,
+    ys: std::ops::RangeInclusive<i32>,
+    zs: std::ops::RangeInclusive<i32>,
+    block: impl Fn(i32, i32, i32) -> gw_world::data::BlockId,
+) -> gw_world::World {
     let mut w = task_world(5);
-    let s = crate::skills::motor::feet(&w);
-    let f = [s[0], 20, s[2]];
-    for x in -4i32..=4 {
-        for z in -4i32..=8 {
-            for y in 14..=26 {
-                let inside = x.abs() <= 2 && (-2..=6).contains(&z);
-                let open =
-                    inside && (20..=22).contains(&y) || inside && z >= 1 && (18..=22).contains(&y);
-                let v = if open {
-                    b::AIR
-                } else if inside && z >= 1 && y == 17 {
-                    pit
-                } else {
-                    b::STONE
-                };
-                assert!(w.terrain.set(f[0] + x, y, f[2] + z, v));
+    let f = crate::skills::motor::feet(&w);
+    for x in xs {
+        for z in zs.clone() {
+            for y in ys.clone() {
+                assert!(w.terrain.set(f[0] + x, y, f[2] + z, block(x, y, z)));
             }
         }
     }
@@ -697,29 +709,16 @@ fn a_floor_over_lava_is_not_mined() {
 #[test]
 fn a_log_under_the_crosshair_becomes_the_target_when_asked() {
     use gw_world::data::b;
-    let mut w = task_world(5);
-    let s = crate::skills::motor::feet(&w);
-    let f = [s[0], 20, s[2]];
-    for x in -5i32..=5 {
-        for z in -5i32..=9 {
-            for y in 18..=25 {
-                let inside = x.abs() <= 3 && (-3..=8).contains(&z) && (20..=23).contains(&y);
-                let v = if !inside {
-                    b::STONE
-                } else if (x, z) == (0, 7) || (x.abs(), z) == (2, 0) {
-                    b::OAK_LOG
-                } else {
-                    b::AIR
-                };
-                assert!(w.terrain.set(f[0] + x, y, f[2] + z, v));
-            }
+    let mut w = underground(-5..=5, 18..=25, -5..=9, |x, y, z| {
+        let inside = x.abs() <= 3 && (-3..=8).contains(&z) && (20..=23).contains(&y);
+        if !inside {
+            b::STONE
+        } else if (x, z) == (0, 7) || (x.abs(), z) == (2, 0) {
+            b::OAK_LOG
+        } else {
+            b::AIR
         }
-    }
-    w.player.body.pos = [f[0] as f64 + 0.5, 20.0, f[2] as f64 + 0.5];
-    w.player.body.vel = [0.0; 3];
-    w.player.yaw = 0.0;
-    w.player.pitch = 0.0;
-    w.step(&gw_world::Action::noop());
+    });
     let mut ex = Expert::new("logs", 1);
     // Facing +z: the log seven blocks ahead is seen and chosen.
     let _ = ex.act(&w);
