@@ -21,7 +21,7 @@ pub struct DaggerArgs {
     /// Episodes per task.
     #[arg(long)]
     episodes: u32,
-    /// Output folder (data/<task>/<task>-dagger-<n>.parquet).
+    /// Output folder (data/<task>/<task>-dagger-<seed>-<n>.parquet; rounds with other seeds can share it).
     #[arg(long)]
     out: PathBuf,
     /// How many of its target item each episode's goal asks for (an

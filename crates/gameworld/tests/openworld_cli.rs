@@ -320,7 +320,7 @@ fn world_dagger_writes_labelled_episodes_and_refuses_bad_input() {
     );
     for e in 0..2 {
         let f = out.join(format!(
-            "data/atomic_logs/atomic_logs-dagger-{e:06}.parquet"
+            "data/atomic_logs/atomic_logs-dagger-3-{e:06}.parquet"
         ));
         assert!(f.is_file(), "{}", f.display());
     }

@@ -69,8 +69,9 @@ pub struct DaggerEpisode {
 }
 
 /// Plays episode `episode` of `task` with `net` and the expert, and writes
-/// it under `out/data/<task>/` as `<task>-dagger-<episode>.parquet`, frames
-/// in PNG at the policy's resolution.
+/// it under `out/data/<task>/` as `<task>-dagger-<seed>-<episode>.parquet`,
+/// frames in PNG at the policy's resolution. The seed in the name lets
+/// rounds collected with different seeds share one folder.
 pub fn collect_episode(
     net: Network,
     task: &TaskDef,
@@ -134,7 +135,7 @@ pub fn collect_episode(
             break;
         }
     }
-    let id = format!("{}-dagger-{episode:06}", task.id);
+    let id = format!("{}-dagger-{}-{episode:06}", task.id, o.seed);
     let path = out.join(format!("data/{}/{id}.parquet", task.id));
     let dir = path.parent().expect("a data file has a folder");
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

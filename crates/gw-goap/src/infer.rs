@@ -150,7 +150,7 @@ impl Runner {
     fn logits(&mut self, rgb: &[u8]) -> Result<Vec<f32>> {
         let cfg = &self.net.cfg;
         let dev = &self.net.device;
-        let f = self.net.encode_frames(rgb, 1)?.unsqueeze(0)?;
+        let f = self.net.encode_frames_fused(rgb, 1)?.unsqueeze(0)?;
         let prev = Tensor::from_slice(
             self.history.prev(),
             (1, 1, cfg.heads.action_features()),

@@ -108,6 +108,14 @@ impl Module for LayerNorm {
     }
 }
 
+impl LayerNorm {
+    /// The same function through candle's fused kernel: faster, but with no
+    /// backward pass, so only inference may call it.
+    fn forward_fused(&self, x: &Tensor) -> Result<Tensor> {
+        candle_nn::ops::layer_norm(&x.contiguous()?, &self.weight, &self.bias, LN_EPS as f32)
+    }
+}
+
 fn ln(d: usize, vb: VarBuilder) -> Result<LayerNorm> {
     Ok(LayerNorm {
         weight: vb.get_with_hints(d, "weight", candle_nn::Init::Const(1.0))?,
@@ -234,6 +242,19 @@ impl Network {
 
     /// Frames `(n, h, w, 3)` as bytes → embeddings `(n, d_model)`.
     pub fn encode_frames(&self, rgb: &[u8], n: usize) -> Result<Tensor> {
+        let x = self.conv_features(rgb, n)?;
+        self.frame_ln.forward(&x)
+    }
+
+    /// [`Network::encode_frames`] through the fused layer norm (inference
+    /// only: no backward pass).
+    pub fn encode_frames_fused(&self, rgb: &[u8], n: usize) -> Result<Tensor> {
+        let x = self.conv_features(rgb, n)?;
+        self.frame_ln.forward_fused(&x)
+    }
+
+    /// The frame encoder up to its layer norm: `(n, d_model)`.
+    fn conv_features(&self, rgb: &[u8], n: usize) -> Result<Tensor> {
         let [w, h] = self.cfg.resolution;
         let x: Vec<f32> = rgb.iter().map(|&b| b as f32 / 255.0 - 0.5).collect();
         let mut x = Tensor::from_vec(x, (n, h as usize, w as usize, 3), &self.device)?
@@ -242,8 +263,7 @@ impl Network {
         for c in &self.convs {
             x = c.forward(&x)?.relu()?;
         }
-        let x = x.flatten_from(1)?;
-        self.frame_ln.forward(&self.proj.forward(&x)?)
+        self.proj.forward(&x.flatten_from(1)?)
     }
 
     /// Goal embeddings `(b, d_model)` from per-sample token lists.
@@ -353,7 +373,8 @@ impl Network {
     /// The behaviour encoder for one new token `(1, d)` after the tokens
     /// `cache` has seen: the head logits of the new position, equal to what
     /// [`Network::behaviour`] computes for it over the whole sequence, at
-    /// the cost of one position per block.
+    /// the cost of one position per block. Inference only: it runs candle's
+    /// fused layer norm and softmax, which have no backward pass.
     pub fn behaviour_step(&self, token: &Tensor, cache: &mut StepCache) -> Result<Tensor> {
         let d = self.cfg.dims.d_model;
         let heads = self.cfg.dims.heads;
@@ -363,7 +384,7 @@ impl Network {
         cache.kv.resize_with(self.blocks.len(), Default::default);
         let mut x = token.reshape((1, d))?;
         for (blk, kv) in self.blocks.iter().zip(cache.kv.iter_mut()) {
-            let hx = blk.ln1.forward(&x)?;
+            let hx = blk.ln1.forward_fused(&x)?;
             let split = |t: Tensor| -> Result<Tensor> { t.reshape((heads, 1, dh)) };
             let q = split(blk.q.forward(&hx)?)?;
             kv.push_back((split(blk.k.forward(&hx)?)?, split(blk.v.forward(&hx)?)?));
@@ -380,14 +401,14 @@ impl Network {
                 .index_select(&Tensor::from_vec(idx, m, &self.device)?, 1)?
                 .reshape((heads, 1, m))?;
             let scores = (q.matmul(&k.t()?)? * scale)?.add(&rel)?;
-            let att = candle_nn::ops::softmax(&scores, D::Minus1)?;
+            let att = candle_nn::ops::softmax_last_dim(&scores)?;
             let y = att.matmul(&v)?.reshape((1, d))?;
             x = (x + blk.o.forward(&y)?)?;
-            let hx = blk.ln2.forward(&x)?;
+            let hx = blk.ln2.forward_fused(&x)?;
             let f = blk.ffn2.forward(&blk.ffn1.forward(&hx)?.gelu_erf()?)?;
             x = (x + f)?;
         }
-        self.head.forward(&self.head_ln.forward(&x)?)
+        self.head.forward(&self.head_ln.forward_fused(&x)?)
     }
 }
 

@@ -85,7 +85,7 @@ fn the_policy_plays_the_expert_labels_and_episodes_repeat() {
     assert!((r.agreed as usize) < eps[0].labels.len());
     // The same options give the same file, byte for byte.
     collect_episode(tiny_policy(), &logs(), 0, &options(0.0, 300), &b).unwrap();
-    let file = "data/atomic_logs/atomic_logs-dagger-000000.parquet";
+    let file = "data/atomic_logs/atomic_logs-dagger-5-000000.parquet";
     assert_eq!(
         std::fs::read(a.join(file)).unwrap(),
         std::fs::read(b.join(file)).unwrap()
