@@ -103,8 +103,8 @@ pub struct Chunk {
     /// the renderer's beam pre-pass tests boxes of cells against it.
     pub filled: [u128; 256],
     /// Per column, like `filled`: bit `y` is set where the block shows an
-    /// opaque texel everywhere on every face (no air, water, leaves,
-    /// plants, glass or torches). Kept exact by `set`; the renderer's raster
+    /// opaque texel everywhere on every face (no air, water, plants,
+    /// glass or torches; leaves are drawn opaque). Kept exact by `set`; the renderer's raster
     /// pre-pass skips the faces such blocks hide.
     pub opaque: [u128; 256],
     /// Per column, like `filled`: bit `y` is set where the block is water.
@@ -137,11 +137,7 @@ fn opaque_ids() -> &'static [bool; 256] {
             t[id] = id != b::WATER as usize
                 && !matches!(
                     def.pattern,
-                    Pattern::None
-                        | Pattern::Leaves
-                        | Pattern::Plant
-                        | Pattern::Torch
-                        | Pattern::Glass
+                    Pattern::None | Pattern::Plant | Pattern::Torch | Pattern::Glass
                 );
         }
         t

@@ -3,8 +3,8 @@
 //!
 //! A face of a non-air cell is exposed when the neighbour across it is not
 //! an opaque full block ([`Chunk::opaque`]): faces against air, water and
-//! see-through blocks (leaves, plants, glass, torches) are kept, so a ray
-//! through a leaf's hole meets the next leaf's face as the walk did. Water
+//! see-through blocks (plants, glass, torches) are kept, so a ray through
+//! a gap in a plant meets the face behind it as the walk did. Water
 //! cells give water faces where their neighbour is neither water nor
 //! opaque (the surface a ray enters water through). Faces go by 16-high
 //! section and direction, sorted along their axis, so the faces turned

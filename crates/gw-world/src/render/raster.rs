@@ -694,8 +694,10 @@ impl<'a> Frame<'a> {
                 let mut m = f32::INFINITY;
                 for y in ty * TILE..((ty + 1) * TILE).min(bh) {
                     let row = &band.depth[y * self.w..][tx * TILE..((tx + 1) * TILE).min(self.w)];
+                    // Depths are never NaN: a plain comparison (which
+                    // vectorises) gives `f32::min`'s value.
                     for &v in row {
-                        m = m.min(v);
+                        m = if v < m { v } else { m };
                     }
                 }
                 band.tiles[t] = m;
@@ -882,9 +884,9 @@ impl<'a> Frame<'a> {
                         k *= 0.35;
                     }
                     [
-                        tx[0] as f32 / 255.0 * k,
-                        tx[1] as f32 / 255.0 * k,
-                        tx[2] as f32 / 255.0 * k,
+                        UNIT8[tx[0] as usize] * k,
+                        UNIT8[tx[1] as usize] * k,
+                        UNIT8[tx[2] as usize] * k,
                     ]
                 }
             }
