@@ -27,7 +27,10 @@
 //! - the **rasteriser** ([`raster`]), used from [`RASTER_VIEW_MIN_RAYS`]
 //!   rays on ([`Renderer::Auto`]). Each chunk keeps a mesh ([`mesh`]) of
 //!   its exposed faces (a face whose neighbour is not an opaque full
-//!   block; water faces apart), built on first use and dropped by every
+//!   block; water faces apart; an opaque block's faces merged with their
+//!   neighbours of the same block and plane into strips along one axis,
+//!   the cell a pixel shows found from where its ray meets the strip),
+//!   built on first use and dropped by every
 //!   edit of the chunk or of a neighbour's border cell
 //!   ([`crate::terrain::Terrain::set`]) and when a neighbour loads. Faces
 //!   go by 8×8×8 section and direction, sorted along their axis, so back

@@ -18,12 +18,14 @@ const BAND_ROWS: usize = 16;
 /// What a primitive is.
 #[derive(Clone, Copy, Debug)]
 enum What {
-    /// A block face: the cell, its block, the face's axis and side.
+    /// A block face: its first cell, its block, the face's axis and side
+    /// and how many cells it spans along [`mesh::merge_axis`].
     Block {
         cell: [i32; 3],
         block: BlockId,
         axis: u8,
         positive: bool,
+        len: u8,
     },
     /// Face (`axis`, `far`) of box `i` of the scene.
     Box { i: u32, axis: u8, far: bool },
@@ -134,6 +136,9 @@ thread_local! {
 
 /// No primitive at a pixel.
 const NONE: u32 = u32::MAX;
+
+/// The light last computed while shading: primitive, cell, light.
+type Lit = (u32, [i32; 3], f32);
 
 /// A mesh section within view.
 struct Sec<'a> {
@@ -384,7 +389,8 @@ impl<'a> Frame<'a> {
         let unit = |a: usize| [s.f[a], s.r[a], s.u[a]];
         let (uj, uk) = (unit(j), unit(k));
         let cut = cutouts();
-        let reach2 = (VIEW_DISTANCE + 0.9) * (VIEW_DISTANCE + 0.9);
+        let reach2 = (VIEW_DISTANCE + 0.01) * (VIEW_DISTANCE + 0.01);
+        let m = mesh::merge_axis(axis);
         // Whether some cell of the section may lie beyond reach.
         let far = {
             let g = |k: usize| {
@@ -403,9 +409,17 @@ impl<'a> Frame<'a> {
         // Nearest first: the positive side's run ends at the eye.
         let mut each = |f: &mesh::Face| {
             let cell = [origin[0] + f.x as i32, f.y as i32, origin[2] + f.z as i32];
+            let len = f.len as f64;
             if far {
-                let centre = [0, 1, 2].map(|a| cell[a] as f64 + 0.5 - s.eye[a]);
-                if centre[0] * centre[0] + centre[1] * centre[1] + centre[2] * centre[2] > reach2 {
+                // Nothing of it within the view distance: every pixel it
+                // could cover is fogged sky.
+                let gap = |a: usize| {
+                    let lo = cell[a] as f64;
+                    let hi = lo + if a == m { len } else { 1.0 };
+                    (lo - s.eye[a]).max(s.eye[a] - hi).max(0.0)
+                };
+                let (gx, gy, gz) = (gap(0), gap(1), gap(2));
+                if gx * gx + gy * gy + gz * gz > reach2 {
                     return;
                 }
             }
@@ -414,9 +428,16 @@ impl<'a> Frame<'a> {
                 l[axis] += 1.0;
             }
             let c0 = [0, 1, 2].map(|q| base[q] + ux[q] * l[0] + uy[q] * l[1] + uz[q] * l[2]);
-            let c1 = add3(c0, uj);
-            let c2 = add3(c1, uk);
-            let c3 = add3(c0, uk);
+            let (sj, sk) = if f.len == 1 {
+                (uj, uk)
+            } else if j == m {
+                (uj.map(|v| v * len), uk)
+            } else {
+                (uj, uk.map(|v| v * len))
+            };
+            let c1 = add3(c0, sj);
+            let c2 = add3(c1, sk);
+            let c3 = add3(c0, sk);
             // All four corners beyond one side of the view: off screen.
             let (tx, ty) = (s.tan_x, s.tan_y);
             let out = |c: [f64; 3]| {
@@ -438,6 +459,7 @@ impl<'a> Frame<'a> {
                     block: f.block,
                     axis: axis as u8,
                     positive,
+                    len: f.len,
                 },
                 plane: [pa, pb, pc, 1.0 / plane_at],
                 cutout: !water && cut[f.block as usize],
@@ -519,13 +541,32 @@ impl<'a> Frame<'a> {
             block,
             axis,
             positive,
+            len,
         } = p.what
         else {
             return true;
         };
-        let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, 1.0 / inv);
+        let z = 1.0 / inv;
+        let cell = self.cell_at(cell, axis, len, sx, sy, z);
+        let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, z);
         let face = tex_face(axis as usize, positive);
         self.scene.tex.texels[block as usize * 3 + face][tv * TEX + tu][3] != 0
+    }
+
+    /// The cell of block face `cell` .. (`len` cells along the merge axis
+    /// of `axis`) that the ray with screen offsets `sx`, `sy` meets at depth
+    /// `z`.
+    #[inline(always)]
+    fn cell_at(&self, cell: [i32; 3], axis: u8, len: u8, sx: f64, sy: f64, z: f64) -> [i32; 3] {
+        if len == 1 {
+            return cell;
+        }
+        let s = &self.scene;
+        let m = mesh::merge_axis(axis as usize);
+        let along = s.eye[m] + (s.f[m] + s.r[m] * sx + s.u[m] * sy) * z;
+        let mut c = cell;
+        c[m] = floor_i32(along).clamp(cell[m], cell[m] + len as i32 - 1);
+        c
     }
 
     /// Where the ray with screen offsets `sx`, `sy` meets the face of
@@ -768,29 +809,28 @@ impl<'a> Frame<'a> {
         let p = &band.prims[id as usize];
         let (sx, sy) = (self.cols[x], self.rows[y]);
         let len = (1.0 + sx * sx + sy * sy).sqrt();
-        if len / p.inv(sx, sy) > VIEW_DISTANCE {
+        let inv = p.inv(sx, sy);
+        if len / inv > VIEW_DISTANCE {
             return Pick::Sky;
         }
         match p.what {
-            What::Block { cell, block, .. } => Pick::Block {
+            What::Block {
+                cell,
+                block,
+                axis,
+                len,
+                ..
+            } => Pick::Block {
                 id: block,
-                pos: cell,
+                pos: self.cell_at(cell, axis, len, sx, sy, 1.0 / inv),
             },
             What::Box { i, .. } => self.scene.boxes[i as usize].who,
         }
     }
 
-    /// The light on block face `p` (brightness times the face's shade).
-    fn face_light(&self, p: &Prim) -> f32 {
-        let What::Block {
-            cell,
-            axis,
-            positive,
-            ..
-        } = p.what
-        else {
-            return 1.0;
-        };
+    /// The light on the face of `cell` across `axis` on its `positive`
+    /// side (brightness times the face's shade).
+    fn face_light(&self, cell: [i32; 3], axis: u8, positive: bool) -> f32 {
         let (axis, s) = (axis as usize, &self.scene);
         let mut nb = cell;
         nb[axis] += if positive { 1 } else { -1 };
@@ -804,10 +844,10 @@ impl<'a> Frame<'a> {
         shade * light::brightness(sky, bl, s.light)
     }
 
-    /// The colour of ray (`x`, `y`) of `band`; `lit` caches the last
-    /// primitive's light.
+    /// The colour of ray (`x`, `y`) of `band`; `lit` caches the light of
+    /// the last primitive and cell shaded.
     #[inline]
-    fn color(&self, band: &Band, x: usize, y: usize, lit: &mut (u32, f32)) -> [u8; 3] {
+    fn color(&self, band: &Band, x: usize, y: usize, lit: &mut Lit) -> [u8; 3] {
         let s = &self.scene;
         let k = (y - band.y0) * self.w + x;
         let (id, water_inv) = (band.ids[k], band.water[k]);
@@ -864,9 +904,11 @@ impl<'a> Frame<'a> {
                 block,
                 axis,
                 positive,
+                len,
             } => {
-                if lit.0 != id {
-                    *lit = (id, self.face_light(p));
+                let cell = self.cell_at(cell, axis, len, sx, sy, z);
+                if lit.0 != id || lit.1 != cell {
+                    *lit = (id, cell, self.face_light(cell, axis, positive));
                 }
                 let axis = axis as usize;
                 let (uu, vv, tu, tv) = self.block_uv(cell, axis, sx, sy, z);
@@ -876,7 +918,7 @@ impl<'a> Frame<'a> {
                 } else {
                     let face = tex_face(axis, positive);
                     let tx = s.tex.texels[block as usize * 3 + face][tv * TEX + tu];
-                    let mut k = lit.1;
+                    let mut k = lit.2;
                     if let Some((bp, prog)) = s.breaking
                         && bp == cell
                         && unit(9, tu as i32, tv as i32, 3) < prog * 0.8
@@ -949,7 +991,7 @@ pub(crate) fn render(
             let band = &mut *cell.borrow_mut();
             let y0 = bi * rows;
             frame.draw_band(y0, (y0 + rows).min(th), band);
-            let mut lit = (NONE, 0.0);
+            let mut lit: Lit = (NONE, [0; 3], 0.0);
             for (ty, line_rows) in px.chunks_mut(w * 4 * block).enumerate() {
                 let ty = y0 + ty;
                 let line = &mut line_rows[..w * 4];
@@ -1034,16 +1076,23 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                 // Face coordinates of the hit, and how far inside it is.
                 let (inside, who) = match p.what {
                     What::Block {
-                        cell, block, axis, ..
+                        cell,
+                        block,
+                        axis,
+                        len,
+                        ..
                     } => {
                         let a = axis as usize;
+                        let along = mesh::merge_axis(a);
                         let m = (0..3)
                             .filter(|&k| k != a)
                             .map(|k| {
                                 let v = hit[k] - cell[k] as f64;
-                                v.min(1.0 - v)
+                                let size = if k == along { len as f64 } else { 1.0 };
+                                v.min(size - v)
                             })
                             .fold(f64::INFINITY, f64::min);
+                        let cell = f.cell_at(cell, axis, len, sx, sy, z);
                         if p.cutout && m > margin && !f.opaque_texel(p, sx, sy, inv) {
                             continue;
                         }

@@ -241,3 +241,91 @@ fn primitives_face_the_eye_and_lie_on_screen() {
         }
     }
 }
+
+/// A chunk's strips, taken apart into single faces, are exactly its
+/// exposed faces (each once): every face of a non-air, non-water cell
+/// whose neighbour across it is not an opaque full block (an unloaded
+/// neighbour hides it); a strip is of one block, in one plane, inside one
+/// section, and only opaque blocks' faces are merged. On natural ground
+/// merging leaves under two thirds as many faces.
+#[test]
+fn strips_are_exactly_the_exposed_faces() {
+    use std::collections::BTreeSet;
+    let world = World::new(WorldConfig {
+        seed: 11,
+        ..Default::default()
+    });
+    let t = &world.terrain;
+    let opaque = |x: i32, y: i32, z: i32| -> bool {
+        if y < 0 {
+            return true;
+        }
+        if y >= HEIGHT {
+            return false;
+        }
+        match t.chunk(x >> 4, z >> 4) {
+            Some(c) => c.opaque[((x & 15) * CHUNK + (z & 15)) as usize] >> y & 1 == 1,
+            None => true,
+        }
+    };
+    let (mut strips, mut singles) = (0usize, 0usize);
+    for c in t.loaded() {
+        let (ox, oz) = (c.cx * CHUNK, c.cz * CHUNK);
+        let mut want = BTreeSet::new();
+        for x in 0..CHUNK {
+            for z in 0..CHUNK {
+                for y in 0..HEIGHT {
+                    let v = c.get(x, y, z);
+                    if v == b::AIR || v == b::WATER {
+                        continue;
+                    }
+                    for dir in 0..6usize {
+                        let mut n = [ox + x, y, oz + z];
+                        n[dir / 2] += if dir % 2 == 1 { 1 } else { -1 };
+                        if !opaque(n[0], n[1], n[2]) {
+                            want.insert((dir, [ox + x, y, oz + z], v));
+                        }
+                    }
+                }
+            }
+        }
+        let mut got = BTreeSet::new();
+        let m = mesh::build(t, c);
+        for (si, sec) in m.sections.iter().enumerate() {
+            let k = mesh::section_corner(si);
+            for (dir, list) in sec.faces.iter().enumerate() {
+                let along = mesh::merge_axis(dir / 2);
+                for f in list {
+                    strips += 1;
+                    let first = [f.x as i32, f.y as i32, f.z as i32];
+                    assert!(f.len >= 1);
+                    if f.len > 1 {
+                        assert!(opaque(ox + first[0], first[1], oz + first[2]), "{f:?}");
+                    }
+                    for i in 0..f.len as i32 {
+                        let mut p = first;
+                        p[along] += i;
+                        for a in 0..3 {
+                            assert!(
+                                p[a] >= k[a] && p[a] < k[a] + SECTION,
+                                "{f:?} leaves its section"
+                            );
+                        }
+                        assert_eq!(c.get(p[0], p[1], p[2]), f.block, "{f:?}");
+                        singles += 1;
+                        assert!(
+                            got.insert((dir, [ox + p[0], p[1], oz + p[2]], f.block)),
+                            "{f:?} twice"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(got == want, "chunk ({}, {})", c.cx, c.cz);
+    }
+    assert!(singles > 10_000, "{singles} faces");
+    assert!(
+        strips * 3 < singles * 2,
+        "{strips} strips for {singles} faces"
+    );
+}
