@@ -951,9 +951,9 @@ impl<'a> Frame<'a> {
     }
 
     /// Row `y` of `band` into `out` (RGBA), as [`Frame::color`] gives each
-    /// pixel; a pixel of a block face with no water before it, away from
-    /// the target outline and the cracks, takes a shorter way to the same
-    /// bytes.
+    /// pixel; a pixel of a block face with no water before it, within the
+    /// view distance and not of the target block or the one being broken,
+    /// takes a shorter way to the same bytes, and so does the sky.
     fn shade_row(&self, band: &Band, y: usize, out: &mut [u8], lit: &mut Lit) {
         let s = &self.scene;
         let row = (y - band.y0) * self.w;
@@ -961,27 +961,26 @@ impl<'a> Frame<'a> {
         let water = &band.water[row..row + self.w];
         let lens = &self.lens[y * self.w..(y + 1) * self.w];
         let sy = self.rows[y];
+        let sky = if self.eye_in_water {
+            None
+        } else {
+            self.flat_sky.map(|c| [c[0], c[1], c[2], 255])
+        };
         let mut x = 0;
         while x < self.w {
             let id = ids[x];
+            if id == NONE
+                && water[x] == 0.0
+                && let Some(c) = sky
+            {
+                out[x * 4..x * 4 + 4].copy_from_slice(&c);
+                x += 1;
+                continue;
+            }
             // A run of pixels of one block face.
             let fast = id != NONE
                 && !self.eye_in_water
-                && match band.prims[id as usize].what {
-                    What::Block {
-                        cell, len, axis, ..
-                    } => {
-                        let m = mesh::merge_axis(axis as usize);
-                        let holds = |c: [i32; 3]| {
-                            (0..3).all(|k| {
-                                let hi = cell[k] + if k == m { len as i32 - 1 } else { 0 };
-                                c[k] >= cell[k] && c[k] <= hi
-                            })
-                        };
-                        !s.target.is_some_and(holds) && !s.breaking.is_some_and(|b| holds(b.0))
-                    }
-                    What::Box { .. } => false,
-                };
+                && matches!(band.prims[id as usize].what, What::Block { .. });
             if !fast {
                 let c = self.color(band, x, y, lit);
                 out[x * 4..x * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
@@ -1004,10 +1003,14 @@ impl<'a> Frame<'a> {
                 let (sx, len_r) = (self.cols[x], lens[x]);
                 let z = 1.0 / p.inv(sx, sy);
                 let t = len_r * z;
-                let c = if water[x] != 0.0 || t > VIEW_DISTANCE {
+                let cell = self.cell_at(first, axis, len, sx, sy, z);
+                let c = if water[x] != 0.0
+                    || t > VIEW_DISTANCE
+                    || s.target == Some(cell)
+                    || s.breaking.is_some_and(|b| b.0 == cell)
+                {
                     self.color(band, x, y, lit)
                 } else {
-                    let cell = self.cell_at(first, axis, len, sx, sy, z);
                     if lit.0 != id || lit.1 != cell {
                         *lit = (id, cell, self.face_light(cell, axis, positive));
                     }
