@@ -10,12 +10,14 @@
 //! section and direction, sorted along their axis, so the faces turned
 //! towards the eye are one run of each list.
 //!
-//! Faces of opaque blocks are merged into strips: neighbours in one plane,
-//! of one block, next to each other along the face's merge axis
-//! ([`merge_axis`]) within a section become one face `len` cells long
-//! (about half as many faces on natural ground). The renderer finds the
-//! cell a pixel shows from where its ray meets the strip, so texels, light,
-//! picks, the target outline and cracks stay per cell.
+//! Faces of opaque blocks are merged into rectangles: neighbours in one
+//! plane, of one block, next to each other along the face's merge axis
+//! ([`merge_axis`]) within a section become one strip `len` cells long,
+//! and strips of the same span in neighbouring rows one rectangle `wid`
+//! rows wide (about a third as many faces on natural ground). The
+//! renderer finds the cell a pixel shows from where its ray meets the
+//! rectangle, so texels, light, picks, the target outline and cracks stay
+//! per cell.
 
 use crate::data::BlockId;
 use crate::terrain::{CHUNK, Chunk, HEIGHT, Terrain};
@@ -53,9 +55,10 @@ pub(crate) const fn merge_axis(axis: usize) -> usize {
     if axis == 0 { 2 } else { 0 }
 }
 
-/// One face: its first cell (chunk-local `x`, `y`, `z`, the least along
-/// the merge axis), its block and how many cells it spans along the merge
-/// axis (1 for a single face).
+/// One face: its first cell (chunk-local `x`, `y`, `z`, the least corner
+/// of the rectangle), its block and how many cells it spans along the
+/// merge axis (`len`) and along the plane's other axis (`wid`); 1 and 1
+/// for a single face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Face {
     pub x: u8,
@@ -63,6 +66,7 @@ pub(crate) struct Face {
     pub z: u8,
     pub block: BlockId,
     pub len: u8,
+    pub wid: u8,
 }
 
 impl Face {
@@ -175,6 +179,7 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
                     // are tested where they are drawn); 0 marks the rest
                     // as mergeable until the strips are made.
                     len: u8::from(op & bit == 0),
+                    wid: 1,
                 };
                 let s = &mut sections[section_of(x, y, z)];
                 for (dir, m) in around.iter().enumerate() {
@@ -205,21 +210,19 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
 }
 
 /// Merges the mergeable faces (`len` 0) of one section's list for faces
-/// across `axis` into strips along [`merge_axis`]: runs of neighbours with
-/// the same plane, the same third coordinate and the same block.
+/// across `axis` into strips along [`merge_axis`] (runs of neighbours with
+/// the same plane, the same third coordinate and the same block), then
+/// strips of the same block, plane and span in neighbouring rows into
+/// rectangles.
 fn strips(list: &mut Vec<Face>, axis: usize) {
     let m = merge_axis(axis);
     let o = 3 - axis - m;
     // Single faces first, then the mergeable ones in strip order.
     list.sort_by_key(|f| (f.len == 0, f.along(axis), f.along(o), f.block, f.along(m)));
-    let mut out: Vec<Face> = Vec::with_capacity(list.len());
-    // Whether the last face out may grow.
-    let mut open = false;
-    for &f in list.iter() {
-        let mergeable = f.len == 0;
-        if mergeable
-            && open
-            && let Some(last) = out.last_mut()
+    let split = list.partition_point(|f| f.len != 0);
+    let mut runs: Vec<Face> = Vec::new();
+    for &f in &list[split..] {
+        if let Some(last) = runs.last_mut()
             && last.block == f.block
             && last.along(axis) == f.along(axis)
             && last.along(o) == f.along(o)
@@ -228,10 +231,24 @@ fn strips(list: &mut Vec<Face>, axis: usize) {
             last.len += 1;
             continue;
         }
-        out.push(Face { len: 1, ..f });
-        open = mergeable;
+        runs.push(Face { len: 1, ..f });
     }
-    *list = out;
+    // Strips of one plane, span and block in neighbouring rows.
+    runs.sort_by_key(|f| (f.along(axis), f.along(m), f.len, f.block, f.along(o)));
+    list.truncate(split);
+    for f in runs {
+        if let Some(last) = list[split..].last_mut()
+            && last.block == f.block
+            && last.along(axis) == f.along(axis)
+            && last.along(m) == f.along(m)
+            && last.len == f.len
+            && last.along(o) as u32 + last.wid as u32 == f.along(o) as u32
+        {
+            last.wid += 1;
+            continue;
+        }
+        list.push(f);
+    }
 }
 
 /// The mesh of chunk `c` as kept in it, built on first use.

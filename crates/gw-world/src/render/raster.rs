@@ -18,14 +18,15 @@ const BAND_ROWS: usize = 16;
 /// What a primitive is.
 #[derive(Clone, Copy, Debug)]
 enum What {
-    /// A block face: its first cell, its block, the face's axis and side
-    /// and how many cells it spans along [`mesh::merge_axis`].
+    /// A block face: its first cell (least corner), its block, the face's
+    /// axis and side and how many cells it spans along each axis (1 across
+    /// its own).
     Block {
         cell: [i32; 3],
         block: BlockId,
         axis: u8,
         positive: bool,
-        len: u8,
+        ext: [u8; 3],
     },
     /// Face (`axis`, `far`) of box `i` of the scene.
     Box { i: u32, axis: u8, far: bool },
@@ -414,13 +415,15 @@ impl<'a> Frame<'a> {
         // Nearest first: the positive side's run ends at the eye.
         let mut each = |f: &mesh::Face| {
             let cell = [origin[0] + f.x as i32, f.y as i32, origin[2] + f.z as i32];
-            let len = f.len as f64;
+            let mut ext = [1u8; 3];
+            ext[m] = f.len;
+            ext[3 - axis - m] = f.wid;
             if far {
                 // Nothing of it within the view distance: every pixel it
                 // could cover is fogged sky.
                 let gap = |a: usize| {
                     let lo = cell[a] as f64;
-                    let hi = lo + if a == m { len } else { 1.0 };
+                    let hi = lo + ext[a] as f64;
                     (lo - s.eye[a]).max(s.eye[a] - hi).max(0.0)
                 };
                 let (gx, gy, gz) = (gap(0), gap(1), gap(2));
@@ -433,13 +436,10 @@ impl<'a> Frame<'a> {
                 l[axis] += 1.0;
             }
             let c0 = [0, 1, 2].map(|q| base[q] + ux[q] * l[0] + uy[q] * l[1] + uz[q] * l[2]);
-            let (sj, sk) = if f.len == 1 {
-                (uj, uk)
-            } else if j == m {
-                (uj.map(|v| v * len), uk)
-            } else {
-                (uj, uk.map(|v| v * len))
+            let stretch = |u: [f64; 3], n: u8| {
+                if n == 1 { u } else { u.map(|v| v * n as f64) }
             };
+            let (sj, sk) = (stretch(uj, ext[j]), stretch(uk, ext[k]));
             let c1 = add3(c0, sj);
             let c2 = add3(c1, sk);
             let c3 = add3(c0, sk);
@@ -464,7 +464,7 @@ impl<'a> Frame<'a> {
                     block: f.block,
                     axis: axis as u8,
                     positive,
-                    len: f.len,
+                    ext,
                 },
                 plane: [pa, pb, pc, 1.0 / plane_at],
                 cutout: !water && cut[f.block as usize],
@@ -546,31 +546,33 @@ impl<'a> Frame<'a> {
             block,
             axis,
             positive,
-            len,
+            ext,
         } = p.what
         else {
             return true;
         };
         let z = 1.0 / inv;
-        let cell = self.cell_at(cell, axis, len, sx, sy, z);
+        let cell = self.cell_at(cell, ext, sx, sy, z);
         let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, z);
         let face = tex_face(axis as usize, positive);
         self.scene.tex.texels[block as usize * 3 + face][tv * TEX + tu][3] != 0
     }
 
-    /// The cell of block face `cell` .. (`len` cells along the merge axis
-    /// of `axis`) that the ray with screen offsets `sx`, `sy` meets at depth
-    /// `z`.
+    /// The cell of block face `cell` .. `cell + ext` that the ray with
+    /// screen offsets `sx`, `sy` meets at depth `z`.
     #[inline(always)]
-    fn cell_at(&self, cell: [i32; 3], axis: u8, len: u8, sx: f64, sy: f64, z: f64) -> [i32; 3] {
-        if len == 1 {
+    fn cell_at(&self, cell: [i32; 3], ext: [u8; 3], sx: f64, sy: f64, z: f64) -> [i32; 3] {
+        if ext == [1, 1, 1] {
             return cell;
         }
         let s = &self.scene;
-        let m = mesh::merge_axis(axis as usize);
-        let along = s.eye[m] + (s.f[m] + s.r[m] * sx + s.u[m] * sy) * z;
         let mut c = cell;
-        c[m] = floor_i32(along).clamp(cell[m], cell[m] + len as i32 - 1);
+        for k in 0..3 {
+            if ext[k] > 1 {
+                let along = s.eye[k] + (s.f[k] + s.r[k] * sx + s.u[k] * sy) * z;
+                c[k] = floor_i32(along).clamp(cell[k], cell[k] + ext[k] as i32 - 1);
+            }
+        }
         c
     }
 
@@ -820,14 +822,10 @@ impl<'a> Frame<'a> {
         }
         match p.what {
             What::Block {
-                cell,
-                block,
-                axis,
-                len,
-                ..
+                cell, block, ext, ..
             } => Pick::Block {
                 id: block,
-                pos: self.cell_at(cell, axis, len, sx, sy, 1.0 / inv),
+                pos: self.cell_at(cell, ext, sx, sy, 1.0 / inv),
             },
             What::Box { i, .. } => self.scene.boxes[i as usize].who,
         }
@@ -909,9 +907,9 @@ impl<'a> Frame<'a> {
                 block,
                 axis,
                 positive,
-                len,
+                ext,
             } => {
-                let cell = self.cell_at(cell, axis, len, sx, sy, z);
+                let cell = self.cell_at(cell, ext, sx, sy, z);
                 if lit.0 != id || lit.1 != cell {
                     *lit = (id, cell, self.face_light(cell, axis, positive));
                 }
@@ -993,7 +991,7 @@ impl<'a> Frame<'a> {
                 block,
                 axis,
                 positive,
-                len,
+                ext,
             } = p.what
             else {
                 unreachable!("a fast run is of a block face")
@@ -1003,7 +1001,7 @@ impl<'a> Frame<'a> {
                 let (sx, len_r) = (self.cols[x], lens[x]);
                 let z = 1.0 / p.inv(sx, sy);
                 let t = len_r * z;
-                let cell = self.cell_at(first, axis, len, sx, sy, z);
+                let cell = self.cell_at(first, ext, sx, sy, z);
                 let c = if water[x] != 0.0
                     || t > VIEW_DISTANCE
                     || s.target == Some(cell)
@@ -1189,20 +1187,19 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                         cell,
                         block,
                         axis,
-                        len,
+                        ext,
                         ..
                     } => {
                         let a = axis as usize;
-                        let along = mesh::merge_axis(a);
                         let m = (0..3)
                             .filter(|&k| k != a)
                             .map(|k| {
                                 let v = hit[k] - cell[k] as f64;
-                                let size = if k == along { len as f64 } else { 1.0 };
+                                let size = ext[k] as f64;
                                 v.min(size - v)
                             })
                             .fold(f64::INFINITY, f64::min);
-                        let cell = f.cell_at(cell, axis, len, sx, sy, z);
+                        let cell = f.cell_at(cell, ext, sx, sy, z);
                         if p.cutout && m > margin && !f.opaque_texel(p, sx, sy, inv) {
                             continue;
                         }
