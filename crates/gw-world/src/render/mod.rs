@@ -1687,13 +1687,19 @@ impl<'a> Scene<'a> {
     /// `color` seen at distance `t`, fogged towards the horizon colour, and
     /// through water from distance `water` on, as bytes.
     fn fogged(&self, color: [f32; 3], t: f64, water: Option<f64>) -> [u8; 3] {
-        let fog_t = ((t / VIEW_DISTANCE).min(1.0) as f32).powi(2);
         let fog = self.sky_horizon;
-        let mut c = [
-            color[0] + (fog[0] - color[0]) * fog_t,
-            color[1] + (fog[1] - color[1]) * fog_t,
-            color[2] + (fog[2] - color[2]) * fog_t,
-        ];
+        // At the view distance and past it, the fog colour itself (not a
+        // blend that may round a hair away from it).
+        let mut c = if t >= VIEW_DISTANCE {
+            fog
+        } else {
+            let fog_t = ((t / VIEW_DISTANCE) as f32).powi(2);
+            [
+                color[0] + (fog[0] - color[0]) * fog_t,
+                color[1] + (fog[1] - color[1]) * fog_t,
+                color[2] + (fog[2] - color[2]) * fog_t,
+            ]
+        };
         if let Some(wt) = water {
             let depth = ((t - wt).min(8.0) / 8.0) as f32;
             let a = 0.45 + 0.45 * depth;

@@ -847,6 +847,43 @@ impl<'a> Frame<'a> {
         shade * light::brightness(sky, bl, s.light)
     }
 
+    /// The colour, before fog, of the pixel (screen offsets `sx`, `sy`) of
+    /// a face of `cell` across `axis` textured by `tex` and lit by `light`
+    /// that the ray meets at depth `z`: the texel, darkened by the cracks
+    /// of the block being broken, or the target block's outline.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn block_rgb(
+        &self,
+        cell: [i32; 3],
+        axis: usize,
+        tex: &[[u8; 4]; TEX * TEX],
+        sx: f64,
+        sy: f64,
+        z: f64,
+        light: f32,
+    ) -> [f32; 3] {
+        let s = &self.scene;
+        let (uu, vv, tu, tv) = self.block_uv(cell, axis, sx, sy, z);
+        let e = 0.04;
+        if s.target == Some(cell) && (uu < e || uu > 1.0 - e || vv < e || vv > 1.0 - e) {
+            return [0.05, 0.05, 0.05];
+        }
+        let tx = tex[tv * TEX + tu];
+        let mut k = light;
+        if let Some((bp, prog)) = s.breaking
+            && bp == cell
+            && unit(9, tu as i32, tv as i32, 3) < prog * 0.8
+        {
+            k *= 0.35;
+        }
+        [
+            UNIT8[tx[0] as usize] * k,
+            UNIT8[tx[1] as usize] * k,
+            UNIT8[tx[2] as usize] * k,
+        ]
+    }
+
     /// The colour of ray (`x`, `y`) of `band`; `lit` caches the light of
     /// the last primitive and cell shaded.
     #[inline]
@@ -899,7 +936,8 @@ impl<'a> Frame<'a> {
         let z = 1.0 / inv;
         let t = len * z;
         if t > VIEW_DISTANCE {
-            return s.fogged(sky().0, f64::INFINITY, water);
+            // Wholly fogged: the colour under the fog does not matter.
+            return s.fogged(s.sky_horizon, f64::INFINITY, water);
         }
         let c = match p.what {
             What::Block {
@@ -913,27 +951,8 @@ impl<'a> Frame<'a> {
                 if lit.0 != id || lit.1 != cell {
                     *lit = (id, cell, self.face_light(cell, axis, positive));
                 }
-                let axis = axis as usize;
-                let (uu, vv, tu, tv) = self.block_uv(cell, axis, sx, sy, z);
-                let e = 0.04;
-                if s.target == Some(cell) && (uu < e || uu > 1.0 - e || vv < e || vv > 1.0 - e) {
-                    [0.05, 0.05, 0.05]
-                } else {
-                    let face = tex_face(axis, positive);
-                    let tx = s.tex.texels[block as usize * 3 + face][tv * TEX + tu];
-                    let mut k = lit.2;
-                    if let Some((bp, prog)) = s.breaking
-                        && bp == cell
-                        && unit(9, tu as i32, tv as i32, 3) < prog * 0.8
-                    {
-                        k *= 0.35;
-                    }
-                    [
-                        UNIT8[tx[0] as usize] * k,
-                        UNIT8[tx[1] as usize] * k,
-                        UNIT8[tx[2] as usize] * k,
-                    ]
-                }
+                let tex = &s.tex.texels[block as usize * 3 + tex_face(axis as usize, positive)];
+                self.block_rgb(cell, axis as usize, tex, sx, sy, z, lit.2)
             }
             What::Box { i, axis, far } => {
                 let bx = &s.boxes[i as usize];
@@ -949,9 +968,8 @@ impl<'a> Frame<'a> {
     }
 
     /// Row `y` of `band` into `out` (RGBA), as [`Frame::color`] gives each
-    /// pixel; a pixel of a block face with no water before it, within the
-    /// view distance and not of the target block or the one being broken,
-    /// takes a shorter way to the same bytes, and so does the sky.
+    /// pixel; a pixel of a block face with no water before it takes a
+    /// shorter way to the same bytes, and so does the sky.
     fn shade_row(&self, band: &Band, y: usize, out: &mut [u8], lit: &mut Lit) {
         let s = &self.scene;
         let row = (y - band.y0) * self.w;
@@ -963,6 +981,11 @@ impl<'a> Frame<'a> {
             None
         } else {
             self.flat_sky.map(|c| [c[0], c[1], c[2], 255])
+        };
+        // What a block face past the view distance shows (no water).
+        let far = {
+            let c = s.fogged(s.sky_horizon, f64::INFINITY, None);
+            [c[0], c[1], c[2], 255]
         };
         let mut x = 0;
         while x < self.w {
@@ -1001,25 +1024,19 @@ impl<'a> Frame<'a> {
                 let (sx, len_r) = (self.cols[x], lens[x]);
                 let z = 1.0 / p.inv(sx, sy);
                 let t = len_r * z;
-                let cell = self.cell_at(first, ext, sx, sy, z);
-                let c = if water[x] != 0.0
-                    || t > VIEW_DISTANCE
-                    || s.target == Some(cell)
-                    || s.breaking.is_some_and(|b| b.0 == cell)
-                {
+                if t > VIEW_DISTANCE && water[x] == 0.0 {
+                    out[x * 4..x * 4 + 4].copy_from_slice(&far);
+                    x += 1;
+                    continue;
+                }
+                let c = if water[x] != 0.0 || t > VIEW_DISTANCE {
                     self.color(band, x, y, lit)
                 } else {
+                    let cell = self.cell_at(first, ext, sx, sy, z);
                     if lit.0 != id || lit.1 != cell {
                         *lit = (id, cell, self.face_light(cell, axis, positive));
                     }
-                    let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, z);
-                    let tx = tex[tv * TEX + tu];
-                    let k = lit.2;
-                    let rgb = [
-                        UNIT8[tx[0] as usize] * k,
-                        UNIT8[tx[1] as usize] * k,
-                        UNIT8[tx[2] as usize] * k,
-                    ];
+                    let rgb = self.block_rgb(cell, axis as usize, tex, sx, sy, z, lit.2);
                     s.fogged(rgb, t, None)
                 };
                 out[x * 4..x * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
