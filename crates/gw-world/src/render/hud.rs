@@ -322,27 +322,28 @@ fn skip(row: &[u8], mut x: usize, v: u8) -> usize {
     x
 }
 
-/// Frame sizes whose last [`Layer`] a thread keeps (a run renders at one
-/// size; tests and pick buffers use a few).
-const SIZES_KEPT: usize = 4;
+/// How many [`Layer`]s a thread keeps: a player switching between hotbar
+/// slots, or health going up and down, comes back to a HUD it has shown
+/// (a run renders at one size; tests and pick buffers use a few).
+const LAYERS_KEPT: usize = 16;
 
 thread_local! {
-    /// The last [`Layer`] built on this thread per frame size, most
-    /// recently built last.
+    /// The [`Layer`]s last used on this thread, most recently used last.
     static LAYERS: RefCell<Vec<Rc<Layer>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The HUD's opaque pixels for `world` at `w` × `h`: this thread's last
-/// layer of that size while what the HUD shows is the same, else a new one.
+/// The HUD's opaque pixels for `world` at `w` × `h`: a layer this thread
+/// kept for the same size and HUD state, else a new one.
 pub fn layer(world: &World, w: usize, h: usize) -> Rc<Layer> {
     let key = Key::of(world, w, h);
     LAYERS.with(|cell| {
         let mut kept = cell.borrow_mut();
-        if let Some(l) = kept.iter().find(|l| l.key == key) {
-            return l.clone();
+        if let Some(i) = kept.iter().position(|l| l.key == key) {
+            let l = kept.remove(i);
+            kept.push(l.clone());
+            return l;
         }
-        kept.retain(|l| (l.key.w, l.key.h) != (w, h));
-        if kept.len() >= SIZES_KEPT {
+        if kept.len() >= LAYERS_KEPT {
             kept.remove(0);
         }
         let l = Rc::new(Layer::new(world, key));

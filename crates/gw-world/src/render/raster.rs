@@ -122,6 +122,9 @@ struct Band {
     /// Per ray, the reciprocal depth of the nearest water surface in front
     /// of that face (0: none).
     water: Vec<f32>,
+    /// Whether some ray of `water` holds a surface (else all are 0 and the
+    /// buffer need not be cleared or read).
+    wet: bool,
     /// Per ray, the index in `prims` of the nearest face ([`NONE`]: none).
     ids: Vec<u32>,
     prims: Vec<Prim>,
@@ -628,6 +631,7 @@ impl<'a> Frame<'a> {
         let Band {
             depth,
             water: wbuf,
+            wet,
             ids,
             stale,
             ..
@@ -642,6 +646,7 @@ impl<'a> Frame<'a> {
                     let k = line + x;
                     if v > depth[k] && v > wbuf[k] {
                         wbuf[k] = v;
+                        *wet = true;
                     }
                 }
                 return;
@@ -766,8 +771,11 @@ impl<'a> Frame<'a> {
         band.y1 = y1;
         band.depth.clear();
         band.depth.resize(n, 0.0);
-        band.water.clear();
-        band.water.resize(n, 0.0);
+        if band.wet || band.water.len() != n {
+            band.water.clear();
+            band.water.resize(n, 0.0);
+            band.wet = false;
+        }
         band.ids.clear();
         band.ids.resize(n, NONE);
         band.prims.clear();
@@ -975,6 +983,7 @@ impl<'a> Frame<'a> {
         let row = (y - band.y0) * self.w;
         let ids = &band.ids[row..row + self.w];
         let water = &band.water[row..row + self.w];
+        let wet = band.wet;
         let lens = &self.lens[y * self.w..(y + 1) * self.w];
         let sy = self.rows[y];
         let sky = if self.eye_in_water {
@@ -991,7 +1000,7 @@ impl<'a> Frame<'a> {
         while x < self.w {
             let id = ids[x];
             if id == NONE
-                && water[x] == 0.0
+                && !(wet && water[x] != 0.0)
                 && let Some(c) = sky
             {
                 out[x * 4..x * 4 + 4].copy_from_slice(&c);
@@ -1024,12 +1033,12 @@ impl<'a> Frame<'a> {
                 let (sx, len_r) = (self.cols[x], lens[x]);
                 let z = 1.0 / p.inv(sx, sy);
                 let t = len_r * z;
-                if t > VIEW_DISTANCE && water[x] == 0.0 {
+                if t > VIEW_DISTANCE && !(wet && water[x] != 0.0) {
                     out[x * 4..x * 4 + 4].copy_from_slice(&far);
                     x += 1;
                     continue;
                 }
-                let c = if water[x] != 0.0 || t > VIEW_DISTANCE {
+                let c = if (wet && water[x] != 0.0) || t > VIEW_DISTANCE {
                     self.color(band, x, y, lit)
                 } else {
                     let cell = self.cell_at(first, ext, sx, sy, z);
