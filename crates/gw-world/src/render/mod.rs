@@ -28,8 +28,8 @@
 //!   rays on ([`Renderer::Auto`]). Each chunk keeps a mesh ([`mesh`]) of
 //!   its exposed faces (a face whose neighbour is not an opaque full
 //!   block; water faces apart; an opaque block's faces merged with their
-//!   neighbours of the same block and plane into strips along one axis,
-//!   the cell a pixel shows found from where its ray meets the strip),
+//!   neighbours of the same block and plane into rectangles, the cell a
+//!   pixel shows found from where its ray meets the rectangle),
 //!   built on first use and dropped by every
 //!   edit of the chunk or of a neighbour's border cell
 //!   ([`crate::terrain::Terrain::set`]) and when a neighbour loads. Faces
@@ -47,8 +47,9 @@
 //!   first, as six planar faces each. The depth pass writes per pixel the
 //!   index of the nearest primitive; water faces, drawn after, keep the
 //!   nearest water surface in front of it. A second pass shades each
-//!   pixel once from its primitive: texel, light (once per run of pixels
-//!   of one face), outline and cracks, water tint and fog.
+//!   pixel once from its primitive, a row at a time in runs of pixels of
+//!   one face: texel, light (again only where the cell changes), outline
+//!   and cracks, water tint and fog.
 //! - the **ray caster** (the rest of this module, [`VoxelWalk`] from the
 //!   eye through the cells, Amanatides–Woo), used below that size, where
 //!   a frame has fewer pixels than its faces cost to set up. Its exact
