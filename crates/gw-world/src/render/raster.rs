@@ -171,6 +171,9 @@ pub(crate) struct Frame<'a> {
     /// The colour of every ray that meets nothing, where the world's top
     /// is beyond the view distance (the sky wholly fogged).
     flat_sky: Option<[u8; 3]>,
+    /// [`light::brightness`] at this frame's daylight for every (sky,
+    /// block) light pair, `sky * 16 + block`.
+    bright: [f32; 256],
 }
 
 impl<'a> Frame<'a> {
@@ -193,7 +196,12 @@ impl<'a> Frame<'a> {
             boxes: Vec::new(),
             eye_in_water,
             flat_sky: None,
+            bright: [0.0; 256],
         };
+        let daylight = f.scene.light;
+        for (i, b) in f.bright.iter_mut().enumerate() {
+            *b = light::brightness((i >> 4) as u8, (i & 15) as u8, daylight);
+        }
         if HEIGHT as f64 - f.scene.eye[1] >= VIEW_DISTANCE {
             let fog = f.scene.sky_horizon;
             f.flat_sky = Some(fog.map(|c| (c * 255.0) as u8));
@@ -852,7 +860,7 @@ impl<'a> Frame<'a> {
             (0, _) => 0.8,
             _ => 0.9,
         };
-        shade * light::brightness(sky, bl, s.light)
+        shade * self.bright[((sky as usize) << 4 | bl as usize) & 255]
     }
 
     /// The colour, before fog, of the pixel (screen offsets `sx`, `sy`) of
