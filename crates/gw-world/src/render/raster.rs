@@ -659,22 +659,34 @@ impl<'a> Frame<'a> {
                 }
                 return;
             }
-            let base = (p.plane[0] + p.plane[2] * sy) * p.plane[3];
-            let step = p.plane[1] * p.plane[3];
             let mut any = false;
-            for x in xa..xb {
-                let sx = cols[x];
-                let inv = if p.cutout {
-                    p.inv(sx, sy)
-                } else {
-                    base + step * sx
-                };
-                let v = inv as f32;
-                let k = line + x;
-                if v > depth[k] && (!p.cutout || self.opaque_texel(&p, sx, sy, inv)) {
-                    depth[k] = v;
-                    ids[k] = id;
-                    any = true;
+            if p.cutout {
+                for x in xa..xb {
+                    let sx = cols[x];
+                    let inv = p.inv(sx, sy);
+                    let v = inv as f32;
+                    let k = line + x;
+                    if v > depth[k] && self.opaque_texel(&p, sx, sy, inv) {
+                        depth[k] = v;
+                        ids[k] = id;
+                        any = true;
+                    }
+                }
+            } else {
+                let base = (p.plane[0] + p.plane[2] * sy) * p.plane[3];
+                let step = p.plane[1] * p.plane[3];
+                // Written without branches (every ray stores its depth and
+                // id, the nearer kept) so that it runs several rays at once.
+                let (d, i) = (
+                    &mut depth[line + xa..line + xb],
+                    &mut ids[line + xa..line + xb],
+                );
+                for ((d, i), &sx) in d.iter_mut().zip(i.iter_mut()).zip(&cols[xa..xb]) {
+                    let v = (base + step * sx) as f32;
+                    let nearer = v > *d;
+                    *d = if nearer { v } else { *d };
+                    *i = if nearer { id } else { *i };
+                    any |= nearer;
                 }
             }
             if any {
