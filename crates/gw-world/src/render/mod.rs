@@ -93,6 +93,9 @@ pub const FOV_DEG: f64 = 70.0;
 pub const VIEW_DISTANCE: f64 = 40.0;
 const TEX: usize = 8;
 
+/// The colour of the target block's outline.
+const OUTLINE: [f32; 3] = [0.05, 0.05, 0.05];
+
 /// `v as f32 / 255.0` for every byte `v` (the same values, without a
 /// division per channel and pixel).
 pub(crate) const UNIT8: [f32; 256] = {
@@ -1749,13 +1752,36 @@ impl<'a> Scene<'a> {
         if self.tex.texels[v as usize * 3 + face][tv * TEX + tu][3] == 0 {
             return None;
         }
-        if self.target == Some(cell) {
-            let e = 0.04;
-            if (uu < e || uu > 1.0 - e) || (vv < e || vv > 1.0 - e) {
-                return Some([0.05, 0.05, 0.05]);
-            }
+        if self.outline(cell, uu, vv) {
+            return Some(OUTLINE);
         }
         Some(self.lit(v, cell, axis, face, tu, tv, d))
+    }
+
+    /// Whether face coordinates `uu`, `vv` of a face of `cell` lie on the
+    /// target block's outline.
+    #[inline(always)]
+    fn outline(&self, cell: [i32; 3], uu: f64, vv: f64) -> bool {
+        let e = 0.04;
+        self.target == Some(cell) && (uu < e || uu > 1.0 - e || vv < e || vv > 1.0 - e)
+    }
+
+    /// Texel `tx` (at `tu`, `tv`) of a face of `cell` under `light`,
+    /// darkened where the cracks of the block being broken run.
+    #[inline(always)]
+    fn texel_rgb(&self, tx: [u8; 4], cell: [i32; 3], tu: usize, tv: usize, light: f32) -> [f32; 3] {
+        let mut s = light;
+        if let Some((bp, prog)) = self.breaking
+            && bp == cell
+            && unit(9, tu as i32, tv as i32, 3) < prog * 0.8
+        {
+            s *= 0.35;
+        }
+        [
+            UNIT8[tx[0] as usize] * s,
+            UNIT8[tx[1] as usize] * s,
+            UNIT8[tx[2] as usize] * s,
+        ]
     }
 
     /// The colour of opaque texel (`tu`, `tv`) of texture `face` of block
@@ -1779,20 +1805,8 @@ impl<'a> Scene<'a> {
         let mut n = cell;
         n[axis] -= if d[axis] > 0.0 { 1 } else { -1 };
         let (sky, bl) = light::at(self.terrain, n[0], n[1], n[2]);
-        let mut s = face_shade(axis, d) * light::brightness(sky, bl, self.light);
-        if let Some((bp, prog)) = self.breaking
-            && bp == cell
-        {
-            let crack = unit(9, tu as i32, tv as i32, 3);
-            if crack < prog * 0.8 {
-                s *= 0.35;
-            }
-        }
-        [
-            UNIT8[tx[0] as usize] * s,
-            UNIT8[tx[1] as usize] * s,
-            UNIT8[tx[2] as usize] * s,
-        ]
+        let s = face_shade(axis, d) * light::brightness(sky, bl, self.light);
+        self.texel_rgb(tx, cell, tu, tv, s)
     }
 }
 

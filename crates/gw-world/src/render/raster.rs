@@ -893,23 +893,10 @@ impl<'a> Frame<'a> {
     ) -> [f32; 3] {
         let s = &self.scene;
         let (uu, vv, tu, tv) = self.block_uv(cell, axis, sx, sy, z);
-        let e = 0.04;
-        if s.target == Some(cell) && (uu < e || uu > 1.0 - e || vv < e || vv > 1.0 - e) {
-            return [0.05, 0.05, 0.05];
+        if s.outline(cell, uu, vv) {
+            return OUTLINE;
         }
-        let tx = tex[tv * TEX + tu];
-        let mut k = light;
-        if let Some((bp, prog)) = s.breaking
-            && bp == cell
-            && unit(9, tu as i32, tv as i32, 3) < prog * 0.8
-        {
-            k *= 0.35;
-        }
-        [
-            UNIT8[tx[0] as usize] * k,
-            UNIT8[tx[1] as usize] * k,
-            UNIT8[tx[2] as usize] * k,
-        ]
+        s.texel_rgb(tex[tv * TEX + tu], cell, tu, tv, light)
     }
 
     /// The colour of ray (`x`, `y`) of `band`; `lit` caches the light of
