@@ -15,21 +15,28 @@ const NEAR: f64 = 0.01;
 /// Rows per band when the screen is drawn on several threads.
 const BAND_ROWS: usize = 16;
 
+/// A block face (a rectangle of cells of one block in one plane): its
+/// first cell (least corner), its block, the face's axis and side and how
+/// many cells it spans along each axis (1 across its own).
+#[derive(Clone, Copy, Debug)]
+struct BlockFace {
+    cell: [i32; 3],
+    block: BlockId,
+    axis: u8,
+    positive: bool,
+    ext: [u8; 3],
+}
+
 /// What a primitive is.
 #[derive(Clone, Copy, Debug)]
 enum What {
-    /// A block face: its first cell (least corner), its block, the face's
-    /// axis and side and how many cells it spans along each axis (1 across
-    /// its own).
-    Block {
-        cell: [i32; 3],
-        block: BlockId,
-        axis: u8,
-        positive: bool,
-        ext: [u8; 3],
-    },
+    Block(BlockFace),
     /// Face (`axis`, `far`) of box `i` of the scene.
-    Box { i: u32, axis: u8, far: bool },
+    Box {
+        i: u32,
+        axis: u8,
+        far: bool,
+    },
 }
 
 /// One planar face to draw: its screen polygon and its plane as the
@@ -470,13 +477,13 @@ impl<'a> Frame<'a> {
             };
             let plane_at = (cell[axis] + positive as i32) as f64 - s.eye[axis];
             put(Prim {
-                what: What::Block {
+                what: What::Block(BlockFace {
                     cell,
                     block: f.block,
                     axis: axis as u8,
                     positive,
                     ext,
-                },
+                }),
                 plane: [pa, pb, pc, 1.0 / plane_at],
                 cutout: !water && cut[f.block as usize],
                 rows: sh.rows,
@@ -552,27 +559,27 @@ impl<'a> Frame<'a> {
     /// opaque.
     #[inline]
     fn opaque_texel(&self, p: &Prim, sx: f64, sy: f64, inv: f64) -> bool {
-        let What::Block {
-            cell,
-            block,
-            axis,
-            positive,
-            ext,
-        } = p.what
-        else {
+        let What::Block(f) = p.what else {
             return true;
         };
         let z = 1.0 / inv;
-        let cell = self.cell_at(cell, ext, sx, sy, z);
-        let (_, _, tu, tv) = self.block_uv(cell, axis as usize, sx, sy, z);
-        let face = tex_face(axis as usize, positive);
-        self.scene.tex.texels[block as usize * 3 + face][tv * TEX + tu][3] != 0
+        let cell = self.cell_at(&f, sx, sy, z);
+        let (_, _, tu, tv) = self.block_uv(cell, f.axis as usize, sx, sy, z);
+        self.tex_of(&f)[tv * TEX + tu][3] != 0
     }
 
-    /// The cell of block face `cell` .. `cell + ext` that the ray with
-    /// screen offsets `sx`, `sy` meets at depth `z`.
+    /// The texture of block face `f`.
     #[inline(always)]
-    fn cell_at(&self, cell: [i32; 3], ext: [u8; 3], sx: f64, sy: f64, z: f64) -> [i32; 3] {
+    fn tex_of(&self, f: &BlockFace) -> &'a [[u8; 4]; TEX * TEX] {
+        let face = tex_face(f.axis as usize, f.positive);
+        &self.scene.tex.texels[f.block as usize * 3 + face]
+    }
+
+    /// The cell of block face `f` that the ray with screen offsets `sx`,
+    /// `sy` meets at depth `z`.
+    #[inline(always)]
+    fn cell_at(&self, f: &BlockFace, sx: f64, sy: f64, z: f64) -> [i32; 3] {
+        let (cell, ext) = (f.cell, f.ext);
         if ext == [1, 1, 1] {
             return cell;
         }
@@ -849,11 +856,9 @@ impl<'a> Frame<'a> {
             return Pick::Sky;
         }
         match p.what {
-            What::Block {
-                cell, block, ext, ..
-            } => Pick::Block {
-                id: block,
-                pos: self.cell_at(cell, ext, sx, sy, 1.0 / inv),
+            What::Block(f) => Pick::Block {
+                id: f.block,
+                pos: self.cell_at(&f, sx, sy, 1.0 / inv),
             },
             What::Box { i, .. } => self.scene.boxes[i as usize].who,
         }
@@ -955,19 +960,12 @@ impl<'a> Frame<'a> {
             return s.fogged(s.sky_horizon, f64::INFINITY, water);
         }
         let c = match p.what {
-            What::Block {
-                cell,
-                block,
-                axis,
-                positive,
-                ext,
-            } => {
-                let cell = self.cell_at(cell, ext, sx, sy, z);
+            What::Block(f) => {
+                let cell = self.cell_at(&f, sx, sy, z);
                 if lit.0 != id || lit.1 != cell {
-                    *lit = (id, cell, self.face_light(cell, axis, positive));
+                    *lit = (id, cell, self.face_light(cell, f.axis, f.positive));
                 }
-                let tex = &s.tex.texels[block as usize * 3 + tex_face(axis as usize, positive)];
-                self.block_rgb(cell, axis as usize, tex, sx, sy, z, lit.2)
+                self.block_rgb(cell, f.axis as usize, self.tex_of(&f), sx, sy, z, lit.2)
             }
             What::Box { i, axis, far } => {
                 let bx = &s.boxes[i as usize];
@@ -999,10 +997,7 @@ impl<'a> Frame<'a> {
             self.flat_sky.map(|c| [c[0], c[1], c[2], 255])
         };
         // What a block face past the view distance shows (no water).
-        let far = {
-            let c = s.fogged(s.sky_horizon, f64::INFINITY, None);
-            [c[0], c[1], c[2], 255]
-        };
+        let far = s.fogged(s.sky_horizon, f64::INFINITY, None);
         let mut x = 0;
         while x < self.w {
             let id = ids[x];
@@ -1015,45 +1010,35 @@ impl<'a> Frame<'a> {
                 continue;
             }
             // A run of pixels of one block face.
-            let fast = id != NONE
-                && !self.eye_in_water
-                && matches!(band.prims[id as usize].what, What::Block { .. });
-            if !fast {
+            let p = (id != NONE && !self.eye_in_water).then(|| &band.prims[id as usize]);
+            let Some((p, What::Block(f))) = p.map(|p| (p, p.what)) else {
                 let c = self.color(band, x, y, lit);
                 out[x * 4..x * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
                 x += 1;
                 continue;
-            }
-            let p = &band.prims[id as usize];
-            let What::Block {
-                cell: first,
-                block,
-                axis,
-                positive,
-                ext,
-            } = p.what
-            else {
-                unreachable!("a fast run is of a block face")
             };
-            let tex = &s.tex.texels[block as usize * 3 + tex_face(axis as usize, positive)];
+            let tex = self.tex_of(&f);
             while x < self.w && ids[x] == id {
                 let (sx, len_r) = (self.cols[x], lens[x]);
                 let z = 1.0 / p.inv(sx, sy);
                 let t = len_r * z;
-                if t > VIEW_DISTANCE && !(wet && water[x] != 0.0) {
-                    out[x * 4..x * 4 + 4].copy_from_slice(&far);
-                    x += 1;
-                    continue;
-                }
-                let c = if (wet && water[x] != 0.0) || t > VIEW_DISTANCE {
+                let c = if wet && water[x] != 0.0 {
                     self.color(band, x, y, lit)
+                } else if t > VIEW_DISTANCE {
+                    far
                 } else {
-                    let cell = self.cell_at(first, ext, sx, sy, z);
+                    // The light is looked up again only where the cell
+                    // changes (written out here and in `color`: a shared
+                    // helper taking `lit` measured 7 % slower at 640×360).
+                    let cell = self.cell_at(&f, sx, sy, z);
                     if lit.0 != id || lit.1 != cell {
-                        *lit = (id, cell, self.face_light(cell, axis, positive));
+                        *lit = (id, cell, self.face_light(cell, f.axis, f.positive));
                     }
-                    let rgb = self.block_rgb(cell, axis as usize, tex, sx, sy, z, lit.2);
-                    s.fogged(rgb, t, None)
+                    s.fogged(
+                        self.block_rgb(cell, f.axis as usize, tex, sx, sy, z, lit.2),
+                        t,
+                        None,
+                    )
                 };
                 out[x * 4..x * 4 + 4].copy_from_slice(&[c[0], c[1], c[2], 255]);
                 x += 1;
@@ -1216,23 +1201,17 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                 let hit = [0, 1, 2].map(|k| s.eye[k] + d[k] * z);
                 // Face coordinates of the hit, and how far inside it is.
                 let (inside, who) = match p.what {
-                    What::Block {
-                        cell,
-                        block,
-                        axis,
-                        ext,
-                        ..
-                    } => {
-                        let a = axis as usize;
+                    What::Block(face) => {
+                        let a = face.axis as usize;
                         let m = (0..3)
                             .filter(|&k| k != a)
                             .map(|k| {
-                                let v = hit[k] - cell[k] as f64;
-                                let size = ext[k] as f64;
+                                let v = hit[k] - face.cell[k] as f64;
+                                let size = face.ext[k] as f64;
                                 v.min(size - v)
                             })
                             .fold(f64::INFINITY, f64::min);
-                        let cell = f.cell_at(cell, ext, sx, sy, z);
+                        let cell = f.cell_at(&face, sx, sy, z);
                         if p.cutout && m > margin && !f.opaque_texel(p, sx, sy, inv) {
                             continue;
                         }
@@ -1250,7 +1229,7 @@ pub(crate) fn reference_picks(world: &World, w: usize, h: usize, margin: f64) ->
                         (
                             m,
                             Pick::Block {
-                                id: block,
+                                id: face.block,
                                 pos: cell,
                             },
                         )

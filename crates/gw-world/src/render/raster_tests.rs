@@ -221,17 +221,11 @@ fn primitives_face_the_eye_and_lie_on_screen() {
         for p in solid.iter().chain(&water) {
             assert!(p.rows.0 < p.rows.1 && p.rows.1 as usize <= h);
             assert!(p.cols.0 < p.cols.1 && p.cols.1 as usize <= w);
-            if let What::Block {
-                cell,
-                axis,
-                positive,
-                ..
-            } = p.what
-            {
-                let a = axis as usize;
-                let plane = (cell[a] + positive as i32) as f64;
+            if let What::Block(b) = p.what {
+                let a = b.axis as usize;
+                let plane = (b.cell[a] + b.positive as i32) as f64;
                 let eye = f.scene.eye[a];
-                assert!(if positive { eye > plane } else { eye < plane });
+                assert!(if b.positive { eye > plane } else { eye < plane });
             }
             spans(&p.poly[..p.n as usize], w, (0, h), |y, x0, x1| {
                 for x in x0..x1 {
