@@ -166,9 +166,6 @@ pub(crate) struct Frame<'a> {
     h: usize,
     cols: Vec<f64>,
     rows: Vec<f64>,
-    /// Per ray (row-major), the length of its direction `(1, sx, sy)`:
-    /// the ratio of distance to depth.
-    lens: std::sync::Arc<[f64]>,
     /// The mesh sections within view, nearest first.
     secs: Vec<Sec<'a>>,
     /// The faces of the mobs' and items' boxes turned to the eye.
@@ -189,7 +186,6 @@ impl<'a> Frame<'a> {
         let scene = Scene::new(world, w, h);
         let cols: Vec<f64> = (0..w).map(|x| screen_x(x, w, scene.tan_x)).collect();
         let rows: Vec<f64> = (0..h).map(|y| screen_y(y, h, scene.tan_y)).collect();
-        let lens = ray_lengths(&cols, &rows);
         let ec = scene.eye_cell;
         let eye_in_water = scene.terrain.get(ec[0], ec[1], ec[2]) == b::WATER;
         let mut f = Frame {
@@ -198,7 +194,6 @@ impl<'a> Frame<'a> {
             h,
             cols,
             rows,
-            lens,
             secs: Vec::new(),
             boxes: Vec::new(),
             eye_in_water,
@@ -850,7 +845,7 @@ impl<'a> Frame<'a> {
         }
         let p = &band.prims[id as usize];
         let (sx, sy) = (self.cols[x], self.rows[y]);
-        let len = self.lens[y * self.w + x];
+        let len = (1.0 + sx * sx + sy * sy).sqrt();
         let inv = p.inv(sx, sy);
         if len / inv > VIEW_DISTANCE {
             return Pick::Sky;
@@ -919,7 +914,7 @@ impl<'a> Frame<'a> {
             return c;
         }
         let (sx, sy) = (self.cols[x], self.rows[y]);
-        let len = self.lens[y * self.w + x];
+        let len = (1.0 + sx * sx + sy * sy).sqrt();
         let water = if self.eye_in_water {
             Some(0.0)
         } else if water_inv > 0.0 {
@@ -989,7 +984,6 @@ impl<'a> Frame<'a> {
         let ids = &band.ids[row..row + self.w];
         let water = &band.water[row..row + self.w];
         let wet = band.wet;
-        let lens = &self.lens[y * self.w..(y + 1) * self.w];
         let sy = self.rows[y];
         let sky = if self.eye_in_water {
             None
@@ -1019,7 +1013,8 @@ impl<'a> Frame<'a> {
             };
             let tex = self.tex_of(&f);
             while x < self.w && ids[x] == id {
-                let (sx, len_r) = (self.cols[x], lens[x]);
+                let sx = self.cols[x];
+                let len_r = (1.0 + sx * sx + sy * sy).sqrt();
                 let z = 1.0 / p.inv(sx, sy);
                 let t = len_r * z;
                 let c = if wet && water[x] != 0.0 {
@@ -1060,27 +1055,6 @@ impl<'a> Frame<'a> {
         }
         (solid, water)
     }
-}
-
-/// The lengths of the ray directions `(1, sx, sy)` of a view with these
-/// column and row offsets (row-major), kept for the last few view sizes
-/// (the same square roots every frame otherwise).
-fn ray_lengths(cols: &[f64], rows: &[f64]) -> std::sync::Arc<[f64]> {
-    type Kept = Vec<(Vec<f64>, Vec<f64>, std::sync::Arc<[f64]>)>;
-    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, l)) = kept.iter().find(|(c, r, _)| c == cols && r == rows) {
-        return l.clone();
-    }
-    let l: std::sync::Arc<[f64]> = rows
-        .iter()
-        .flat_map(|&sy| cols.iter().map(move |&sx| (1.0 + sx * sx + sy * sy).sqrt()))
-        .collect();
-    if kept.len() >= 4 {
-        kept.remove(0);
-    }
-    kept.push((cols.to_vec(), rows.to_vec(), l.clone()));
-    l
 }
 
 fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
