@@ -104,8 +104,9 @@ pub struct Chunk {
     pub filled: [u128; 256],
     /// Per column, like `filled`: bit `y` is set where the block shows an
     /// opaque texel everywhere on every face (no air, water, plants,
-    /// glass or torches; leaves are drawn opaque). Kept exact by `set`; the renderer's raster
-    /// pre-pass skips the faces such blocks hide.
+    /// glass or torches; leaves are drawn opaque). Kept exact by `set`;
+    /// the renderer's raster pre-pass and chunk meshes skip the faces such
+    /// blocks hide.
     pub opaque: [u128; 256],
     /// Per column, like `filled`: bit `y` is set where the block is water.
     pub water: [u128; 256],
