@@ -1081,17 +1081,25 @@ pub fn icon(item: ItemId) -> &'static Icon {
 }
 
 /// The mean colour of an icon's opaque pixels (for views too small to show
-/// the icon itself).
+/// the icon itself), computed once per item.
 pub fn mean_color(item: ItemId) -> [u8; 3] {
-    let (mut sum, mut n) = ([0u32; 3], 0u32);
-    for p in icon(item).iter().filter(|p| p[3] != 0) {
-        for k in 0..3 {
-            sum[k] += p[k] as u32;
-        }
-        n += 1;
-    }
-    let n = n.max(1);
-    [(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]
+    static MEANS: OnceLock<Vec<[u8; 3]>> = OnceLock::new();
+    let all = MEANS.get_or_init(|| {
+        (0..data().items.len())
+            .map(|i| {
+                let (mut sum, mut n) = ([0u32; 3], 0u32);
+                for p in icon(i as ItemId).iter().filter(|p| p[3] != 0) {
+                    for k in 0..3 {
+                        sum[k] += p[k] as u32;
+                    }
+                    n += 1;
+                }
+                let n = n.max(1);
+                [(sum[0] / n) as u8, (sum[1] / n) as u8, (sum[2] / n) as u8]
+            })
+            .collect()
+    });
+    all[item as usize]
 }
 
 #[cfg(test)]
