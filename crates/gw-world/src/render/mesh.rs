@@ -83,6 +83,11 @@ impl Face {
 pub(crate) struct Section {
     pub faces: [Vec<Face>; 6],
     pub water: [Vec<Face>; 6],
+    /// Per list of `faces`, the box its rectangles' cells fill: least and
+    /// past-greatest chunk-local corner (empty lists: all zero).
+    pub bounds: [([u8; 3], [u8; 3]); 6],
+    /// The box of all the section's faces and water faces.
+    pub all: ([u8; 3], [u8; 3]),
 }
 
 impl Section {
@@ -205,8 +210,42 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
             let axis = (dir % 6) / 2;
             list.sort_by_key(|f| f.along(axis));
         }
+        let mut all = None;
+        for (dir, list) in s.faces.iter().chain(&s.water).enumerate() {
+            let Some(b) = bounds(list, (dir % 6) / 2) else {
+                continue;
+            };
+            if dir < 6 {
+                s.bounds[dir] = b;
+            }
+            all = Some(all.map_or(b, |a: ([u8; 3], [u8; 3])| {
+                (
+                    [0, 1, 2].map(|k| a.0[k].min(b.0[k])),
+                    [0, 1, 2].map(|k| a.1[k].max(b.1[k])),
+                )
+            }));
+        }
+        s.all = all.unwrap_or_default();
     }
     Mesh { sections }
+}
+
+/// The box the cells of `list`'s faces (across `axis`) fill: least and
+/// past-greatest corner; `None` for no faces.
+fn bounds(list: &[Face], axis: usize) -> Option<([u8; 3], [u8; 3])> {
+    let m = merge_axis(axis);
+    list.iter().fold(None, |b, f| {
+        let lo = [f.x, f.y, f.z];
+        let mut hi = lo.map(|v| v + 1);
+        hi[m] += f.len - 1;
+        hi[3 - axis - m] += f.wid - 1;
+        Some(b.map_or((lo, hi), |(l, h): ([u8; 3], [u8; 3])| {
+            (
+                [0, 1, 2].map(|k| l[k].min(lo[k])),
+                [0, 1, 2].map(|k| h[k].max(hi[k])),
+            )
+        }))
+    })
 }
 
 /// Merges the mergeable faces (`len` 0) of one section's list for faces

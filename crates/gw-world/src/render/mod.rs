@@ -34,8 +34,10 @@
 //!   edit of the chunk or of a neighbour's border cell
 //!   ([`crate::terrain::Terrain::set`]) and when a neighbour loads. Faces
 //!   go by 8×8×8 section and direction, sorted along their axis, so back
-//!   faces are skipped as whole runs; sections outside the view pyramid or
-//!   the view distance are skipped whole. Sections are drawn nearest
+//!   faces are skipped as whole runs; each section and each list keeps the
+//!   box its faces fill, and a section or a run of faces whose box lies
+//!   outside the view pyramid or the view distance is skipped whole
+//!   (before its faces are looked at one by one). Sections are drawn nearest
 //!   first; a depth buffer of reciprocal depths keeps, per 8×8 tile, the
 //!   farthest depth drawn, and a section or face whose nearest point is
 //!   behind every tile it could touch is not drawn (occlusion culling

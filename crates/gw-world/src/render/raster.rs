@@ -341,13 +341,18 @@ impl<'a> Frame<'a> {
                     if sec.is_empty() {
                         continue;
                     }
-                    let k = mesh::section_corner(si);
-                    let lo = [(ox + k[0]) as f64, k[1] as f64, (oz + k[2]) as f64];
-                    let hi = lo.map(|v| v + SECTION as f64);
+                    // Culled by the box its faces fill, ordered by its cube.
+                    let (lo, hi) = world_box([ox, 0, oz], sec.all);
                     if !self.box_in_view(lo, hi) {
                         continue;
                     }
-                    let gap = |k: usize| (lo[k] - e[k]).max(e[k] - hi[k]).max(0.0);
+                    let k = mesh::section_corner(si);
+                    let cube = [(ox + k[0]) as f64, k[1] as f64, (oz + k[2]) as f64];
+                    let gap = |k: usize| {
+                        (cube[k] - e[k])
+                            .max(e[k] - cube[k] - SECTION as f64)
+                            .max(0.0)
+                    };
                     let d2 = gap(0) * gap(0) + gap(1) * gap(1) + gap(2) * gap(2);
                     out.push((
                         d2,
@@ -397,6 +402,17 @@ impl<'a> Frame<'a> {
         };
         if run.is_empty() {
             return;
+        }
+        if !water {
+            // The box of the run's faces: the list's, cut to the run's
+            // layers.
+            let (mut b0, mut b1) = sec.faces.bounds[dir];
+            b0[axis] = b0[axis].max(run[0].along(axis));
+            b1[axis] = b1[axis].min(run[run.len() - 1].along(axis) + 1);
+            let (lo, hi) = world_box(origin, (b0, b1));
+            if !self.box_in_view(lo, hi) {
+                return;
+            }
         }
         // The other two axes, in the order that walks the face's corners
         // around it.
@@ -1055,6 +1071,13 @@ impl<'a> Frame<'a> {
         }
         (solid, water)
     }
+}
+
+/// The world box of a mesh box (chunk-local cells, see
+/// [`mesh::Section::bounds`]) of the chunk at `origin`.
+fn world_box(origin: [i32; 3], (lo, hi): ([u8; 3], [u8; 3])) -> ([f64; 3], [f64; 3]) {
+    let at = |c: [u8; 3]| [0, 1, 2].map(|k| (origin[k] + c[k] as i32) as f64);
+    (at(lo), at(hi))
 }
 
 fn add(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {

@@ -287,9 +287,48 @@ fn strips_are_exactly_the_exposed_faces() {
         let m = mesh::build(t, c);
         for (si, sec) in m.sections.iter().enumerate() {
             let k = mesh::section_corner(si);
+            // The section's box holds every cell of every list, water too.
+            let (a0, a1) = sec.all;
+            for (dir, f) in (0..12).flat_map(|d| {
+                let list = if d < 6 {
+                    &sec.faces[d]
+                } else {
+                    &sec.water[d - 6]
+                };
+                list.iter().map(move |f| (d % 6, f))
+            }) {
+                let at = [f.x, f.y, f.z];
+                let (m, o) = (
+                    mesh::merge_axis(dir / 2),
+                    3 - dir / 2 - mesh::merge_axis(dir / 2),
+                );
+                let mut end = at.map(|v| v + 1);
+                end[m] += f.len - 1;
+                end[o] += f.wid - 1;
+                assert!(
+                    (0..3).all(|a| a0[a] <= at[a] && end[a] <= a1[a]),
+                    "{f:?} outside {:?}",
+                    sec.all
+                );
+            }
             for (dir, list) in sec.faces.iter().enumerate() {
                 let along = mesh::merge_axis(dir / 2);
                 let across = 3 - dir / 2 - along;
+                // Each list's box is exactly the box of its cells.
+                let (mut lo, mut hi) = ([u8::MAX; 3], [0u8; 3]);
+                for f in list {
+                    let at = [f.x, f.y, f.z];
+                    let mut end = at.map(|v| v + 1);
+                    end[along] += f.len - 1;
+                    end[across] += f.wid - 1;
+                    for a in 0..3 {
+                        lo[a] = lo[a].min(at[a]);
+                        hi[a] = hi[a].max(end[a]);
+                    }
+                }
+                if !list.is_empty() {
+                    assert_eq!(sec.bounds[dir], (lo, hi), "section {si} direction {dir}");
+                }
                 for f in list {
                     strips += 1;
                     let first = [f.x as i32, f.y as i32, f.z as i32];
