@@ -464,7 +464,8 @@ impl<'a> Frame<'a> {
             if positive {
                 l[axis] += 1.0;
             }
-            let c0 = [0, 1, 2].map(|q| base[q] + ux[q] * l[0] + uy[q] * l[1] + uz[q] * l[2]);
+            let at = |q: usize| base[q] + ux[q] * l[0] + uy[q] * l[1] + uz[q] * l[2];
+            let c0 = [at(0), at(1), at(2)];
             let stretch = |u: [f64; 3], n: u8| {
                 if n == 1 { u } else { u.map(|v| v * n as f64) }
             };
