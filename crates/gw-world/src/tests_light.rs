@@ -110,6 +110,26 @@ fn a_torch_gives_fourteen_minus_distance() {
 /// Breaking a wall lets daylight in: the opening gets 14 from the sky
 /// beside it and the room fills one level less per step; breaking the roof
 /// lets full sunlight fall straight down.
+/// The renderer builds its per-frame brightness table from the curve of
+/// sky light and block light alone: exact only because the curve rises.
+#[test]
+fn a_pairs_brightness_is_the_greater_of_its_two_lights_alone() {
+    use crate::light::brightness;
+    for step in 0..=64 {
+        let daylight = step as f32 / 64.0;
+        for sky in 0..16u8 {
+            for block in 0..16u8 {
+                let alone = brightness(sky, 0, daylight).max(brightness(0, block, daylight));
+                assert_eq!(
+                    brightness(sky, block, daylight).to_bits(),
+                    alone.to_bits(),
+                    "sky {sky} block {block} daylight {daylight}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn breaking_a_wall_lets_light_in() {
     let mut w = noon(5);

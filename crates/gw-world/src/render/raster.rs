@@ -178,6 +178,9 @@ pub(crate) struct Frame<'a> {
     /// [`light::brightness`] at this frame's daylight for every (sky,
     /// block) light pair, `sky * 16 + block`.
     bright: [f32; 256],
+    /// The view pyramid's planes through the eye (normals pointing into
+    /// the view): left, right, bottom, top, and the one across the view.
+    planes: [[f64; 3]; 5],
 }
 
 impl<'a> Frame<'a> {
@@ -187,6 +190,13 @@ impl<'a> Frame<'a> {
         let cols: Vec<f64> = (0..w).map(|x| screen_x(x, w, scene.tan_x)).collect();
         let rows: Vec<f64> = (0..h).map(|y| screen_y(y, h, scene.tan_y)).collect();
         let ec = scene.eye_cell;
+        let planes = [
+            add(scaled(scene.f, scene.tan_x), scaled(scene.r, -1.0)),
+            add(scaled(scene.f, scene.tan_x), scene.r),
+            add(scaled(scene.f, scene.tan_y), scaled(scene.u, -1.0)),
+            add(scaled(scene.f, scene.tan_y), scene.u),
+            scene.f,
+        ];
         let eye_in_water = scene.terrain.get(ec[0], ec[1], ec[2]) == b::WATER;
         let mut f = Frame {
             scene,
@@ -199,10 +209,16 @@ impl<'a> Frame<'a> {
             eye_in_water,
             flat_sky: None,
             bright: [0.0; 256],
+            planes,
         };
+        // The brightness curve rises, so the brightness of a pair is the
+        // greater of its sky light's and its block light's alone (the same
+        // value as `light::brightness` of the pair): 32 curve values.
         let daylight = f.scene.light;
+        let sky: [f32; 16] = std::array::from_fn(|i| light::brightness(i as u8, 0, daylight));
+        let block: [f32; 16] = std::array::from_fn(|i| light::brightness(0, i as u8, daylight));
         for (i, b) in f.bright.iter_mut().enumerate() {
-            *b = light::brightness((i >> 4) as u8, (i & 15) as u8, daylight);
+            *b = sky[i >> 4].max(block[i & 15]);
         }
         if HEIGHT as f64 - f.scene.eye[1] >= VIEW_DISTANCE {
             let fog = f.scene.sky_horizon;
@@ -294,15 +310,7 @@ impl<'a> Frame<'a> {
         if gx * gx + gy * gy + gz * gz > (VIEW_DISTANCE + 0.01) * (VIEW_DISTANCE + 0.01) {
             return false;
         }
-        // Planes through the eye, normals pointing into the view.
-        let planes = [
-            add(scaled(s.f, s.tan_x), scaled(s.r, -1.0)),
-            add(scaled(s.f, s.tan_x), s.r),
-            add(scaled(s.f, s.tan_y), scaled(s.u, -1.0)),
-            add(scaled(s.f, s.tan_y), s.u),
-            s.f,
-        ];
-        planes.iter().all(|n| {
+        self.planes.iter().all(|n| {
             // The box's corner farthest along n.
             let p = [0, 1, 2].map(|k| if n[k] >= 0.0 { hi[k] } else { lo[k] } - e[k]);
             n[0] * p[0] + n[1] * p[1] + n[2] * p[2] > -1e-9
