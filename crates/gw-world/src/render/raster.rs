@@ -738,19 +738,37 @@ impl<'a> Frame<'a> {
         let (kx, ky) = (w / (2.0 * s.tan_x), h / (2.0 * s.tan_y));
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
         let mut zmin = f64::MAX;
+        // The corners in camera space: the least one plus the box's edges.
+        let c0 = self.cam(lo);
+        let edge = |k: usize| {
+            let d = hi[k] - lo[k];
+            [s.f[k] * d, s.r[k] * d, s.u[k] * d]
+        };
+        let (ex, ey, ez) = (edge(0), edge(1), edge(2));
         for i in 0..8 {
-            let p = [0, 1, 2].map(|k| if i >> k & 1 == 0 { lo[k] } else { hi[k] });
-            let c = self.cam(p);
+            let mut c = c0;
+            for (bit, e) in [(1, ex), (2, ey), (4, ez)] {
+                if i & bit != 0 {
+                    c = [c[0] + e[0], c[1] + e[1], c[2] + e[2]];
+                }
+            }
             if c[0] < NEAR {
                 return false;
             }
             zmin = zmin.min(c[0]);
-            let (px, py) = (c[1] / c[0] * kx + w / 2.0, h / 2.0 - c[2] / c[0] * ky);
+            let iz = 1.0 / c[0];
+            let (px, py) = (c[1] * iz * kx + w / 2.0, h / 2.0 - c[2] * iz * ky);
             x0 = x0.min(px);
             x1 = x1.max(px);
             y0 = y0.min(py);
             y1 = y1.max(py);
         }
+        // Widened by a hair, so that rounding (the corners here and the
+        // faces' own corners are computed differently) cannot leave out a
+        // pixel centre a face of the section covers.
+        let m = 1e-6;
+        let (x0, x1, y0, y1) = (x0 - m, x1 + m, y0 - m, y1 + m);
+        // Rounded up, so that no point of it is nearer.
         let thr = ((1.0 / zmin) * (1.0 + 1e-6)) as f32;
         // The pixel centres it may cover, within the band: none, nothing
         // of it to draw here.
