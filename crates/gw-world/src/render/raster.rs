@@ -403,10 +403,26 @@ impl<'a> Frame<'a> {
         // Faces on the positive side (plane at c + 1) face the eye when it
         // is beyond them; those on the negative side (plane at c) when it is
         // before them.
-        let run = if positive {
-            &list[..list.partition_point(|f| (f.along(axis) as f64 + 1.0) < e)]
+        // The list's layers (faces of water lists: their first and last)
+        // settle most lists whole without a search.
+        let (first, last) = if water {
+            (list[0].along(axis), list[list.len() - 1].along(axis))
         } else {
-            &list[list.partition_point(|f| f.along(axis) as f64 <= e)..]
+            let b = sec.faces.bounds[dir];
+            (b.0[axis], b.1[axis] - 1)
+        };
+        let turned = |a: u8| {
+            if positive {
+                (a as f64 + 1.0) < e
+            } else {
+                a as f64 > e
+            }
+        };
+        let run = match (turned(first), turned(last)) {
+            (true, true) => list,
+            (false, false) => return,
+            _ if positive => &list[..list.partition_point(|f| turned(f.along(axis)))],
+            _ => &list[list.partition_point(|f| !turned(f.along(axis)))..],
         };
         if run.is_empty() {
             return;
