@@ -1055,12 +1055,22 @@ impl<'a> Frame<'a> {
         while x < self.w {
             let id = ids[x];
             if id == NONE
-                && !(wet && water[x] != 0.0)
                 && let Some(c) = sky
             {
-                out[x * 4..x * 4 + 4].copy_from_slice(&c);
-                x += 1;
-                continue;
+                // A run of sky: written at once where no water lies in it.
+                let n = ids[x..].iter().position(|&i| i != NONE).unwrap_or(self.w - x);
+                let dry = if wet {
+                    water[x..x + n].iter().position(|&v| v != 0.0).unwrap_or(n)
+                } else {
+                    n
+                };
+                if dry > 0 {
+                    for p in out[x * 4..(x + dry) * 4].chunks_exact_mut(4) {
+                        p.copy_from_slice(&c);
+                    }
+                    x += dry;
+                    continue;
+                }
             }
             // A run of pixels of one block face.
             let p = (id != NONE && !self.eye_in_water).then(|| &band.prims[id as usize]);
