@@ -115,7 +115,7 @@ fn tex_face(axis: usize, positive: bool) -> usize {
 }
 
 /// Side of the depth buffer's tiles kept for occlusion tests (pixels).
-const TILE: usize = 8;
+const TILE: usize = 4;
 
 /// One band of rays (rows `y0..y1` of the view) being drawn: its buffers
 /// (row-major over the band) and the primitives its ids point at. Kept per
