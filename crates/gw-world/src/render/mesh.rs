@@ -29,6 +29,9 @@ pub(crate) const SECTION: i32 = 8;
 /// Sections per chunk along x (and z).
 const ACROSS: i32 = CHUNK / SECTION;
 
+// Section indices fit a byte ([`Mesh::filled`]).
+const _: () = assert!(ACROSS * ACROSS * (HEIGHT / SECTION) <= 256);
+
 /// Index of the section holding chunk-local cell (`x`, `y`, `z`).
 #[inline]
 pub(crate) fn section_of(x: i32, y: i32, z: i32) -> usize {
@@ -100,6 +103,8 @@ impl Section {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mesh {
     pub(crate) sections: Vec<Section>,
+    /// The indices of the sections that hold a face, in order.
+    pub(crate) filled: Vec<u8>,
 }
 
 impl Mesh {
@@ -227,7 +232,11 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
         }
         s.all = all.unwrap_or_default();
     }
-    Mesh { sections }
+    let filled = (0..sections.len())
+        .filter(|&i| !sections[i].is_empty())
+        .map(|i| i as u8)
+        .collect();
+    Mesh { sections, filled }
 }
 
 /// The box the cells of `list`'s faces (across `axis`) fill: least and

@@ -345,10 +345,8 @@ impl<'a> Frame<'a> {
                     continue;
                 }
                 let m = mesh::of(terrain, c);
-                for (si, sec) in m.sections.iter().enumerate() {
-                    if sec.is_empty() {
-                        continue;
-                    }
+                for &si in &m.filled {
+                    let (si, sec) = (si as usize, &m.sections[si as usize]);
                     // Culled by the box its faces fill, ordered by its cube.
                     let (lo, hi) = world_box([ox, 0, oz], sec.all);
                     if !self.box_in_view(lo, hi) {

@@ -285,6 +285,11 @@ fn strips_are_exactly_the_exposed_faces() {
         }
         let mut got = BTreeSet::new();
         let m = mesh::build(t, c);
+        let filled: Vec<u8> = (0..m.sections.len())
+            .filter(|&i| !m.sections[i].is_empty())
+            .map(|i| i as u8)
+            .collect();
+        assert_eq!(m.filled, filled, "chunk ({}, {})", c.cx, c.cz);
         for (si, sec) in m.sections.iter().enumerate() {
             let k = mesh::section_corner(si);
             // The section's box holds every cell of every list, water too.
