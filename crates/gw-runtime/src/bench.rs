@@ -43,20 +43,7 @@ pub const OPENWORLD: &str = "openworld";
 /// actions, one core (rows rendered in order, no rayon).
 pub fn bench_openworld(sim_budget: Duration, overhead_steps: usize) -> BenchRow {
     use gw_world::{Action, World, WorldConfig};
-    let random_action = |rng: &mut gw_core::Rng| Action {
-        forward: rng.chance(0.6),
-        back: rng.chance(0.05),
-        left: rng.chance(0.1),
-        right: rng.chance(0.1),
-        jump: rng.chance(0.1),
-        sprint: rng.chance(0.2),
-        attack: rng.chance(0.4),
-        use_item: rng.chance(0.02),
-        hotbar: rng.chance(0.05).then(|| 1 + rng.below(9) as u8),
-        yaw: rng.range_f64(-10.0, 10.0) as f32,
-        pitch: rng.range_f64(-3.0, 3.0) as f32,
-        ..Default::default()
-    };
+    let random_action = Action::random;
     let new_world = |seed: u64| {
         World::new(WorldConfig {
             seed,

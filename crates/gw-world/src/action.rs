@@ -36,6 +36,26 @@ impl Action {
         Action::default()
     }
 
+    /// A random action from the mix `gameworld bench` plays (mostly
+    /// walking forward and attacking, with small camera turns, some jumps,
+    /// sprints, strafes and hotbar changes, rarely `use`).
+    pub fn random(rng: &mut gw_core::Rng) -> Action {
+        Action {
+            forward: rng.chance(0.6),
+            back: rng.chance(0.05),
+            left: rng.chance(0.1),
+            right: rng.chance(0.1),
+            jump: rng.chance(0.1),
+            sprint: rng.chance(0.2),
+            attack: rng.chance(0.4),
+            use_item: rng.chance(0.02),
+            hotbar: rng.chance(0.05).then(|| 1 + rng.below(9) as u8),
+            yaw: rng.range_f64(-10.0, 10.0) as f32,
+            pitch: rng.range_f64(-3.0, 3.0) as f32,
+            ..Default::default()
+        }
+    }
+
     /// The 11 on/off fields in Table 6's order: forward, back, left, right,
     /// jump, sneak, sprint, attack, use, drop, inventory.
     pub fn buttons(&self) -> [bool; 11] {

@@ -38,7 +38,7 @@
 //!   box its faces fill, and a section or a run of faces whose box lies
 //!   outside the view pyramid or the view distance is skipped whole
 //!   (before its faces are looked at one by one). Sections are drawn nearest
-//!   first; a depth buffer of reciprocal depths keeps, per 8×8 tile, the
+//!   first; a depth buffer of reciprocal depths keeps, per 4×4 tile, the
 //!   farthest depth drawn, and a section or face whose nearest point is
 //!   behind every tile it could touch is not drawn (occlusion culling
 //!   that cannot change a pixel). A face is clipped at a near plane,

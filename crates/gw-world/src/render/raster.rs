@@ -1056,7 +1056,10 @@ impl<'a> Frame<'a> {
                 && let Some(c) = sky
             {
                 // A run of sky: written at once where no water lies in it.
-                let n = ids[x..].iter().position(|&i| i != NONE).unwrap_or(self.w - x);
+                let n = ids[x..]
+                    .iter()
+                    .position(|&i| i != NONE)
+                    .unwrap_or(self.w - x);
                 let dry = if wet {
                     water[x..x + n].iter().position(|&v| v != 0.0).unwrap_or(n)
                 } else {
