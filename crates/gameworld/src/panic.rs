@@ -11,6 +11,12 @@ use std::panic::PanicHookInfo;
 /// Replace the default panic hook with the redacting one.
 pub fn install() {
     std::panic::set_hook(Box::new(|info: &PanicHookInfo<'_>| {
+        if stdout_closed(info.payload()) {
+            // Whoever read the output went away (`gameworld list tasks |
+            // head -1`): stop quietly, with the status of a Unix tool that
+            // SIGPIPE ended (128 + 13), instead of a panic and a backtrace.
+            std::process::exit(141);
+        }
         let thread = std::thread::current();
         let location = info
             .location()
@@ -30,6 +36,23 @@ pub fn install() {
     }));
 }
 
+/// A panic's message (`Box<dyn Any>` when it carries no text).
+fn message(payload: &(dyn Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("Box<dyn Any>")
+}
+
+/// Whether the panic is `println!`'s on a stdout whose reader has gone
+/// (EPIPE: the runtime ignores SIGPIPE, so the write fails instead).
+fn stdout_closed(payload: &(dyn Any + Send)) -> bool {
+    let message = message(payload);
+    message.starts_with("failed printing to stdout")
+        && (message.contains("os error 32") || message.contains("Broken pipe"))
+}
+
 /// The text the hook prints: the default hook's layout, with the message
 /// (and the backtrace, when `RUST_BACKTRACE` asks for one) passed through
 /// `gw_agents::secrets::terminal` (secrets masked, control sequences gone).
@@ -39,11 +62,7 @@ fn report(
     payload: &(dyn Any + Send),
     backtrace: Option<&str>,
 ) -> String {
-    let message = payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("Box<dyn Any>");
+    let message = message(payload);
     let clean = gw_agents::secrets::terminal;
     let mut out = format!(
         "thread '{}' panicked at {}:\n{}\n",

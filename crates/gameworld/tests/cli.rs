@@ -249,6 +249,21 @@ fn illegal_bindings_and_actions_are_reported() {
     );
 }
 
+/// A reader that stops early (`gameworld list tasks | head -1`) ends the
+/// command quietly with SIGPIPE's status, not with a panic.
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let out = bin()
+        .args(["list", "tasks"])
+        .stdout(writer)
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(141), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
 #[test]
 fn validate_and_list_json() {
     let o = run(&["validate"]);
