@@ -78,6 +78,36 @@ impl Face {
     pub fn along(&self, a: usize) -> u8 {
         [self.x, self.y, self.z][a]
     }
+
+    /// How many cells the face spans along each axis, as a face across
+    /// `axis` (1 across it).
+    #[inline]
+    pub fn ext(&self, axis: usize) -> [u8; 3] {
+        let m = merge_axis(axis);
+        let mut ext = [1u8; 3];
+        ext[m] = self.len;
+        ext[3 - axis - m] = self.wid;
+        ext
+    }
+
+    /// The box its cells fill, as a face across `axis`: least and
+    /// past-greatest corner.
+    pub fn cells(&self, axis: usize) -> Bounds {
+        let lo = [self.x, self.y, self.z];
+        let ext = self.ext(axis);
+        (lo, [0, 1, 2].map(|k| lo[k] + ext[k]))
+    }
+}
+
+/// A box of cells: least and past-greatest chunk-local corner.
+pub(crate) type Bounds = ([u8; 3], [u8; 3]);
+
+/// The least box holding both `a` and `b`.
+fn union(a: Bounds, b: Bounds) -> Bounds {
+    (
+        [0, 1, 2].map(|k| a.0[k].min(b.0[k])),
+        [0, 1, 2].map(|k| a.1[k].max(b.1[k])),
+    )
 }
 
 /// The faces of one section (a cube of [`SECTION`]³ cells) by direction `axis * 2 + positive`, each list
@@ -86,11 +116,11 @@ impl Face {
 pub(crate) struct Section {
     pub faces: [Vec<Face>; 6],
     pub water: [Vec<Face>; 6],
-    /// Per list of `faces`, the box its rectangles' cells fill: least and
-    /// past-greatest chunk-local corner (empty lists: all zero).
-    pub bounds: [([u8; 3], [u8; 3]); 6],
+    /// Per list of `faces`, the box its rectangles' cells fill (empty
+    /// lists: all zero).
+    pub bounds: [Bounds; 6],
     /// The box of all the section's faces and water faces.
-    pub all: ([u8; 3], [u8; 3]),
+    pub all: Bounds,
 }
 
 impl Section {
@@ -217,18 +247,14 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
         }
         let mut all = None;
         for (dir, list) in s.faces.iter().chain(&s.water).enumerate() {
-            let Some(b) = bounds(list, (dir % 6) / 2) else {
+            let axis = (dir % 6) / 2;
+            let Some(b) = list.iter().map(|f| f.cells(axis)).reduce(union) else {
                 continue;
             };
             if dir < 6 {
                 s.bounds[dir] = b;
             }
-            all = Some(all.map_or(b, |a: ([u8; 3], [u8; 3])| {
-                (
-                    [0, 1, 2].map(|k| a.0[k].min(b.0[k])),
-                    [0, 1, 2].map(|k| a.1[k].max(b.1[k])),
-                )
-            }));
+            all = Some(all.map_or(b, |a| union(a, b)));
         }
         s.all = all.unwrap_or_default();
     }
@@ -237,24 +263,6 @@ pub(crate) fn build(t: &Terrain, c: &Chunk) -> Mesh {
         .map(|i| i as u8)
         .collect();
     Mesh { sections, filled }
-}
-
-/// The box the cells of `list`'s faces (across `axis`) fill: least and
-/// past-greatest corner; `None` for no faces.
-fn bounds(list: &[Face], axis: usize) -> Option<([u8; 3], [u8; 3])> {
-    let m = merge_axis(axis);
-    list.iter().fold(None, |b, f| {
-        let lo = [f.x, f.y, f.z];
-        let mut hi = lo.map(|v| v + 1);
-        hi[m] += f.len - 1;
-        hi[3 - axis - m] += f.wid - 1;
-        Some(b.map_or((lo, hi), |(l, h): ([u8; 3], [u8; 3])| {
-            (
-                [0, 1, 2].map(|k| l[k].min(lo[k])),
-                [0, 1, 2].map(|k| h[k].max(hi[k])),
-            )
-        }))
-    })
 }
 
 /// Merges the mergeable faces (`len` 0) of one section's list for faces

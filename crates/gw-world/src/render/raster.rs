@@ -447,7 +447,6 @@ impl<'a> Frame<'a> {
         let (uj, uk) = (unit(j), unit(k));
         let cut = cutouts();
         let reach2 = (VIEW_DISTANCE + 0.01) * (VIEW_DISTANCE + 0.01);
-        let m = mesh::merge_axis(axis);
         // Whether some cell of the section may lie beyond reach.
         let far = {
             let g = |k: usize| {
@@ -466,9 +465,7 @@ impl<'a> Frame<'a> {
         // Nearest first: the positive side's run ends at the eye.
         let mut each = |f: &mesh::Face| {
             let cell = [origin[0] + f.x as i32, f.y as i32, origin[2] + f.z as i32];
-            let mut ext = [1u8; 3];
-            ext[m] = f.len;
-            ext[3 - axis - m] = f.wid;
+            let ext = f.ext(axis);
             if far {
                 // Nothing of it within the view distance: every pixel it
                 // could cover is fogged sky.
@@ -1129,7 +1126,7 @@ impl<'a> Frame<'a> {
 
 /// The world box of a mesh box (chunk-local cells, see
 /// [`mesh::Section::bounds`]) of the chunk at `origin`.
-fn world_box(origin: [i32; 3], (lo, hi): ([u8; 3], [u8; 3])) -> ([f64; 3], [f64; 3]) {
+fn world_box(origin: [i32; 3], (lo, hi): mesh::Bounds) -> ([f64; 3], [f64; 3]) {
     let at = |c: [u8; 3]| [0, 1, 2].map(|k| (origin[k] + c[k] as i32) as f64);
     (at(lo), at(hi))
 }

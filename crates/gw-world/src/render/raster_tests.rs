@@ -302,14 +302,7 @@ fn strips_are_exactly_the_exposed_faces() {
                 };
                 list.iter().map(move |f| (d % 6, f))
             }) {
-                let at = [f.x, f.y, f.z];
-                let (m, o) = (
-                    mesh::merge_axis(dir / 2),
-                    3 - dir / 2 - mesh::merge_axis(dir / 2),
-                );
-                let mut end = at.map(|v| v + 1);
-                end[m] += f.len - 1;
-                end[o] += f.wid - 1;
+                let (at, end) = f.cells(dir / 2);
                 assert!(
                     (0..3).all(|a| a0[a] <= at[a] && end[a] <= a1[a]),
                     "{f:?} outside {:?}",
@@ -322,10 +315,7 @@ fn strips_are_exactly_the_exposed_faces() {
                 // Each list's box is exactly the box of its cells.
                 let (mut lo, mut hi) = ([u8::MAX; 3], [0u8; 3]);
                 for f in list {
-                    let at = [f.x, f.y, f.z];
-                    let mut end = at.map(|v| v + 1);
-                    end[along] += f.len - 1;
-                    end[across] += f.wid - 1;
+                    let (at, end) = f.cells(dir / 2);
                     for a in 0..3 {
                         lo[a] = lo[a].min(at[a]);
                         hi[a] = hi[a].max(end[a]);
