@@ -83,11 +83,12 @@ impl Face {
     /// `axis` (1 across it).
     #[inline]
     pub fn ext(&self, axis: usize) -> [u8; 3] {
-        let m = merge_axis(axis);
-        let mut ext = [1u8; 3];
-        ext[m] = self.len;
-        ext[3 - axis - m] = self.wid;
-        ext
+        // `len` along [`merge_axis`], `wid` along the other in-plane axis.
+        match axis {
+            0 => [1, self.wid, self.len],
+            1 => [self.len, 1, self.wid],
+            _ => [self.len, self.wid, 1],
+        }
     }
 
     /// The box its cells fill, as a face across `axis`: least and

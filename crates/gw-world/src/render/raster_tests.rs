@@ -328,6 +328,9 @@ fn strips_are_exactly_the_exposed_faces() {
                     strips += 1;
                     let first = [f.x as i32, f.y as i32, f.z as i32];
                     assert!(f.len >= 1 && f.wid >= 1);
+                    let mut ext = [1; 3];
+                    (ext[along], ext[across]) = (f.len, f.wid);
+                    assert_eq!(f.ext(dir / 2), ext, "{f:?}");
                     if f.len > 1 || f.wid > 1 {
                         assert!(opaque(ox + first[0], first[1], oz + first[2]), "{f:?}");
                     }
