@@ -2123,16 +2123,20 @@ fn screen_y(y: usize, h: usize, tan_y: f64) -> f64 {
     (1.0 - 2.0 * (y as f64 + 0.5) / h as f64) * tan_y
 }
 
+/// The fixed shade of a face met along `d` across `axis` (a ray going
+/// down meets a top).
 fn face_shade(axis: usize, d: [f64; 3]) -> f32 {
-    match axis {
-        1 => {
-            if d[1] < 0.0 {
-                1.0
-            } else {
-                0.55
-            }
-        }
-        0 => 0.8,
+    side_shade(axis, d[1] < 0.0)
+}
+
+/// The fixed shade of a face across `axis` on its `positive` side: tops
+/// brightest, then faces across z, across x, bottoms darkest.
+#[inline]
+fn side_shade(axis: usize, positive: bool) -> f32 {
+    match (axis, positive) {
+        (1, true) => 1.0,
+        (1, false) => 0.55,
+        (0, _) => 0.8,
         _ => 0.9,
     }
 }

@@ -920,13 +920,7 @@ impl<'a> Frame<'a> {
         let mut nb = cell;
         nb[axis] += if positive { 1 } else { -1 };
         let (sky, bl) = light::at(s.terrain, nb[0], nb[1], nb[2]);
-        let shade = match (axis, positive) {
-            (1, true) => 1.0,
-            (1, false) => 0.55,
-            (0, _) => 0.8,
-            _ => 0.9,
-        };
-        shade * self.bright[((sky as usize) << 4 | bl as usize) & 255]
+        side_shade(axis, positive) * self.bright[((sky as usize) << 4 | bl as usize) & 255]
     }
 
     /// The colour, before fog, of the pixel (screen offsets `sx`, `sy`) of
